@@ -1,0 +1,25 @@
+# make demo  -- create .venv, install satiling, solve and draw the 6x10 pentomino puzzle
+# make test  -- create .venv, install satiling with its test tools, run the test suite
+VENV ?= .venv
+PYTHON ?= python3
+BIN = $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+$(BIN)/satiling: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+demo: $(BIN)/satiling
+	$(BIN)/satiling solve pentomino-6x10 --svg pentomino-6x10.svg
+
+test: $(BIN)/satiling
+	$(BIN)/pytest
+
+bench: $(BIN)/satiling
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/python tools/bench_count.py
+
+clean:
+	rm -rf $(VENV) *.egg-info pentomino-6x10.svg

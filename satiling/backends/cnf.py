@@ -1,0 +1,125 @@
+"""CNF from a :class:`~satiling.problem.Problem`, through PySAT's encodings.
+
+Each group ``lo <= sum(lits) <= hi`` becomes clauses.  For the exact-cover groups (``hi == 1``) the
+at-most-one part is selectable; measured on the 6x10 pentomino enumeration (see
+``encodings/exactly-one.md`` and ``tools/bench_amo.py``) the pairwise encoding with one at-least-one
+clause per group is 3-4x faster than every auxiliary-variable encoding, so it is the default up to
+``pairwise_limit`` literals; larger groups fall back to Sinz's sequential counter, whose size is
+linear.  Other cardinalities and linear constraints use PySAT's ``CardEnc`` / ``PBEnc``.
+
+Clauses are produced by a generator, so a writer can stream formulas far larger than memory.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Iterator
+
+from pysat.card import CardEnc, EncType
+
+from ..errors import SatilingError
+from ..problem import Group, Linear, Problem
+
+#: at-most-one encodings a user may choose (PySAT names, plus our own pairwise)
+AMO_ENCODINGS: dict[str, int | None] = {
+    "pairwise": None,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "bitwise": EncType.bitwise,
+    "totalizer": EncType.totalizer,
+    "cardnetwrk": EncType.cardnetwrk,
+    "mtotalizer": EncType.mtotalizer,
+    "kmtotalizer": EncType.kmtotalizer,
+}
+DEFAULT_AMO = "pairwise"
+PAIRWISE_LIMIT = 1000
+
+
+class CnfEncoder:
+    """Turns a problem into clauses; ``top`` is the highest variable used so far.
+
+    >>> from satiling.problem import Problem
+    >>> p = Problem(); a, b, c = (p.new_var(primary=True) for _ in range(3))
+    >>> p.exactly_one([a, b, c])
+    >>> sorted(CnfEncoder(p).clauses())
+    [[-2, -3], [-1, -2], [-1, -3], [1, 2, 3]]
+    """
+
+    def __init__(self, problem: Problem, amo: str = DEFAULT_AMO,
+                 pairwise_limit: int = PAIRWISE_LIMIT) -> None:
+        if amo not in AMO_ENCODINGS:
+            raise SatilingError(f"unknown at-most-one encoding {amo!r} (choose from {', '.join(AMO_ENCODINGS)})")
+        self.problem, self.amo, self.pairwise_limit = problem, amo, pairwise_limit
+        self.top = problem.num_vars
+
+    def clauses(self) -> Iterator[list[int]]:
+        """Every clause of the formula, group by group (auxiliary variables numbered above
+        ``problem.num_vars``)."""
+        p = self.problem
+        for u in p.units:
+            yield [u]
+        for g in p.groups:
+            yield from self._group(g)
+        for c in p.clauses:
+            yield list(c)
+        for lin in p.linears:
+            yield from self._linear(lin)
+
+    def _group(self, g: Group) -> Iterator[list[int]]:
+        lits, n = list(g.lits), len(g.lits)
+        if g.lo > n or g.lo > g.hi:
+            yield []                     # cannot be satisfied: the empty clause says so
+            return
+        if g.hi == 1:
+            if g.lo == 1:
+                yield lits
+            if n > 1:
+                yield from self._at_most_one(lits)
+            return
+        if g.hi < n:
+            yield from self._card(CardEnc.atmost, lits, g.hi)
+        if g.lo == n:
+            yield from ([lit] for lit in lits)
+        elif g.lo > 0:
+            yield from self._card(CardEnc.atleast, lits, g.lo)
+
+    def _at_most_one(self, lits: list[int]) -> Iterator[list[int]]:
+        if self.amo == "pairwise" and len(lits) <= self.pairwise_limit:
+            for a, b in combinations(lits, 2):
+                yield [-a, -b]
+            return
+        enc = AMO_ENCODINGS[self.amo] if self.amo != "pairwise" else EncType.seqcounter
+        yield from self._card(CardEnc.atmost, lits, 1, enc)
+
+    def _card(self, fn, lits: list[int], bound: int, enc: int = EncType.seqcounter) -> Iterator[list[int]]:
+        cnf = fn(lits=lits, bound=bound, top_id=self.top, encoding=enc)
+        self.top = max(self.top, cnf.nv)
+        yield from cnf.clauses
+
+    def _linear(self, lin: Linear) -> Iterator[list[int]]:
+        from pysat.pb import PBEnc          # needs pindakaas (python-sat[pb])
+        lits = [v if a > 0 else -v for a, v in lin.terms]
+        weights = [abs(a) for a, _ in lin.terms]
+        shift = sum(a for a, _ in lin.terms if a < 0)     # a*v = |a|*(-v) + a for negative a
+        parts = []
+        if lin.lo is not None:
+            parts.append((PBEnc.atleast, lin.lo - shift))
+        if lin.hi is not None:
+            parts.append((PBEnc.atmost, lin.hi - shift))
+        for fn, bound in parts:
+            cnf = fn(lits=lits, weights=weights, bound=bound, top_id=self.top)
+            self.top = max(self.top, cnf.nv)
+            yield from cnf.clauses
+
+
+def cnf_clauses(problem: Problem, amo: str = DEFAULT_AMO) -> Iterator[list[int]]:
+    """The clauses of ``problem`` (see :class:`CnfEncoder`)."""
+    return CnfEncoder(problem, amo).clauses()
+
+
+def to_cnf(problem: Problem, amo: str = DEFAULT_AMO):
+    """The problem as a ``pysat.formula.CNF`` (in memory; use the DIMACS writer for huge ones)."""
+    from pysat.formula import CNF
+    enc = CnfEncoder(problem, amo)
+    cnf = CNF(from_clauses=list(enc.clauses()))
+    cnf.nv = max(enc.top, cnf.nv)
+    return cnf

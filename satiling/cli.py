@@ -1,0 +1,425 @@
+"""The ``satiling`` command: parse, call the library, map errors to exit codes.
+
+Exit codes: 0 solved / found, 1 no solution (as grep finding nothing), 2 error (one line on stderr),
+3 time limit reached without an answer.  Data goes to stdout, progress and messages to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator, TextIO
+
+from . import catalog
+from .errors import SatilingError, VerificationError
+from .options import MODEL_OPTIONS
+
+EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
+
+#: modules that add family-specific subcommands through ``register(subparsers)``
+PLUGINS = ("satiling.commands.edgematch", "satiling.commands.iqlink", "satiling.commands.scale")
+
+EPILOG = """\
+examples:
+  satiling list                                  bundled puzzles
+  satiling solve pentomino-6x10 --svg p.svg      solve, draw in the terminal and to a file
+  satiling count pentomino-6x10                  2339 (distinct); --raw gives 9356
+  satiling enumerate pentomino-3x20 --raw        every solution as JSON lines
+  satiling encode pentomino-6x10 > p.cnf         DIMACS for any SAT solver
+  cadical p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
+
+NAME is a bundled puzzle (see 'satiling list') or a path to an instance file (TOML).
+exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except SatilingError as e:
+        print(f"satiling: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("satiling: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (satiling enumerate ... | head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_FOUND
+
+
+# -- parser ---------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="satiling", description="Tiling, packing and edge-matching puzzles as SAT / CP-SAT problems.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"satiling {_version()}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("list", help="list the bundled puzzles")
+    s.set_defaults(run=cmd_list)
+
+    s = _model_command(sub, "info", "sizes of a puzzle and its model", cmd_info)
+    s.add_argument("--amo", default="pairwise", help="at-most-one encoding for the clause count")
+
+    s = _model_command(sub, "encode", "write the model for an external solver (stdout)", cmd_encode)
+    s.add_argument("--format", choices=("dimacs", "cpsat", "lp"), default="dimacs",
+                   help="dimacs: CNF with a 'c v VAR PLACEMENT' map (default); cpsat: CP-SAT model "
+                        "as protobuf text; lp: CPLEX LP for MIP solvers")
+    s.add_argument("--amo", default="pairwise",
+                   help="at-most-one encoding: pairwise (default, fastest measured), seqcounter, "
+                        "ladder, bitwise, totalizer, ...")
+    s.add_argument("-o", "--output", help="write to this file instead of stdout")
+
+    s = _model_command(sub, "solve", "find one solution, verify it, draw it", cmd_solve)
+    _solver_options(s)
+    s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
+    s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
+
+    s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
+    _enum_options(s)
+
+    s = _model_command(sub, "enumerate", "print every solution as a JSON line", cmd_enumerate)
+    _enum_options(s)
+    s.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    s.add_argument("--out", metavar="FILE", help="append the JSON lines to FILE instead of stdout")
+
+    s = _model_command(sub, "decode", "read a SAT solver's output for the DIMACS of NAME", cmd_decode)
+    s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin): "
+                   "SAT-competition 's'/'v' lines or a plain literal list")
+    s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
+
+    s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
+    s.add_argument("name", metavar="NAME")
+    s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
+    s.set_defaults(run=cmd_verify)
+
+    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG")
+    s.add_argument("name", metavar="NAME")
+    s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin); the first line is drawn")
+    s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
+    s.set_defaults(run=cmd_render)
+
+    for module in PLUGINS:
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module).register(sub)
+    return p
+
+
+def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
+    s = sub.add_parser(name, help=help_, description=help_.capitalize() + ".")
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    for opt in MODEL_OPTIONS:
+        kw: dict[str, Any] = {"help": opt.help, "dest": "model_" + opt.key}
+        if opt.kind == "flag":
+            kw["action"] = "store_true"
+        else:
+            kw["type"] = int if opt.kind == "int" else str
+            if opt.choices:
+                kw["choices"] = opt.choices
+        s.add_argument(opt.flag, **kw)
+    s.set_defaults(run=run)
+    return s
+
+
+def _solver_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--solver", default="cadical",
+                   help="cadical (default), glucose, kissat, minisat, cpsat, or a PySAT name")
+    s.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)")
+
+
+def _enum_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--raw", action="store_true",
+                   help="every solution, not one per symmetry class (rotations and reflections of "
+                        "the board count separately)")
+    s.add_argument("--engine", choices=("auto", "walk", "sat", "cpsat"), default="auto",
+                   help="walk: DPLL walk over the exact cover (default where it applies); sat: "
+                        "incremental SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
+    s.add_argument("--solver", default="cadical", help="SAT solver for --engine sat")
+    s.add_argument("--no-symmetry-breaking", action="store_true",
+                   help="search every placement (by default one piece is restricted to a "
+                        "fundamental domain of the board's symmetries; counts are the same)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def model_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The model options a user set, keyed as ``puzzle.problem`` expects them."""
+    out = {}
+    for opt in MODEL_OPTIONS:
+        value = getattr(args, "model_" + opt.key, None)
+        if value not in (None, False):
+            out[opt.key] = value
+    return out
+
+
+def load_model(args: argparse.Namespace):
+    puzzle = catalog.load(args.name)
+    return puzzle, puzzle.problem(**model_options(args))
+
+
+# -- commands -------------------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    for name, title in catalog.available():
+        print(f"{name:28} {title}")
+    return EXIT_FOUND
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from .backends.cnf import CnfEncoder
+    puzzle, problem = load_model(args)
+    print(f"name          {puzzle.name}")
+    if puzzle.title:
+        print(f"title         {puzzle.title}")
+    print(f"family        {puzzle.family}")
+    for key, value in puzzle.info().items():
+        print(f"{key:13} {value}")
+    for key, value in problem.stats().items():
+        print(f"{key:13} {value}")
+    enc = CnfEncoder(problem, args.amo)
+    n_clauses = sum(1 for _ in enc.clauses())
+    print(f"cnf ({args.amo})".ljust(13), f"{enc.top} variables, {n_clauses} clauses")
+    return EXIT_FOUND
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    puzzle, problem = load_model(args)
+    with output_file(args.output) as out:
+        if args.format == "dimacs":
+            from .backends.dimacs import write_dimacs
+            n_vars, n_clauses = write_dimacs(problem, out, args.amo)
+            print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
+        elif args.format == "cpsat":
+            from .backends.cpsat import to_cpsat
+            model, _ = to_cpsat(problem)
+            out.write(str(model.proto))
+        else:
+            from .backends.lp import write_lp
+            write_lp(problem, out)
+    return EXIT_FOUND
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .search.solve import solve
+    puzzle, problem = load_model(args)
+    result = solve(problem, solver=args.solver, time_limit=args.time_limit)
+    print(f"satiling: {puzzle.name}: {result.status} by {result.solver} in {result.seconds:.2f} s",
+          file=sys.stderr)
+    if result.status == "UNKNOWN":
+        return EXIT_TIMEOUT
+    if result.status == "UNSAT":
+        print("no solution")
+        return EXIT_NONE
+    solution = problem.decode(result.true_vars)
+    puzzle.verify(solution)
+    show(puzzle, solution, args.svg, as_json=args.json)
+    return EXIT_FOUND
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    puzzle, problem = load_model(args)
+    n = 0
+    with progress(args, "counting") as bar:
+        for _ in _verified_solutions(args, puzzle, problem):
+            n += 1
+            bar.update(1)
+    print(n)
+    return EXIT_FOUND if n else EXIT_NONE
+
+
+def cmd_enumerate(args: argparse.Namespace) -> int:
+    puzzle, problem = load_model(args)
+    n = 0
+    with progress(args, "solutions") as bar, append_file(args.out) as out:
+        for solution in _verified_solutions(args, puzzle, problem):
+            if args.limit is not None and n >= args.limit:
+                break
+            out.write(solution_json(puzzle, solution) + "\n")
+            out.flush()
+            n += 1
+            bar.update(1)
+    return EXIT_FOUND if n else EXIT_NONE
+
+
+def _verified_solutions(args: argparse.Namespace, puzzle, problem) -> Iterator[list[Any]]:
+    """Decoded solutions, each checked by the puzzle's own verifier before anyone sees it."""
+    from .search.enumerate import puzzle_solutions
+    for sol in puzzle_solutions(puzzle, problem, distinct=not args.raw,
+                                break_symmetry_=not args.no_symmetry_breaking,
+                                engine=args.engine, solver=args.solver):
+        solution = problem.decode(sol)
+        puzzle.verify(solution)
+        yield solution
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    from .backends.dimacs import read_solver_output
+    puzzle, problem = load_model(args)
+    text = sys.stdin.read() if args.output == "-" else _read_text(args.output)
+    out = read_solver_output(text)
+    if out.status == "UNSATISFIABLE":
+        print("no solution")
+        return EXIT_NONE
+    if out.status == "UNKNOWN":
+        print("satiling: the solver gave no answer", file=sys.stderr)
+        return EXIT_TIMEOUT
+    true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
+    solution = problem.decode(true)
+    puzzle.verify(solution)
+    show(puzzle, solution, args.svg)
+    return EXIT_FOUND
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    puzzle = catalog.load(args.name)
+    n = 0
+    for n, solution in enumerate(read_solutions(puzzle, args.solutions), 1):
+        try:
+            puzzle.verify(solution)
+        except VerificationError as e:
+            print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
+            return EXIT_NONE
+    if n == 0:
+        raise SatilingError(f"{args.solutions}: no solution in the file")
+    print(f"{n} solution{'s' if n != 1 else ''} verified")
+    return EXIT_FOUND
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    puzzle = catalog.load(args.name)
+    for solution in read_solutions(puzzle, args.solution):
+        puzzle.verify(solution)
+        show(puzzle, solution, args.svg)
+        return EXIT_FOUND
+    raise SatilingError(f"{args.solution}: no solution in the file")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
+    """Print a verified solution (picture or JSON) and optionally write its SVG."""
+    print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
+    if svg:
+        write_atomically(svg, puzzle.svg(solution))
+        print(f"satiling: wrote {svg}", file=sys.stderr)
+
+
+def solution_json(puzzle, solution: list[Any]) -> str:
+    placements = [p.to_json() for p in sorted(solution, key=lambda p: p.sort_key())]
+    return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
+
+
+def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
+    """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
+    text = sys.stdin.read() if path == "-" else _read_text(path)
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            placements = data["placements"] if isinstance(data, dict) else data
+            yield [puzzle.placement_from_json(p) for p in placements]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
+
+
+def _read_text(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SatilingError(f"{path}: not a text file") from None
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write a file whole or not at all (a temporary file renamed into place)."""
+    target = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
+
+
+class output_file:
+    """stdout, or a file that appears only once it is complete."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path, self.tmp = path, None
+
+    def __enter__(self) -> TextIO:
+        if self.path is None:
+            return sys.stdout
+        target = Path(self.path)
+        try:
+            fd, self.tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+        except OSError as e:
+            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
+        self.f = os.fdopen(fd, "w")
+        return self.f
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.tmp is None:
+            sys.stdout.flush()
+            return
+        self.f.close()
+        if exc_type is None:
+            os.replace(self.tmp, self.path)
+        else:
+            os.unlink(self.tmp)
+
+
+class append_file:
+    """stdout, or a file opened for appending (each line is flushed as it is written)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def __enter__(self) -> TextIO:
+        if self.path is None:
+            return sys.stdout
+        try:
+            self.f = open(self.path, "a")
+        except OSError as e:
+            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
+        return self.f
+
+    def __exit__(self, *exc) -> None:
+        if self.path is not None:
+            self.f.close()
+
+
+class progress:
+    """A tqdm bar on stderr (solutions, rate, elapsed), silent when stderr is not a terminal."""
+
+    def __init__(self, args: argparse.Namespace, unit: str) -> None:
+        self.disable = True if getattr(args, "quiet", False) else None
+        self.unit = unit
+
+    def __enter__(self):
+        from tqdm import tqdm
+        self.bar = tqdm(unit=" sol", desc=self.unit, file=sys.stderr, disable=self.disable,
+                        mininterval=0.5)
+        self.start = time.perf_counter()
+        return self.bar
+
+    def __exit__(self, *exc) -> None:
+        self.bar.close()
+
+
+def _version() -> str:
+    from . import __version__
+    return __version__
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Family-specific subcommands of the CLI; each module offers register(subparsers)."""

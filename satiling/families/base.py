@@ -1,0 +1,65 @@
+"""What every puzzle family provides: placements, a model, a verifier, symmetries, pictures.
+
+A family knows its geometry and rules and nothing about solvers.  The search layer talks to a puzzle
+only through this interface, so adding a family never touches a backend.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Hashable
+
+from ..problem import Problem
+
+#: A placement is whatever a family uses (hashable, with ``to_json()``): a piece on some cells, a
+#: tile on a square at a rotation, ...  A solution is a list of placements.
+Placement = Hashable
+Symmetry = Callable[[Any], Any]
+
+
+class Puzzle(ABC):
+    """One puzzle instance of some family."""
+
+    name: str = ""
+    family: str = ""
+    title: str = ""
+    source: str = ""
+
+    @abstractmethod
+    def problem(self, **options: Any) -> Problem:
+        """The exact-cover model; its primary variables mean placements."""
+
+    @abstractmethod
+    def verify(self, solution: list[Any]) -> None:
+        """Raise :class:`~satiling.errors.VerificationError` unless ``solution`` solves the puzzle.
+
+        Must re-derive everything from the puzzle's own geometry, never from a :class:`Problem`, so
+        that an encoding bug cannot certify itself.
+        """
+
+    @abstractmethod
+    def placement_from_json(self, data: Any) -> Any:
+        """Inverse of ``placement.to_json()`` (raises SatilingError on malformed data)."""
+
+    def symmetries(self) -> list[Symmetry]:
+        """The board's symmetry group acting on placements, identity first (for distinct counts)."""
+        return [lambda p: p]
+
+    def canonical(self, solution: list[Any]) -> tuple:
+        """The smallest image of a solution under the symmetry group: equal for equivalent ones."""
+        return min(tuple(sorted(map(g, solution), key=_sort_key)) for g in self.symmetries())
+
+    def text(self, solution: list[Any]) -> str:
+        """A picture for the terminal."""
+        return "\n".join(str(p) for p in solution)
+
+    def svg(self, solution: list[Any]) -> str:
+        """A picture for a file."""
+        raise NotImplementedError(f"no SVG pictures for {self.family} yet")
+
+    def info(self) -> dict[str, Any]:
+        """Facts for ``satiling info`` beyond the model's size."""
+        return {}
+
+
+def _sort_key(placement: Any) -> Any:
+    return placement.sort_key() if hasattr(placement, "sort_key") else repr(placement)

@@ -1,0 +1,110 @@
+"""Lattices: cells, translations, the point group, and how a cell looks.
+
+A cell is a tuple of ints.  A lattice says how to translate cells (translations must map a cell to a
+cell of the same kind: an up-triangle to an up-triangle), which rotations and reflections it has,
+and the polygon of a cell for pictures.  Shapes are frozen, normalised, sorted tuples of cells.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+Cell = tuple[int, ...]
+Shape = tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A rotation or reflection of the lattice about its origin."""
+
+    name: str
+    apply: Callable[[Cell], Cell]
+    proper: bool          # a rotation (True) or a reflection (False)
+
+
+class Lattice(ABC):
+    """A periodic tiling of the plane by cells."""
+
+    name: str = ""
+
+    @abstractmethod
+    def transforms(self) -> list[Transform]:
+        """The point group, identity first, rotations before reflections."""
+
+    @abstractmethod
+    def translation(self, a: Cell, b: Cell) -> tuple[int, ...] | None:
+        """The translation taking cell ``a`` to cell ``b``, or None if no translation does."""
+
+    @abstractmethod
+    def shift(self, cell: Cell, t: tuple[int, ...]) -> Cell:
+        """Cell ``cell`` translated by ``t``."""
+
+    @abstractmethod
+    def origin(self, cell: Cell) -> Cell:
+        """The cell of the same kind as ``cell`` at the origin (used to normalise shapes)."""
+
+    @abstractmethod
+    def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        """Corner points of the cell in the plane, y pointing down (SVG convention)."""
+
+    @abstractmethod
+    def neighbors(self, cell: Cell) -> list[Cell]:
+        """Cells sharing an edge with ``cell``."""
+
+    # -- shared machinery -----------------------------------------------------------------------
+    def normalize(self, cells: Iterable[Cell]) -> Shape:
+        """Translate a shape so its smallest cell sits at the origin; sort it."""
+        cells = sorted(cells)
+        t = self.translation(cells[0], self.origin(cells[0]))
+        return tuple(sorted(self.shift(c, t) for c in cells))
+
+    def orientations(self, shape: Sequence[Cell], reflections: bool = True) -> list[Shape]:
+        """The distinct images of ``shape`` under the point group (symmetric shapes give fewer)."""
+        seen: dict[Shape, None] = {}
+        for tr in self.transforms():
+            if tr.proper or reflections:
+                seen.setdefault(self.normalize(tr.apply(c) for c in shape), None)
+        return list(seen)
+
+    def fits(self, shape: Shape, region: frozenset[Cell]) -> list[Shape]:
+        """Every translate of ``shape`` that lies inside ``region``."""
+        first = shape[0]
+        out = []
+        for anchor in sorted(region):
+            t = self.translation(first, anchor)
+            if t is None:
+                continue
+            moved = tuple(self.shift(c, t) for c in shape)
+            if all(c in region for c in moved):
+                out.append(tuple(sorted(moved)))
+        return out
+
+    def congruent(self, a: Iterable[Cell], b: Iterable[Cell], reflections: bool = True) -> bool:
+        """Whether two cell sets are images of each other under the lattice's motions."""
+        nb = self.normalize(b)
+        return nb in self.orientations(self.normalize(a), reflections)
+
+    def region_symmetries(self, region: frozenset[Cell]) -> list[tuple[Transform, tuple[int, ...]]]:
+        """The motions (point-group element then translation) that map ``region`` onto itself."""
+        cells = sorted(region)
+        out = []
+        for tr in self.transforms():
+            image = sorted(tr.apply(c) for c in cells)
+            t = self.translation(image[0], cells[0])
+            if t is not None and sorted(self.shift(c, t) for c in image) == cells:
+                out.append((tr, t))
+        return out
+
+    def connected(self, cells: Iterable[Cell]) -> bool:
+        cells = set(cells)
+        if not cells:
+            return True
+        start = next(iter(cells))
+        seen, todo = {start}, [start]
+        while todo:
+            for n in self.neighbors(todo.pop()):
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(cells)

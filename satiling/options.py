@@ -1,0 +1,34 @@
+"""Model options a family may accept, shared by the CLI's model-building commands.
+
+Each option becomes a flag on ``info``, ``encode``, ``solve``, ``count`` and ``enumerate``; the CLI
+passes the ones a user set to ``puzzle.problem(**options)``.  A family that does not know an option
+raises :class:`~satiling.errors.SatilingError`, so a flag never silently does nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ModelOption:
+    flag: str          # e.g. "--hints"; the keyword is the flag without dashes, '-' -> '_'
+    help: str
+    kind: str = "flag"  # "flag" (on/off), "int" or "str"
+    choices: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+MODEL_OPTIONS: list[ModelOption] = [
+    # families add their options here, one entry each
+]
+
+
+def check_known(family: str, options: dict, known: set[str]) -> None:
+    """Raise SatilingError naming the first option this family does not support."""
+    from .errors import SatilingError
+    for key, value in options.items():
+        if key not in known and value not in (None, False):
+            raise SatilingError(f"option --{key.replace('_', '-')} does not apply to {family} puzzles")

@@ -1,0 +1,148 @@
+"""The backend-neutral model: Boolean variables with a meaning, and constraints over them.
+
+A family (polyforms, edge matching, IQ-Link) turns a puzzle into a :class:`Problem`; a backend
+(CNF, CP-SAT, LP) turns the problem into something a solver reads.  Nothing here knows geometry
+and nothing here knows a solver.
+
+Variables are positive integers ``1..num_vars`` (the DIMACS convention), literals are signed ints.
+*Primary* variables are the placements: a solution *is* the set of true primary variables, and
+blocking clauses, solution identity and decoding use them alone.  Auxiliary variables (colour
+variables, encoding helpers) never appear in a solution.
+
+Example -- one cell, two ways to cover it::
+
+    >>> p = Problem("toy")
+    >>> a = p.new_var("a", primary=True); b = p.new_var("b", primary=True)
+    >>> p.exactly_one([a, b], name="cell 0")
+    >>> p.num_vars, len(p.groups)
+    (2, 1)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class Group:
+    """``lo <= (number of true literals) <= hi`` over ``lits``: exactly-one, at-most-one, exactly-k."""
+
+    lits: tuple[int, ...]
+    lo: int
+    hi: int
+    name: str = ""
+
+    @property
+    def is_exactly_one(self) -> bool:
+        return self.lo == 1 and self.hi == 1
+
+
+@dataclass(frozen=True)
+class Linear:
+    """``lo <= sum(coef * var) <= hi`` with integer coefficients over variables (not literals)."""
+
+    terms: tuple[tuple[int, int], ...]   # (coefficient, variable)
+    lo: int | None
+    hi: int | None
+    name: str = ""
+
+
+#: A lazy constraint: given the set of true primary variables of a candidate solution, return the
+#: clauses it violates (an empty list accepts the candidate).  Clauses must hold for every real
+#: solution, so adding them never removes one.
+LazyCheck = Callable[[frozenset[int]], list[list[int]]]
+
+
+@dataclass
+class Problem:
+    """Named Boolean variables plus groups, clauses, linear constraints and lazy checks."""
+
+    name: str = ""
+    meanings: list[Any] = field(default_factory=lambda: [None])   # index 0 unused
+    primary: list[bool] = field(default_factory=lambda: [False])
+    groups: list[Group] = field(default_factory=list)
+    clauses: list[tuple[int, ...]] = field(default_factory=list)
+    linears: list[Linear] = field(default_factory=list)
+    lazy: list[LazyCheck] = field(default_factory=list)
+    #: literals that must hold (fixed pieces, symmetry restrictions); solvers take them as units
+    units: list[int] = field(default_factory=list)
+
+    # -- variables ---------------------------------------------------------------------------
+    def new_var(self, meaning: Any = None, primary: bool = False) -> int:
+        """A fresh variable; ``meaning`` is what it stands for (a placement, a colour, ...)."""
+        self.meanings.append(meaning)
+        self.primary.append(primary)
+        return len(self.meanings) - 1
+
+    @property
+    def num_vars(self) -> int:
+        return len(self.meanings) - 1
+
+    def primary_vars(self) -> list[int]:
+        return [v for v in range(1, len(self.primary)) if self.primary[v]]
+
+    def meaning(self, var: int) -> Any:
+        return self.meanings[abs(var)]
+
+    def decode(self, true_vars: Iterable[int]) -> list[Any]:
+        """The meanings of the true primary variables, in variable order."""
+        return [self.meanings[v] for v in sorted(set(true_vars)) if v > 0 and self.primary[v]]
+
+    # -- constraints -------------------------------------------------------------------------
+    def exactly_one(self, lits: Sequence[int], name: str = "") -> None:
+        self.groups.append(Group(tuple(lits), 1, 1, name))
+
+    def at_most_one(self, lits: Sequence[int], name: str = "") -> None:
+        self.groups.append(Group(tuple(lits), 0, 1, name))
+
+    def cardinality(self, lits: Sequence[int], lo: int, hi: int, name: str = "") -> None:
+        """Between ``lo`` and ``hi`` of ``lits`` are true (exactly k: ``lo == hi == k``)."""
+        self.groups.append(Group(tuple(lits), lo, hi, name))
+
+    def add_clause(self, lits: Sequence[int]) -> None:
+        self.clauses.append(tuple(lits))
+
+    def add_linear(self, terms: Sequence[tuple[int, int]], lo: int | None = None,
+                   hi: int | None = None, name: str = "") -> None:
+        self.linears.append(Linear(tuple(terms), lo, hi, name))
+
+    def add_lazy(self, check: LazyCheck) -> None:
+        self.lazy.append(check)
+
+    def fix(self, lit: int) -> None:
+        """Force a literal (a pre-placed piece, a symmetry restriction)."""
+        self.units.append(lit)
+
+    # -- checks on a complete assignment ------------------------------------------------------
+    def violations(self, true_vars: frozenset[int]) -> list[str]:
+        """Names of the constraints a set of true variables breaks (lazy checks excluded).
+
+        Used by search engines that treat some constraints at the leaves, and by tests; the
+        puzzle's verifier, not this, is what certifies a solution.
+        """
+        bad = []
+        for u in self.units:
+            if (u > 0) != (abs(u) in true_vars):
+                bad.append(f"unit {u}")
+        for g in self.groups:
+            n = sum(1 for lit in g.lits if (lit > 0) == (abs(lit) in true_vars))
+            if not g.lo <= n <= g.hi:
+                bad.append(g.name or f"group of {len(g.lits)}")
+        for c in self.clauses:
+            if not any((lit > 0) == (abs(lit) in true_vars) for lit in c):
+                bad.append(f"clause {c}")
+        for lin in self.linears:
+            s = sum(a for a, v in lin.terms if v in true_vars)
+            if (lin.lo is not None and s < lin.lo) or (lin.hi is not None and s > lin.hi):
+                bad.append(lin.name or "linear")
+        return bad
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "variables": self.num_vars,
+            "primary": sum(self.primary),
+            "groups": len(self.groups),
+            "clauses": len(self.clauses),
+            "linear": len(self.linears),
+            "lazy": len(self.lazy),
+        }

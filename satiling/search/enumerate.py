@@ -1,0 +1,119 @@
+"""Every solution of a puzzle, streamed, raw or up to symmetry.
+
+Two engines give the same stream of solutions (frozensets of true placement variables):
+
+* ``walk`` -- the DPLL walk of :mod:`satiling.search.walk`, for exact covers;
+* ``sat`` / ``cpsat`` -- an incremental solver with one blocking clause per solution over the true
+  placement literals (the shortest clause that excludes exactly that solution), for problems with
+  auxiliary variables or constraints the walk does not know.
+
+:func:`puzzle_solutions` adds symmetry: it restricts one piece to a fundamental domain (unless told
+not to), then emits each class of equivalent solutions once (``distinct``) or expands every class to
+all its members (``raw``), deduplicating by canonical form -- correct whether or not the restriction
+was possible.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..families.base import Puzzle
+from ..problem import Problem
+from .solve import lazy_cuts, open_pysat, primary_true, solver_name
+from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
+from .walk import Walk, supports
+
+ENGINES = ("auto", "walk", "sat", "cpsat")
+
+
+def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
+              assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
+    """Every solution of ``problem`` (true primary variables), each exactly once."""
+    if engine == "auto":
+        engine = "walk" if supports(problem) else "sat"
+    if engine == "walk":
+        yield from Walk(problem).solutions(assume)
+    elif engine == "cpsat":
+        yield from _cpsat_solutions(problem, assume)
+    else:
+        yield from _sat_solutions(problem, solver, assume)
+
+
+def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+    name = solver_name(solver)
+    if name == "cpsat":
+        yield from _cpsat_solutions(problem, assume)
+        return
+    with open_pysat(problem, name) as s:
+        while s.solve(assumptions=list(assume)):
+            true = primary_true(problem, s.get_model())
+            cuts = lazy_cuts(problem, true)
+            if cuts:
+                for c in cuts:
+                    s.add_clause(c)
+                continue
+            yield true
+            s.add_clause([-v for v in true] or [0])  # an empty solution blocks everything
+            if not true:
+                return
+
+
+def _cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+    """CP-SAT, one solve per solution with blocking clauses (so lazy checks can run between)."""
+    from ortools.sat.python import cp_model
+    from ..backends.cpsat import add_clause, to_cpsat
+    model, x = to_cpsat(problem)
+    for a in assume:
+        add_clause(model, x, [a])
+    primary = problem.primary_vars()
+    while True:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return
+        true = frozenset(v for v in primary if solver.boolean_value(x[v]))
+        cuts = lazy_cuts(problem, true)
+        for c in cuts:
+            add_clause(model, x, c)
+        if cuts:
+            continue
+        yield true
+        if not true:
+            return
+        add_clause(model, x, [-v for v in true])
+
+
+@dataclass
+class Enumeration:
+    """What :func:`puzzle_solutions` did: the symmetry group used and whether it restricted."""
+
+    group: SymmetryGroup
+    restricted: int = 0        # placements switched off by symmetry breaking
+
+
+def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
+                     break_symmetry_: bool = True, engine: str = "auto", solver: str = "cadical",
+                     info: Enumeration | None = None,
+                     assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
+    """Solutions of a puzzle's problem: one per symmetry class (``distinct``) or all of them.
+
+    Cubes (``assume``) are applied after symmetry breaking, so pass cubes of the restricted problem.
+    """
+    group = problem_symmetries(puzzle, problem)
+    units = break_symmetry(problem, group) if break_symmetry_ else []
+    if info is not None:
+        info.group, info.restricted = group, len(units)
+    problem.units.extend(units)
+    try:
+        seen: set[tuple[int, ...]] = set()
+        for sol in solutions(problem, engine, solver, assume):
+            key = group.canonical(sol)
+            if key in seen:
+                continue
+            seen.add(key)
+            if distinct:
+                yield sol
+            else:
+                yield from sorted(group.images(sol), key=sorted)
+    finally:
+        del problem.units[len(problem.units) - len(units):]

@@ -1,0 +1,77 @@
+"""Symmetry of a problem: the puzzle's board symmetries as permutations of placement variables.
+
+Two uses:
+
+* **counting up to symmetry** -- every solution gets a canonical form (its smallest image), and
+  solutions with the same canonical form are the same up to a motion of the board;
+* **breaking symmetry** -- de Bruijn's trick, as in Knuth's DLX paper: pick an exactly-one group
+  that the group maps onto itself (a piece used once, such as the X pentomino) and keep only the
+  placements that are the smallest of their orbit.  Every solution has one placement of that piece,
+  and some motion moves it to its orbit's smallest, so every class of equivalent solutions keeps at
+  least one member: distinct counts are exact, and the full set is the union of the orbits.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..families.base import Puzzle
+from ..problem import Problem
+
+
+@dataclass
+class SymmetryGroup:
+    """Permutations of the primary variables (each a dict var -> var), identity first."""
+
+    perms: list[dict[int, int]]
+
+    @property
+    def order(self) -> int:
+        return len(self.perms)
+
+    def images(self, solution: Iterable[int]) -> set[frozenset[int]]:
+        """The orbit of a solution: its distinct images."""
+        sol = list(solution)
+        return {frozenset(p[v] for v in sol) for p in self.perms}
+
+    def canonical(self, solution: Iterable[int]) -> tuple[int, ...]:
+        sol = list(solution)
+        return min(tuple(sorted(p[v] for v in sol)) for p in self.perms)
+
+
+def problem_symmetries(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
+    """The puzzle's symmetries that map the problem's placements onto placements of the problem."""
+    primary = problem.primary_vars()
+    var_of = {problem.meanings[v]: v for v in primary}
+    perms = []
+    for g in puzzle.symmetries():
+        perm = {}
+        for v in primary:
+            w = var_of.get(g(problem.meanings[v]))
+            if w is None:
+                break
+            perm[v] = w
+        else:
+            perms.append(perm)
+    if not perms or any(perms[0][v] != v for v in primary):
+        perms.insert(0, {v: v for v in primary})
+    return SymmetryGroup(perms)
+
+
+def break_symmetry(problem: Problem, group: SymmetryGroup) -> list[int]:
+    """Units fixing to false every placement of one invariant exactly-one group that is not the
+    smallest of its orbit (see the module doc); the group chosen is the one keeping the fewest."""
+    if group.order <= 1 or problem.units or problem.lazy:
+        return []
+    best: list[int] | None = None
+    kept = 0
+    for g in problem.groups:
+        if not g.is_exactly_one or not all(problem.primary[abs(v)] and v > 0 for v in g.lits):
+            continue
+        lits = set(g.lits)
+        if any({p[v] for v in lits} != lits for p in group.perms):
+            continue
+        removed = [v for v in lits if min(p[v] for p in group.perms) != v]
+        if best is None or len(lits) - len(removed) < kept:
+            best, kept = removed, len(lits) - len(removed)
+    return [-v for v in sorted(best or [])]
