@@ -69,13 +69,19 @@ class PolyformPuzzle(Puzzle):
             raise SatilingError(f"{name}: rules must be 'exact' or 'at-most'")
         self.cells_rule, self.pieces_rule = cells_rule, pieces_rule
         self._placements: list[PolyformPlacement] | None = None
+        self._orientations: dict[str, list[Shape]] = {}
+        self._symmetries: list | None = None
 
     # -- geometry ---------------------------------------------------------------------------
     def orientations(self, piece: Piece) -> list[Shape]:
         """The shapes a piece may take (deduplicated: the X pentomino has one)."""
-        if piece.freedom == "fixed":
-            return [self.lattice.normalize(piece.shape)]
-        return self.lattice.orientations(piece.shape, reflections=piece.freedom == "free")
+        if piece.name not in self._orientations:
+            if piece.freedom == "fixed":
+                shapes = [self.lattice.normalize(piece.shape)]
+            else:
+                shapes = self.lattice.orientations(piece.shape, reflections=piece.freedom == "free")
+            self._orientations[piece.name] = shapes
+        return self._orientations[piece.name]
 
     def placements(self) -> list[PolyformPlacement]:
         """Every way to put every piece inside the region."""
@@ -91,7 +97,7 @@ class PolyformPuzzle(Puzzle):
     # -- model -------------------------------------------------------------------------------
     def problem(self, **options: Any) -> Problem:
         """The exact-cover model: one primary variable per placement."""
-        check_known(self.family, options, set())
+        check_known(self.family, options, {"parity"})
         prob = Problem(self.name)
         by_cell: dict[Cell, list[int]] = {c: [] for c in sorted(self.region)}
         by_piece: dict[str, list[int]] = {p.name: [] for p in self.pieces}
@@ -106,6 +112,9 @@ class PolyformPuzzle(Puzzle):
         for cell, lits in by_cell.items():
             lo = 1 if self.cells_rule == "exact" else 0
             prob.cardinality(lits, lo, 1, name=f"cell {','.join(map(str, cell))}")
+        if options.get("parity"):
+            from .parity import add_parity
+            add_parity(prob, self)
         return prob
 
     # -- verification ----------------------------------------------------------------------
@@ -139,11 +148,11 @@ class PolyformPuzzle(Puzzle):
     # -- symmetry ----------------------------------------------------------------------------
     def symmetries(self) -> list:
         """Motions of the region that map the set of legal placements onto itself."""
-        out = []
-        for tr, t in self.lattice.region_symmetries(self.region):
-            if all(self._piece_invariant(piece, tr) for piece in self.pieces):
-                out.append(self._motion(tr, t))
-        return out
+        if self._symmetries is None:
+            self._symmetries = [self._motion(tr, t)
+                                for tr, t in self.lattice.region_symmetries(self.region)
+                                if all(self._piece_invariant(piece, tr) for piece in self.pieces)]
+        return self._symmetries
 
     def _piece_invariant(self, piece: Piece, tr) -> bool:
         shapes = set(self.orientations(piece))
@@ -173,6 +182,7 @@ class PolyformPuzzle(Puzzle):
         return polyform_svg(self, solution)
 
     def info(self) -> dict[str, Any]:
+        from .parity import parity_argument
         return {
             "lattice": self.lattice.name,
             "cells": len(self.region),
@@ -180,6 +190,7 @@ class PolyformPuzzle(Puzzle):
             "piece cells": sum(p.count * len(p.shape) for p in self.pieces),
             "placements": len(self.placements()),
             "symmetries": len(self.symmetries()),
+            "parity": parity_argument(self),
         }
 
 

@@ -1,0 +1,170 @@
+"""The command line as a user meets it: output, pictures, exit codes, errors without tracebacks."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from satiling import load
+
+from conftest import have
+
+
+def test_list_shows_bundled_puzzles(cli):
+    r = cli("list")
+    assert r.returncode == 0
+    names = [line.split()[0] for line in r.stdout.splitlines()]
+    assert {"pentomino-6x10", "tetromino-4x5", "pentomino-8x8-centre"} <= set(names)
+
+
+def test_solve_prints_a_verified_picture_and_svg(cli, tmp_path):
+    svg = tmp_path / "p.svg"
+    r = cli("solve", "pentomino-6x10", "--svg", str(svg))
+    assert r.returncode == 0, r.stderr
+    grid = r.stdout.split()
+    assert len(grid) == 6 and all(len(row) == 10 for row in grid)
+    assert sorted(set("".join(grid))) == sorted("FILNPTUVWXYZ")
+    assert all("".join(grid).count(ch) == 5 for ch in "FILNPTUVWXYZ")
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.count("<title>") == 12
+
+
+@pytest.mark.parametrize("solver", ["cadical", "glucose", "cpsat"])
+def test_solve_with_each_solver(cli, solver):
+    r = cli("solve", "pentomino-8x8-centre", "--solver", solver)
+    assert r.returncode == 0, r.stderr
+    assert [len(row) for row in r.stdout.splitlines()] == [8] * 8
+
+
+def test_no_solution_exits_1(cli):
+    r = cli("solve", "tetromino-4x5")
+    assert r.returncode == 1
+    assert "no solution" in r.stdout
+    r = cli("count", "tetromino-4x5")
+    assert r.returncode == 1 and r.stdout.strip() == "0"
+
+
+def test_count_distinct_and_raw(cli):
+    assert cli("count", "pentomino-3x20").stdout.strip() == "2"
+    assert cli("count", "pentomino-3x20", "--raw").stdout.strip() == "8"
+
+
+def test_enumerate_verify_render_roundtrip(cli, tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = cli("enumerate", "pentomino-3x20", "--raw", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 8 and len(set(lines)) == 8
+    r = cli("verify", "pentomino-3x20", str(out))
+    assert r.returncode == 0 and "8 solutions verified" in r.stdout
+    svg = tmp_path / "s.svg"
+    r = cli("render", "pentomino-3x20", str(out), "--svg", str(svg))
+    assert r.returncode == 0 and svg.read_text().startswith("<svg")
+    r = cli("enumerate", "pentomino-6x10", "--limit", "3")
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 3
+
+
+def test_verify_rejects_a_wrong_solution(cli, tmp_path):
+    out = tmp_path / "s.jsonl"
+    cli("enumerate", "pentomino-3x20", "--limit", "1", "--out", str(out))
+    sol = json.loads(out.read_text())
+    sol["placements"][0]["cells"][0][1] += 1      # move one cell of one piece
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(sol))
+    r = cli("verify", "pentomino-3x20", str(bad))
+    assert r.returncode == 1 and "wrong" in r.stderr
+
+
+def test_encode_and_decode_with_pysat(cli, tmp_path):
+    """The DIMACS file is complete: an independent in-process solver's model decodes to a
+    verified picture."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    cnf = tmp_path / "p.cnf"
+    r = cli("encode", "pentomino-5x12", "-o", str(cnf))
+    assert r.returncode == 0, r.stderr
+    text = cnf.read_text()
+    assert text.count("\nc v ") == len(load("pentomino-5x12").placements())   # one map line each
+    formula = CNF(from_file=str(cnf))
+    with Solver(name="minisat22", bootstrap_with=formula) as s:
+        assert s.solve()
+        model = s.get_model()
+    out = tmp_path / "out.txt"
+    out.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    r = cli("decode", "pentomino-5x12", str(out))
+    assert r.returncode == 0, r.stderr
+    assert [len(row) for row in r.stdout.split()] == [12] * 5
+    out.write_text(" ".join(map(str, model)))                           # plain literal list
+    assert cli("decode", "pentomino-5x12", str(out)).returncode == 0
+
+
+@pytest.mark.skipif(not have("cadical"), reason="the cadical binary is not installed")
+def test_external_cadical_roundtrip(tmp_path):
+    cnf = tmp_path / "p.cnf"
+    out = tmp_path / "out.txt"
+    satiling = [sys.executable, "-m", "satiling.cli"]
+    with open(cnf, "w") as f:
+        subprocess.run(satiling + ["encode", "pentomino-6x10"], stdout=f, check=True)
+    with open(out, "w") as f:
+        r = subprocess.run(["cadical", "-q", str(cnf)], stdout=f)
+    assert r.returncode == 10                                   # SAT-competition: satisfiable
+    r = subprocess.run(satiling + ["decode", "pentomino-6x10", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert [len(row) for row in r.stdout.split()] == [10] * 6
+
+
+def test_encode_cpsat_and_lp(cli):
+    r = cli("encode", "tetromino-4x5", "--format", "cpsat")
+    assert r.returncode == 0 and "exactly_one" in r.stdout
+    r = cli("encode", "tetromino-4x5", "--format", "lp")
+    assert r.returncode == 0 and r.stdout.rstrip().endswith("End") and "Binary" in r.stdout
+
+
+# -- bad input: one line on stderr, exit 2, no traceback -----------------------------------------
+def _one_clear_line(r):
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert r.stderr.startswith("satiling: error:")
+
+
+def test_unknown_name(cli):
+    _one_clear_line(cli("solve", "no-such-puzzle"))
+
+
+@pytest.mark.parametrize("content", [
+    "title = 'broken\n",                                           # not TOML
+    "family = 'polyform'\n[region]\nrows = 2\ncols = 2\n",          # no pieces
+    "family = 'nonsense'\n",                                       # unknown family
+    "family = 'polyform'\n[region]\nrows=1\ncols=2\n[[piece]]\nname='a'\nascii='#.#'\n",  # split piece
+    "family = 'polyform'\n[region]\nrows=1\ncols=2\n[[piece]]\nname='a'\ncells=[['x']]\n",
+])
+def test_malformed_instance_file(cli, tmp_path, content):
+    f = tmp_path / "bad.toml"
+    f.write_text(content)
+    _one_clear_line(cli("solve", str(f)))
+
+
+@pytest.mark.parametrize("content", ["s SATISFIABLE\nv 1 2 banana 0\n", "hello world\n",
+                                     "1 -1 2\n", "v 99999999 0\n", "s WHATEVER\n", ""])
+def test_corrupt_solver_output(cli, tmp_path, content):
+    f = tmp_path / "out.txt"
+    f.write_text(content)
+    _one_clear_line(cli("decode", "pentomino-3x20", str(f)))
+
+
+def test_model_that_is_not_a_solution_is_refused(cli, tmp_path):
+    f = tmp_path / "out.txt"
+    f.write_text("s SATISFIABLE\nv 1 2 3 0\n")
+    _one_clear_line(cli("decode", "pentomino-3x20", str(f)))
+
+
+def test_unwritable_output_leaves_no_file(cli, tmp_path):
+    target = tmp_path / "missing-dir" / "p.cnf"
+    _one_clear_line(cli("encode", "tetromino-4x5", "-o", str(target)))
+    assert not target.exists()
+
+
+def test_help_teaches(cli):
+    r = cli("--help")
+    assert r.returncode == 0 and "examples:" in r.stdout and "exit codes" in r.stdout
