@@ -97,6 +97,10 @@ class CnfEncoder:
 
     def _linear(self, lin: Linear) -> Iterator[list[int]]:
         from pysat.pb import PBEnc          # needs pindakaas (python-sat[pb])
+        if not lin.terms or (lin.lo is not None and lin.hi is not None and lin.lo > lin.hi):
+            if (lin.lo is not None and lin.lo > 0) or (lin.hi is not None and lin.hi < 0) or lin.terms:
+                yield []                    # no assignment reaches the bounds
+            return
         lits = [v if a > 0 else -v for a, v in lin.terms]
         weights = [abs(a) for a, _ in lin.terms]
         shift = sum(a for a, _ in lin.terms if a < 0)     # a*v = |a|*(-v) + a for negative a

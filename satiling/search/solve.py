@@ -5,7 +5,7 @@ return, solve again (incrementally where the solver allows), until a candidate p
 """
 from __future__ import annotations
 
-import threading
+import multiprocessing
 import time
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -44,7 +44,9 @@ def solve(problem: Problem, solver: str = "cadical", time_limit: float | None = 
     """Find one solution of ``problem`` (or prove there is none)."""
     name = solver_name(solver)
     start = time.perf_counter()
-    if name == "cpsat":
+    if any(len(c) == 0 for c in problem.clauses):
+        result = SolveResult("UNSAT")                  # an empty clause: nothing to search
+    elif name == "cpsat":
         result = _solve_cpsat(problem, time_limit, assumptions, workers)
     else:
         result = _solve_pysat(problem, name, time_limit, assumptions, amo)
@@ -77,49 +79,53 @@ def open_pysat(problem: Problem, name: str, amo: str | None = None, **kwargs):
 
 def _solve_pysat(problem: Problem, name: str, time_limit: float | None,
                  assumptions: Sequence[int], amo: str | None) -> SolveResult:
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if time_limit is None:
+        return _pysat_loop(problem, name, assumptions, amo)
+    # CaDiCaL cannot be interrupted through PySAT, so a time limit runs the search in a child
+    # process that is killed at the deadline: the same for every solver, and always honoured.
+    return in_child(_pysat_loop, time_limit, problem, name, assumptions, amo)
+
+
+def _pysat_loop(problem: Problem, name: str, assumptions: Sequence[int], amo: str | None) -> SolveResult:
     rounds = 0
     with open_pysat(problem, name, amo) as s:
         while True:
-            ok = _limited(s, list(assumptions), deadline)
-            if ok is None:
-                return SolveResult("UNKNOWN", lazy_rounds=rounds)
-            if not ok:
+            if not s.solve(assumptions=list(assumptions)):
                 return SolveResult("UNSAT", lazy_rounds=rounds)
             true = primary_true(problem, s.get_model())
             cuts = lazy_cuts(problem, true)
             if not cuts:
                 return SolveResult("SAT", true, lazy_rounds=rounds)
             rounds += 1
+            if name.startswith("kissat"):     # not incremental in PySAT: rebuild with the cuts
+                for c in cuts:
+                    problem.add_clause(c)
+                return _pysat_loop(problem, name, assumptions, amo)
             for c in cuts:
                 s.add_clause(c)
-            if name.startswith("kissat"):     # not incremental in PySAT: rebuild
-                return _rebuild_kissat(problem, name, time_limit, assumptions, amo, cuts, rounds)
 
 
-def _rebuild_kissat(problem, name, time_limit, assumptions, amo, cuts, rounds) -> SolveResult:
-    for c in cuts:
-        problem.add_clause(c)
-    r = _solve_pysat(problem, name, time_limit, assumptions, amo)
-    r.lazy_rounds += rounds
-    return r
+def in_child(func, time_limit: float, *args) -> SolveResult:
+    """Run ``func(*args)`` in a forked process; UNKNOWN if it has not answered in time."""
+    ctx = multiprocessing.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
 
+    def target() -> None:
+        send.send(func(*args))
 
-def _limited(s, assumptions: list[int], deadline: float | None) -> bool | None:
-    """solve() with an optional wall-clock deadline (None = interrupted)."""
-    if deadline is None:
-        return s.solve(assumptions=assumptions)
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return None
-    timer = threading.Timer(left, s.interrupt)
-    timer.start()
+    proc = ctx.Process(target=target, daemon=True)
+    proc.start()
+    send.close()
     try:
-        ok = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if receive.poll(max(0.0, time_limit)):
+            return receive.recv()
+        return SolveResult("UNKNOWN")
+    except EOFError:                       # the child died without an answer
+        return SolveResult("UNKNOWN")
     finally:
-        timer.cancel()
-    s.clear_interrupt()
-    return ok
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
 
 
 # -- CP-SAT ---------------------------------------------------------------------------------------

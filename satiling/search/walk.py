@@ -63,6 +63,8 @@ class Walk:
     # -- public ----------------------------------------------------------------------------
     def solutions(self, assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
         """Every solution, optionally under assumptions (a cube: placements forced in or out)."""
+        if any(len(c) == 0 for c in self.problem.clauses):
+            return                                    # an empty clause: nothing can satisfy it
         alive = (1 << self.n) - 1
         chosen: list[int] = []
         counts = [0] * len(self.masks)
