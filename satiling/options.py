@@ -23,6 +23,13 @@ class ModelOption:
 
 MODEL_OPTIONS: list[ModelOption] = [
     # families add their options here, one entry each
+    ModelOption("--encoding", "edge matching: 'direct' (piece, square, rotation) or Heule's 'compact' (piece, square)", "str", ("direct", "compact")),
+    ModelOption("--hints", "Eternity II: also fix the four clue-puzzle hint pieces"),
+    ModelOption("--colour-counts", "edge matching: each colour on its exact number of joins (redundant)"),
+    ModelOption("--balanced-rotation", "edge matching: per colour as many E- as W-facing and N- as S-facing sides (redundant)"),
+    ModelOption("--checkerboard-parity", "edge matching: the balance per checkerboard colour, the signed form (redundant)"),
+    ModelOption("--fix-corner", "edge matching: pin one corner piece against the board's rotations"),
+    ModelOption("--parity", "polyforms: the colourings' imbalances of the chosen placements sum to the region's (redundant)"),
 ]
 
 

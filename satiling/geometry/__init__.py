@@ -3,17 +3,26 @@ from __future__ import annotations
 
 from ..errors import SatilingError
 from .lattice import Cell, Lattice, Shape, Transform
+from .drafter import DrafterLattice
+from .hexagon import HexagonLattice
 from .square import SquareLattice
+from .triangle import TriangleLattice
 
-_LATTICES: dict[str, type[Lattice]] = {"square": SquareLattice}
+_LATTICES: dict[str, type[Lattice]] = {
+    "square": SquareLattice,
+    "triangle": TriangleLattice,
+    "hexagon": HexagonLattice,
+    "drafter": DrafterLattice,
+}
 
 
 def lattice(name: str) -> Lattice:
-    """The lattice called ``name`` (``square``, ...)."""
+    """The lattice called ``name`` (``square``, ``triangle``, ``hexagon``, ``drafter``)."""
     try:
         return _LATTICES[name]()
     except KeyError:
         raise SatilingError(f"unknown lattice {name!r} (known: {', '.join(sorted(_LATTICES))})") from None
 
 
-__all__ = ["Cell", "Lattice", "Shape", "Transform", "SquareLattice", "lattice"]
+__all__ = ["Cell", "Lattice", "Shape", "Transform", "SquareLattice", "TriangleLattice",
+           "HexagonLattice", "DrafterLattice", "lattice"]

@@ -1,0 +1,143 @@
+"""Heavy Eternity runs: placement generation, model building, the full-board CNF, solving Pram.
+
+    python tools/eternity_runs.py                      # every measurement below, one process each
+    python tools/eternity_runs.py placements eternity  # one measurement
+    python tools/eternity_runs.py problem eternity
+    python tools/eternity_runs.py encode eternity [--out eternity.cnf]   # default: count bytes only
+    python tools/eternity_runs.py solve pram [--solver cadical] [--time-limit 3600] [--save DIR]
+
+Every measurement runs in a fresh process, so "peak" is that process's maximum resident set size
+(it includes the interpreter and imports: the ``baseline`` line shows how much).  Seconds are CPU
+seconds of the process (the machine is shared; wall seconds are printed too).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class Clock:
+    """CPU and wall seconds since creation."""
+
+    def __init__(self) -> None:
+        self.cpu, self.wall = time.process_time(), time.perf_counter()
+
+    def __str__(self) -> str:
+        return f"{time.process_time() - self.cpu:.1f} s CPU ({time.perf_counter() - self.wall:.1f} s wall)"
+
+
+def run_baseline(args: argparse.Namespace) -> None:
+    import satiling.backends.cnf  # noqa: F401  (the imports every other run pays for)
+    import satiling.catalog  # noqa: F401
+    print(f"baseline: interpreter + imports, peak {peak_mb():.0f} MB")
+
+
+def run_placements(args: argparse.Namespace) -> None:
+    from satiling import load
+    clock = Clock()
+    puzzle = load(args.puzzle)
+    loaded = str(clock)
+    clock = Clock()
+    n = len(puzzle.placements())
+    print(f"placements {args.puzzle}: {n} placements in {clock} (load {loaded}); peak {peak_mb():.0f} MB")
+
+
+def run_problem(args: argparse.Namespace) -> None:
+    from satiling import load
+    puzzle = load(args.puzzle)
+    puzzle.placements()
+    before = peak_mb()
+    clock = Clock()
+    problem = puzzle.problem()
+    print(f"problem {args.puzzle}: {problem.stats()} built in {clock}; "
+          f"peak {before:.0f} MB after placements, {peak_mb():.0f} MB after the model")
+
+
+class CountingSink:
+    """A write-only file that only counts bytes (the CNF is not kept unless --out is given)."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    def write(self, text: str) -> int:
+        self.bytes += len(text)
+        return len(text)
+
+
+def run_encode(args: argparse.Namespace) -> None:
+    from satiling import load
+    from satiling.backends.dimacs import write_dimacs
+    clock = Clock()
+    puzzle = load(args.puzzle)
+    problem = puzzle.problem()
+    built = str(clock)
+    clock = Clock()
+    if args.out:
+        with open(args.out, "w") as out:
+            n_vars, n_clauses = write_dimacs(problem, out)
+        size = Path(args.out).stat().st_size
+    else:
+        sink = CountingSink()
+        n_vars, n_clauses = write_dimacs(problem, sink)
+        size = sink.bytes
+    print(f"encode {args.puzzle}: {n_vars} variables, {n_clauses} clauses, {size / 1e9:.2f} GB of DIMACS "
+          f"in {clock} (after load + model {built}); peak {peak_mb():.0f} MB")
+
+
+def run_solve(args: argparse.Namespace) -> None:
+    from satiling import load
+    from satiling.search.solve import solve
+    puzzle = load(args.puzzle)
+    problem = puzzle.problem()
+    clock = Clock()
+    result = solve(problem, solver=args.solver, time_limit=args.time_limit)
+    print(f"solve {args.puzzle}: {result.status} by {result.solver} in {result.seconds:.1f} s wall "
+          f"({clock}); {problem.stats()['variables']} placements; peak {peak_mb():.0f} MB")
+    if result.status != "SAT":
+        return
+    solution = problem.decode(result.true_vars)
+    puzzle.verify(solution)
+    print(f"solve {args.puzzle}: solution verified ({len(solution)} tiles)")
+    if args.save:
+        folder = Path(args.save)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{args.puzzle}.json").write_text(json.dumps([p.to_json() for p in solution]) + "\n")
+        (folder / f"{args.puzzle}.svg").write_text(puzzle.svg(solution))
+        print(f"solve {args.puzzle}: wrote {folder / args.puzzle}.json and .svg")
+
+
+STAGES = {"baseline": run_baseline, "placements": run_placements, "problem": run_problem,
+          "encode": run_encode, "solve": run_solve}
+DEFAULT_PLAN = [["baseline"], ["placements", "pram"], ["placements", "eternity"], ["problem", "eternity"],
+                ["encode", "eternity"], ["solve", "pram", "--time-limit", "3600"]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("stage", nargs="?", choices=sorted(STAGES))
+    parser.add_argument("puzzle", nargs="?", default="eternity")
+    parser.add_argument("--out", help="encode: write the DIMACS file here")
+    parser.add_argument("--solver", default="cadical")
+    parser.add_argument("--time-limit", type=float, default=None)
+    parser.add_argument("--save", help="solve: folder for the solution's JSON and SVG")
+    args = parser.parse_args(argv)
+    if args.stage:
+        STAGES[args.stage](args)
+        return 0
+    for step in DEFAULT_PLAN:     # each in a fresh process: peaks do not mix
+        sys.stdout.flush()
+        subprocess.run([sys.executable, __file__, *step], check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
