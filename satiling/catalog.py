@@ -16,6 +16,7 @@ from .families.base import Puzzle
 #: family name -> "module:function" of its loader, called as loader(data, name, base)
 FAMILIES: dict[str, str] = {
     "polyform": "satiling.families.polyform:load_instance",
+    "edgematch": "satiling.families.edgematch:load_instance",
 }
 
 

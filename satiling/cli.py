@@ -134,6 +134,9 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", default="cadical",
                    help="cadical (default), glucose, kissat, minisat, cpsat, or a PySAT name")
     s.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)")
+    s.add_argument("--proof", metavar="FILE",
+                   help="when there is no solution, write a DRAT proof to FILE (its formula to "
+                        "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
 
 
 def _enum_options(s: argparse.ArgumentParser) -> None:
@@ -148,6 +151,18 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                    help="search every placement (by default one piece is restricted to a "
                         "fundamental domain of the board's symmetries; counts are the same)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--time-limit", type=float, metavar="S",
+                   help="stop cleanly after S seconds, keeping what was found (exit 3)")
+    s.add_argument("--resume", metavar="FILE",
+                   help="continue a stopped run without losing or repeating a solution: enumerate "
+                        "appends to its solutions file FILE; count records finished cubes in FILE")
+    s.add_argument("--proof", metavar="FILE",
+                   help="at the end, prove there is no further solution: DRAT proof to FILE, its "
+                        "formula to FILE.cnf, checked (dratify; drat-trim too when on the PATH)")
+    s.add_argument("--workers", type=int, metavar="N",
+                   help="split the search into cubes and run them on N local processes")
+    s.add_argument("--dask", metavar="ADDRESS",
+                   help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")
 
 
 def model_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -209,9 +224,18 @@ def cmd_encode(args: argparse.Namespace) -> int:
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve
     puzzle, problem = load_model(args)
-    result = solve(problem, solver=args.solver, time_limit=args.time_limit)
-    print(f"satiling: {puzzle.name}: {result.status} by {result.solver} in {result.seconds:.2f} s",
-          file=sys.stderr)
+    if args.proof:
+        from .search.proof import solve_with_proof
+        result = solve_with_proof(problem, args.proof, args.solver, args.time_limit)
+        if result.status == "UNSAT":
+            print(f"satiling: {puzzle.name}: UNSAT in {result.seconds:.2f} s; {result.summary()}",
+                  file=sys.stderr)
+            print("no solution")
+            return EXIT_NONE if result.verified else EXIT_ERROR
+    else:
+        result = solve(problem, solver=args.solver, time_limit=args.time_limit)
+    print(f"satiling: {puzzle.name}: {result.status} by {getattr(result, 'solver', args.solver)} in "
+          f"{result.seconds:.2f} s", file=sys.stderr)
     if result.status == "UNKNOWN":
         return EXIT_TIMEOUT
     if result.status == "UNSAT":
@@ -224,28 +248,71 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
+    from .search.stream import Run, Settings
     puzzle, problem = load_model(args)
-    n = 0
+    if args.proof and args.resume:
+        raise SatilingError("--proof needs every solution of one run: drop --resume or --proof")
+    run = Run(args.name, puzzle, problem, model_options(args), Settings.from_namespace(args))
     with progress(args, "counting") as bar:
-        for _ in _verified_solutions(args, puzzle, problem):
-            n += 1
-            bar.update(1)
-    print(n)
-    return EXIT_FOUND if n else EXIT_NONE
+        outcome = run.count(args.resume, bar.update, keep=bool(args.proof))
+    if not outcome.complete:
+        hint = f"; continue with --resume {args.resume}" if args.resume else ""
+        print(f"satiling: {outcome.stopped}: {outcome.total} solutions so far, the count is not "
+              f"complete{hint}", file=sys.stderr)
+        return EXIT_TIMEOUT if outcome.stopped == "time limit" else 130
+    print(outcome.total)
+    if args.raw and outcome.found == outcome.total:
+        print(f"satiling: {outcome.total} solutions in {outcome.classes} symmetry classes", file=sys.stderr)
+    if args.proof:
+        from .search.proof import prove_complete
+        report = prove_complete(run.space.problem, run.members(outcome.solutions), args.proof, args.solver)
+        print(f"satiling: no solution beyond these: {report.summary()}", file=sys.stderr)
+        if not report.verified:
+            return EXIT_ERROR
+    return EXIT_FOUND if outcome.total else EXIT_NONE
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
+    from .search.stream import Run, Settings, SolutionFile
     puzzle, problem = load_model(args)
-    n = 0
-    with progress(args, "solutions") as bar, append_file(args.out) as out:
-        for solution in _verified_solutions(args, puzzle, problem):
-            if args.limit is not None and n >= args.limit:
-                break
-            out.write(solution_json(puzzle, solution) + "\n")
-            out.flush()
-            n += 1
-            bar.update(1)
-    return EXIT_FOUND if n else EXIT_NONE
+    if args.resume and args.out and Path(args.out).resolve() != Path(args.resume).resolve():
+        raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
+    if args.proof and args.limit is not None:
+        raise SatilingError("--proof needs the whole enumeration: drop --limit or --proof")
+    run = Run(args.name, puzzle, problem, model_options(args), Settings.from_namespace(args))
+    point = run.resume_point(args.resume) if args.resume else None
+    if point is not None and point.torn:
+        print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
+    path = args.resume or args.out
+    out = SolutionFile(path) if path else None
+
+    def write(solution: list[Any]) -> None:
+        line = solution_json(puzzle, solution)
+        if out is not None:
+            out.write_line(line)
+        else:
+            print(line, flush=True)
+        bar.update(1)
+
+    try:
+        with progress(args, "solutions") as bar:
+            outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof))
+    finally:
+        if out is not None:
+            out.close()
+    if outcome.stopped in ("time limit", "interrupted"):
+        where = f" ({outcome.total} in {path}); continue with --resume {path}" if path else ""
+        print(f"satiling: {outcome.stopped}: stopped after {outcome.found} solutions{where}",
+              file=sys.stderr)
+        return EXIT_TIMEOUT if outcome.stopped == "time limit" else 130
+    if args.proof and outcome.complete:
+        from .search.proof import prove_complete
+        found = (point.solutions if point else []) + outcome.solutions
+        report = prove_complete(run.space.problem, run.members(found), args.proof, args.solver)
+        print(f"satiling: no solution beyond these {outcome.total}: {report.summary()}", file=sys.stderr)
+        if not report.verified:
+            return EXIT_ERROR
+    return EXIT_FOUND if outcome.total else EXIT_NONE
 
 
 def _verified_solutions(args: argparse.Namespace, puzzle, problem) -> Iterator[list[Any]]:

@@ -1,0 +1,129 @@
+"""Edge-matching subcommands: ``score`` a board, ``generate-edgematch`` a random puzzle, and the
+``maximize`` entry point behind ``satiling solve NAME --maximize-matches``.
+
+    satiling score eternity2 board.txt            # 'piece/rotation' grid, bucas URL or JSON
+    satiling generate-edgematch 8 8 --seed 1 > b8.toml
+    satiling solve eternity2 --maximize-matches --time-limit 600
+
+The lead's ``solve`` command calls :func:`run_maximize` when ``--maximize-matches`` is given.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import SatilingError
+
+
+def register(sub) -> None:
+    s = sub.add_parser("score", help="count the matching joins of an edge-matching board",
+                       description="Score a full or partial edge-matching board: the joins whose two "
+                       "sides have the same colour. BOARD is a grid of 'piece/rotation' tokens "
+                       "('---/-' empty), an e2.bucas.name URL, or JSON placements.")
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    s.add_argument("board", metavar="BOARD", help="board file ('-' for stdin)")
+    s.add_argument("--svg", metavar="FILE", help="also draw the board as SVG to FILE")
+    s.set_defaults(run=cmd_score)
+
+    s = sub.add_parser("generate-edgematch", help="print a random edge-matching puzzle with a planted "
+                       "solution (an instance file)",
+                       description="A random ROWS x COLS board with a planted solution; all pieces "
+                       "distinct, none symmetric, colours dealt evenly (Eternity II-like).")
+    s.add_argument("rows", type=int, metavar="ROWS")
+    s.add_argument("cols", type=int, metavar="COLS")
+    s.add_argument("--frame-colours", type=int, metavar="F",
+                   help="colours on the joins along the rim (default: the hardest for the size)")
+    s.add_argument("--inner-colours", type=int, metavar="I",
+                   help="colours on the other joins (default: the hardest for the size)")
+    s.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    s.add_argument("--symmetric", action="store_true", help="allow rotationally symmetric pieces")
+    s.add_argument("--random-counts", action="store_true",
+                   help="draw each join's colour independently instead of dealing colours evenly")
+    s.set_defaults(run=cmd_generate)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .. import catalog
+    from ..families.edgematch import EdgeMatchPuzzle
+    from ..families.edgematch_score import parse_board, score
+    from ..render.edgematch_svg import board_svg, board_text, bucas_url
+    puzzle = catalog.load(args.name)
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        raise SatilingError(f"{args.name} is not an edge-matching puzzle")
+    text = sys.stdin.read() if args.board == "-" else _read(args.board)
+    board = parse_board(puzzle, text)
+    s = score(puzzle, board)
+    print(board_text(puzzle, board))
+    try:
+        print(f"# {bucas_url(puzzle, board)}")
+    except SatilingError:
+        pass
+    print(f"score {s.matched}/{s.joins}  ({s})")
+    if args.svg:
+        from ..cli import write_atomically
+        write_atomically(args.svg, board_svg(puzzle, board))
+    return 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from ..families.edgematch_generate import generate, instance_toml
+    gen = generate(args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed,
+                   symmetric=args.symmetric, even=not args.random_counts)
+    flags = f"--frame-colours {gen.frame_colours} --inner-colours {gen.inner_colours} --seed {gen.seed}"
+    flags += " --symmetric" * args.symmetric + " --random-counts" * args.random_counts
+    sys.stdout.write(instance_toml(gen, f"generate-edgematch {args.rows} {args.cols} {flags}"))
+    return 0
+
+
+def maximize(puzzle: Any, time_limit: float | None,
+             on_improve: Callable[[Any], None] | None = None, engine: str = "auto",
+             **options: Any):
+    """Best board of an edge-matching ``puzzle`` in ``time_limit`` seconds (``solve
+    --maximize-matches``).  ``on_improve(improvement)`` is called with every better board
+    (``.score``, ``.joins``, ``.seconds``, ``.solution``); the default prints the score to stderr.
+    Returns a :class:`~satiling.search.maximize.MaxResult`; ``options`` may hold ``hints`` and
+    ``workers``."""
+    from ..families.edgematch import EdgeMatchPuzzle
+    from ..search.maximize import maximize_matches
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        raise SatilingError("--maximize-matches applies to edge-matching puzzles only")
+    unknown = set(options) - {"hints", "workers"}
+    if unknown:
+        raise SatilingError(f"--maximize-matches does not take --{sorted(unknown)[0].replace('_', '-')}")
+    report = on_improve or print_improvement
+    return maximize_matches(puzzle, time_limit, report, engine=engine,
+                            hints=bool(options.get("hints")), workers=int(options.get("workers") or 1))
+
+
+def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
+                 svg: str | None = None, as_json: bool = False, engine: str = "auto") -> int:
+    """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr), then
+    the best board (text or JSON, SVG optionally).  Exit 0 when every join matches (a solution),
+    3 when the time ran out first (the best board is still printed)."""
+    from ..cli import show
+    from ..options import check_known
+    check_known(puzzle.family, {k: v for k, v in options.items() if k != "hints"}, set())
+    result = maximize(puzzle, time_limit, engine=engine, hints=options.get("hints", False))
+    if not result.solution:
+        print(f"satiling: {puzzle.name}: no board within the time limit", file=sys.stderr)
+        return 3
+    bound = f" (upper bound {result.bound})" if result.bound is not None else ""
+    print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
+          f"{result.status} after {result.seconds:.1f} s", file=sys.stderr)
+    show(puzzle, result.solution, svg, as_json=as_json)
+    return 0 if result.score == result.joins else 3
+
+
+def print_improvement(imp: Any) -> None:
+    print(f"satiling: score {imp.score}/{imp.joins} after {imp.seconds:.1f} s", file=sys.stderr, flush=True)
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise SatilingError(f"{path}: not a text file") from None

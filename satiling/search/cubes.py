@@ -1,0 +1,517 @@
+"""Cubes: one enumeration split into independent pieces of work, run here or on other machines.
+
+A *cube* is a list of placements assumed true (cube-and-conquer, Heule et al. 2011).  The split
+follows the walk's own rule: after the symmetry restriction, take the most constrained exactly-one
+group (the open cell or piece with the fewest live placements) and make one cube per live
+placement; then split the biggest cube again, and again, until there are ``TARGET_CUBES``.  Cubes
+in which some group has no placement left are dropped (they hold no solution).  A solution holds
+exactly one placement of each group it was split on, so it lies in exactly one cube: the cubes
+partition the solutions and their counts add up.
+
+Symmetry needs one more rule.  Two equivalent solutions (one class) can lie in different cubes, or
+twice in one, so a process that only deduplicates what it has seen itself would count some classes
+twice.  Instead every class has an **owner**: of its members that pass the symmetry restriction,
+take those in the first cube, and of these the smallest.  A cube emits a solution only if it is its
+own class's owner.  The rule is a pure function of the solution -- no cube needs to know what
+another one found, no process keeps a set of what it has seen, and a resumed run decides the same.
+
+The cube list depends on the problem alone (not on the engine or the number of workers), so a run
+split over many machines writes what one process would, in the same cube order.  Workers never
+receive a formula: a :class:`Job` names the puzzle and options, each worker builds the problem and
+the cubes once and checks their fingerprint against the driver's before it counts anything.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import dataclasses
+import hashlib
+import heapq
+import os
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from ..errors import SatilingError
+from ..families.base import Puzzle
+from ..problem import Problem
+from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
+from .walk import Walk, supports
+
+#: this many cubes (when the problem splits that far): enough to balance many workers and to keep
+#: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run
+TARGET_CUBES = 256
+
+Cube = tuple[int, ...]
+
+
+# -- the split ------------------------------------------------------------------------------------
+@dataclass
+class _Node:
+    """A node of the split: the placements chosen so far and what is still possible."""
+
+    lits: Cube
+    alive: np.ndarray          # alive[v]: placement v is still possible (index 0 unused)
+    open: np.ndarray           # open[g]: exactly-one group g is not covered yet
+    live: np.ndarray           # live[g]: placements of exactly-one group g still possible
+
+
+class _Splitter:
+    """Most-constrained-group splitting over the exactly-one groups of positive placements.
+
+    A node keeps each group's number of live placements; choosing a placement kills the ones it
+    excludes and subtracts them from their groups' counts (numpy, so splitting stays cheap on
+    problems with 10^5 placements).
+    """
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        n = problem.num_vars
+        primary = np.array(problem.primary, dtype=bool)
+        positive = [(g, np.array(sorted(set(g.lits)), dtype=np.int64)) for g in problem.groups
+                    if g.hi == 1 and g.lits and min(g.lits) > 0]
+        # placements sharing an at-most-one group exclude each other (the pairwise clauses)
+        self.amo = [lits for _, lits in positive]
+        self.amo_ptr, self.amo_ids = _incidence(self.amo, n)
+        self.exact = [lits for g, lits in positive if g.lo == 1 and primary[lits].all()]
+        self.exact_ptr, self.exact_ids = _incidence(self.exact, n)
+
+    def root(self) -> _Node | None:
+        """The node of the problem's own units (None if they contradict each other)."""
+        alive = np.ones(self.problem.num_vars + 1, dtype=bool)
+        alive[0] = False
+        for u in self.problem.units:
+            if u < 0:
+                alive[-u] = False
+        live = np.array([alive[lits].sum() for lits in self.exact], dtype=np.int64)
+        node = _Node((), alive, np.ones(len(self.exact), dtype=bool), live)
+        for u in self.problem.units:
+            if u > 0:
+                if not node.alive[u]:
+                    return None
+                node = self.choose(node, u)
+        return dataclasses.replace(node, lits=())
+
+    def choose(self, node: _Node, v: int) -> _Node:
+        """The child where placement ``v`` is taken."""
+        alive, open_ = node.alive.copy(), node.open.copy()
+        alive[v] = False
+        for g in self.amo_ids[self.amo_ptr[v]:self.amo_ptr[v + 1]]:
+            alive[self.amo[g]] = False
+        killed = np.flatnonzero(node.alive & ~alive)
+        open_[self.exact_ids[self.exact_ptr[v]:self.exact_ptr[v + 1]]] = False
+        hit = self.exact_ids[_ranges(self.exact_ptr[killed], self.exact_ptr[killed + 1])]
+        live = node.live - np.bincount(hit, minlength=len(self.exact))
+        return _Node(node.lits + (v,), alive, open_, live)
+
+    def branch_group(self, node: _Node) -> tuple[int, int] | None:
+        """(group, live placements) of the open group with the fewest (None: nothing to split)."""
+        if not node.open.any():
+            return None
+        counts = np.where(node.open, node.live, np.iinfo(np.int64).max)
+        g = int(counts.argmin())
+        return g, int(counts[g])
+
+    def size(self, node: _Node) -> float:
+        """log of the product of the open groups' live counts: how much is left to search."""
+        return float(np.log(np.maximum(node.live[node.open], 1)).sum())
+
+    def children(self, node: _Node) -> list[_Node] | None:
+        """One child per live placement of the most constrained group, smallest first; None for a
+        leaf."""
+        best = self.branch_group(node)
+        if best is None:
+            return None
+        lits = self.exact[best[0]]
+        return [self.choose(node, int(v)) for v in lits[node.alive[lits]]]
+
+    def dead(self, node: _Node) -> bool:
+        """Whether some open group has no live placement left (the node holds no solution)."""
+        best = self.branch_group(node)
+        return best is not None and best[1] == 0
+
+
+def split(problem: Problem, target: int = TARGET_CUBES) -> list[Cube]:
+    """Cubes that partition the solutions of ``problem`` (``[()]``: not split; ``[]``: no solution).
+
+    Splits the biggest cube first -- the one whose open groups leave the most combinations (the
+    product of their live counts), a look-ahead estimate of its work -- so that no single cube
+    holds most of it; the cubes come out in the order a depth-first walk would meet them.
+    """
+    s = _Splitter(problem)
+    root = s.root()
+    if root is None or s.dead(root):
+        return []
+    leaves: dict[tuple[int, ...], _Node] = {(): root}      # path of child indices -> node
+    heap = [(-s.size(root), ())]
+    while len(leaves) < target and heap:
+        _, path = heapq.heappop(heap)
+        kids = s.children(leaves[path])
+        if kids is None:                                     # nothing left to split
+            continue
+        del leaves[path]
+        for i, kid in enumerate(kids):
+            if not s.dead(kid):
+                leaves[path + (i,)] = kid
+                heapq.heappush(heap, (-s.size(kid), path + (i,)))
+    return [leaves[path].lits for path in sorted(leaves)]
+
+
+def _trie(cubes: Sequence[Cube]) -> Any:
+    """A nested dict placement -> ... -> cube index, to find the cube of a solution."""
+    if cubes == [()]:
+        return 0
+    root: dict[int, Any] = {}
+    for i, lits in enumerate(cubes):
+        node = root
+        for v in lits[:-1]:
+            node = node.setdefault(v, {})
+        node[lits[-1]] = i
+    return root
+
+
+# -- the space of cubes with symmetry ---------------------------------------------------------------
+class CubeSpace:
+    """A puzzle's problem restricted by symmetry, split into cubes, with the owner rule (module doc).
+
+    >>> from satiling import catalog
+    >>> space = CubeSpace(catalog.load("tetromino-4x5"))
+    >>> space.cubes
+    []
+    """
+
+    def __init__(self, puzzle: Puzzle, problem: Problem | None = None, break_symmetry_: bool = True,
+                 target: int = TARGET_CUBES) -> None:
+        problem = problem if problem is not None else puzzle.problem()
+        self.puzzle = puzzle
+        self.group = _symmetries_keeping_units(puzzle, problem)
+        restriction = break_symmetry(problem, self.group) if break_symmetry_ else []
+        self.restricted = len(restriction)
+        #: the restricted problem (the caller's problem is left untouched)
+        self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction])
+        self.cubes = split(self.problem, target)
+        self._trie = _trie(self.cubes)
+        primary = self.problem.primary
+        self._must = frozenset(u for u in self.problem.units if u > 0 and primary[u])
+        self._must_not = frozenset(-u for u in self.problem.units if u < 0 and primary[-u])
+
+    def cube_of(self, solution: Iterable[int]) -> int | None:
+        """The cube holding a solution of the restricted problem (None: it is in none)."""
+        node = self._trie
+        sol = solution if isinstance(solution, (set, frozenset)) else frozenset(solution)
+        while isinstance(node, dict):
+            node = next((node[v] for v in sol if v in node), None)
+        return node
+
+    def owner(self, solution: Iterable[int]) -> tuple[int, tuple[int, ...]] | None:
+        """(cube, member) that owns the class of ``solution``; None if no member of the class is a
+        solution of the restricted problem (then ``solution`` solves nothing)."""
+        best = None
+        for image in self.group.images(solution):
+            if not self._must <= image or self._must_not & image:
+                continue
+            cube = self.cube_of(image)
+            if cube is not None:
+                key = (cube, tuple(sorted(image)))
+                if best is None or key < best:
+                    best = key
+        return best
+
+    def owns(self, cube: int, solution: frozenset[int]) -> bool:
+        """Whether ``solution``, found in ``cube``, is the owner of its class."""
+        if self.group.order == 1:
+            return True
+        return self.owner(solution) == (cube, tuple(sorted(solution)))
+
+    def expand(self, rep: frozenset[int], raw: bool) -> list[frozenset[int]]:
+        """The solutions a class stands for: its owner alone, or (``raw``) all its members."""
+        return sorted(self.group.images(rep), key=sorted) if raw else [rep]
+
+    def restricted_members(self, solutions: Iterable[Iterable[int]]) -> set[frozenset[int]]:
+        """Every solution of the restricted problem equivalent to one of ``solutions``."""
+        out: set[frozenset[int]] = set()
+        for sol in solutions:
+            out.update(t for t in self.group.images(sol) if self._must <= t and not self._must_not & t)
+        return out
+
+    def fingerprint(self) -> str:
+        """A digest of the restricted problem's structure and its cubes: the same on every machine
+        that builds the same model (the placements' meanings are checked by verification)."""
+        p, h = self.problem, hashlib.sha256()
+        h.update(repr((p.name, p.num_vars, p.primary, p.units, p.clauses, p.linears, self.cubes,
+                       self.group.order)).encode())
+        for g in p.groups:
+            h.update(np.array((g.lo, g.hi, *g.lits), dtype=np.int64).tobytes())
+        return h.hexdigest()[:16]
+
+
+def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
+    """The puzzle's symmetries that also map the problem's fixed placements onto themselves."""
+    group = problem_symmetries(puzzle, problem)
+    if not problem.units:
+        return group
+    if any(not problem.primary[abs(u)] for u in problem.units):
+        return SymmetryGroup(group.perms[:1])
+    units = set(problem.units)
+    return SymmetryGroup([p for p in group.perms
+                          if {p[u] if u > 0 else -p[-u] for u in units} == units])
+
+
+# -- running cubes ------------------------------------------------------------------------------
+class CubeRunner:
+    """The owners found in each cube, by the walk or by an incremental SAT solver kept across cubes
+    (its blocking clauses stay valid from one cube to the next)."""
+
+    def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
+        self.space = space
+        self.engine = ("walk" if supports(space.problem) else "sat") if engine == "auto" else engine
+        self.solver = solver
+        self._walk: Walk | None = None          # built on first use (not in a driver of workers)
+        self._sat = None
+        self.partial = 0
+
+    def owners(self, cube: int) -> Iterator[frozenset[int]]:
+        """The solutions of cube ``cube`` that own their class (see the module doc)."""
+        for sol in self._solutions(self.space.cubes[cube]):
+            if self.space.owns(cube, sol):
+                yield sol
+
+    def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
+            progress: Callable[[int], None] | None = None) -> "CubeResult":
+        """Count one cube (verifying every solution counted); ``keep`` returns its owners too.
+        ``partial`` counts the cube in progress, for a run stopped in the middle of one."""
+        start = time.process_time()
+        result = CubeResult(cube)
+        space = self.space
+        self.partial = 0
+        for rep in self.owners(cube):
+            members = space.expand(rep, raw)
+            if verify:
+                for sol in members:
+                    space.puzzle.verify(space.problem.decode(sol))
+            result.count += len(members)
+            result.classes += 1
+            self.partial = result.count
+            if keep:
+                result.owners.append(tuple(sorted(rep)))
+            if progress is not None:
+                progress(len(members))
+        self.partial = 0
+        result.cpu, result.worker = time.process_time() - start, os.getpid()
+        return result
+
+    def _solutions(self, cube: Cube) -> Iterator[frozenset[int]]:
+        if self.engine == "walk":
+            if self._walk is None:
+                self._walk = Walk(self.space.problem)
+            return self._walk.solutions(cube)
+        from .solve import solver_name
+        name = solver_name(self.solver)
+        if self.engine == "cpsat" or name == "cpsat" or name.startswith("kissat"):
+            # one model per cube (CP-SAT with assumptions measured 10x slower; PySAT's Kissat is
+            # not incremental)
+            from .enumerate import solutions
+            return solutions(self.space.problem, self.engine, self.solver, cube)
+        return self._incremental(name, cube)
+
+    def _incremental(self, name: str, cube: Cube) -> Iterator[frozenset[int]]:
+        from .solve import lazy_cuts, open_pysat, primary_true
+        problem = self.space.problem
+        if self._sat is None:
+            self._sat = open_pysat(problem, name)
+        s = self._sat
+        # this cube's blocking clauses hang on a fresh selector, retired when the cube is done, so
+        # running a cube twice (a retried task, a resumed run) finds its solutions again
+        selector = s.nof_vars() + 1
+        try:
+            while s.solve(assumptions=[*cube, selector]):
+                true = primary_true(problem, s.get_model())
+                cuts = lazy_cuts(problem, true)          # valid for every cube: kept
+                for c in cuts:
+                    s.add_clause(c)
+                if cuts:
+                    continue
+                yield true
+                if not true:
+                    return
+                s.add_clause([-selector] + [-v for v in true])
+        finally:
+            if self._sat is s:                   # (not after close())
+                s.add_clause([-selector])
+
+    def close(self) -> None:
+        if self._sat is not None:
+            self._sat.delete()
+            self._sat = None
+
+
+@dataclass
+class CubeResult:
+    """What one cube gave: solutions counted (verified), symmetry classes, the owners if asked
+    for, CPU seconds."""
+
+    cube: int
+    count: int = 0
+    classes: int = 0
+    owners: list[tuple[int, ...]] = field(default_factory=list)
+    cpu: float = 0.0
+    worker: int = 0                         # process id of whoever ran it (load balance)
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to rebuild the same cubes: names and options, never the formula."""
+
+    puzzle: str                                   # bundled name or instance file (absolute path)
+    options: tuple[tuple[str, Any], ...] = ()
+    break_symmetry: bool = True
+    engine: str = "auto"
+    solver: str = "cadical"
+    fingerprint: str = ""
+
+
+def run_cube(job: Job, cube: int, raw: bool, keep: bool, verify: bool) -> CubeResult:
+    """One cube in a worker process (a module-level function, so it pickles by name)."""
+    return _runner(job).run(cube, raw, keep, verify)
+
+
+#: a worker's models, one per thread (a Dask worker may run several tasks at once in threads, and
+#: an incremental solver must not be shared between them)
+_WORKER = threading.local()
+
+
+def _runner(job: Job) -> CubeRunner:
+    """The worker's model, built once per thread and job, checked against the driver's."""
+    cache = _WORKER.__dict__.setdefault("runners", {})
+    if job not in cache:
+        cache.clear()                           # one job at a time: free the previous model
+        cache[job] = _build_runner(job)
+    return cache[job]
+
+
+def _build_runner(job: Job) -> CubeRunner:
+    from .. import catalog
+    puzzle = catalog.load(job.puzzle)
+    space = CubeSpace(puzzle, puzzle.problem(**dict(job.options)), job.break_symmetry)
+    if space.fingerprint() != job.fingerprint:
+        raise SatilingError(f"a worker built a different model of {job.puzzle} than this process "
+                            f"(fingerprint {space.fingerprint()} != {job.fingerprint}); "
+                            "do the workers run the same satiling and data?")
+    return CubeRunner(space, job.engine, job.solver)
+
+
+def results(executor: cf.Executor, job: Job, cubes: Iterable[int], raw: bool, keep: bool,
+            verify: bool) -> Iterator[CubeResult]:
+    """Run cubes on an executor; results as they complete (the queue is dynamic: cubes differ a
+    lot in size, so a worker that finishes early takes the next one)."""
+    futures = [executor.submit(run_cube, job, i, raw, keep, verify) for i in cubes]
+    try:
+        for f in cf.as_completed(futures):
+            yield f.result()
+    finally:
+        for f in futures:
+            f.cancel()
+
+
+def in_order(done: Iterable[CubeResult], first: int, last: int) -> Iterator[CubeResult]:
+    """Results of cubes ``first..last-1`` in cube order (later ones wait for the earlier)."""
+    waiting: dict[int, CubeResult] = {}
+    nxt = first
+    for r in done:
+        waiting[r.cube] = r
+        while nxt in waiting:
+            yield waiting.pop(nxt)
+            nxt += 1
+    if nxt < last:
+        raise RuntimeError(f"cube {nxt} never came back")
+
+
+@contextmanager
+def executor(workers: int | None = None, dask: str | None = None) -> Iterator[cf.Executor | None]:
+    """Local worker processes, a Dask cluster's executor, or None (run here, in this process).
+
+    On any exit other than success (Ctrl-C, time limit, error) the cubes still queued are
+    cancelled and local workers are stopped at once rather than finishing their cube.
+    """
+    if dask:
+        with _dask_executor(dask) as ex:
+            yield ex
+        return
+    if not workers or workers <= 1:
+        yield None
+        return
+    import multiprocessing
+    # spawn: workers start clean (no copied threads or locks), as on a Dask cluster
+    ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                initializer=_follow_parent, initargs=(os.getpid(),))
+    try:
+        yield ex
+    except BaseException:
+        _terminate(ex)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _follow_parent(parent: int) -> None:
+    """In a worker: exit as soon as the driver is gone (killed with -9, it cannot stop us)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _terminate(ex: cf.ProcessPoolExecutor) -> None:
+    """Cancel queued cubes and kill the running ones (Python 3.14 calls this terminate_workers)."""
+    processes = list(getattr(ex, "_processes", {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        p.terminate()
+    for p in processes:
+        p.join(5)
+
+
+@contextmanager
+def _dask_executor(address: str) -> Iterator[cf.Executor]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SatilingError("--dask needs the 'distributed' package: pip install 'satiling[dask]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as e:
+        raise SatilingError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    try:
+        ex = client.get_executor(pure=False)
+        try:
+            yield ex
+        except BaseException:
+            ex.shutdown(wait=False)       # cancels what has not finished
+            raise
+        ex.shutdown(wait=True)
+    finally:
+        client.close()
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The concatenation of ``range(s, e)`` for each pair, vectorised."""
+    lengths = ends - starts
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    shift = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return shift + np.arange(total)
+
+
+def _incidence(groups: list[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each placement v, the groups it is in: ``ids[ptr[v]:ptr[v + 1]]``."""
+    if not groups:
+        return np.zeros(n + 2, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    flat = np.concatenate(groups)
+    ids = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    order = np.argsort(flat, kind="stable")
+    return np.searchsorted(flat[order], np.arange(n + 2)), ids[order]

@@ -1,0 +1,307 @@
+"""The best edge-matching board in a time budget: maximise the number of matching joins.
+
+The family builds the model (:meth:`EdgeMatchPuzzle.match_problem`): every square gets one piece and
+every piece one square (hard), and each interior join has a variable that may be true only if the
+join matches.  Two engines maximise the sum of those variables:
+
+* ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
+  better board it finds is reported, and it starts from a greedy board given as a hint;
+* ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II: CP-SAT finds no
+  board of the whole model in 90 s): from the greedy board, repeatedly free the pieces of a window
+  of squares (or of squares scattered around mismatched joins), let CP-SAT re-place them to
+  maximise the joins touching them (hinted with their current places, so never worse), keep the
+  result;
+* ``rc2`` -- PySAT's RC2 MaxSAT solver, each join a soft unit clause of weight 1; it reports only the
+  optimum (core-guided search has no intermediate boards), so it suits small boards.  It runs in a
+  child process so the time limit can stop it.
+
+Every reported board is re-scored from the pieces (the model's own count is never trusted).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import SatilingError
+
+ENGINES = ("auto", "cpsat", "lns", "rc2")
+#: ``auto`` uses the whole-board CP-SAT model up to this many squares, LNS above
+WHOLE_BOARD_LIMIT = 100
+
+
+@dataclass
+class Improvement:
+    """A board better than every one before: ``score`` of ``joins`` joins match."""
+
+    score: int
+    joins: int
+    seconds: float
+    solution: list[Any] = field(repr=False)
+
+
+@dataclass
+class MaxResult:
+    """``status``: OPTIMAL (proved best), FEASIBLE (best found in the time), UNKNOWN (no board)."""
+
+    status: str
+    score: int
+    joins: int
+    solution: list[Any]
+    seconds: float
+    bound: int | None = None       # an upper bound on the score, when the engine proved one
+
+
+def maximize_matches(puzzle: Any, time_limit: float | None = None,
+                     on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
+                     hints: bool = False, workers: int = 1, greedy_start: bool = True,
+                     seed: int = 0) -> MaxResult:
+    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock)."""
+    if engine not in ENGINES:
+        raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
+    if engine == "auto":
+        engine = "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else "lns"
+    start = time.perf_counter()
+    if engine == "lns":
+        if time_limit is None:
+            raise SatilingError("--maximize-matches on a large board needs --time-limit")
+        result = _lns(puzzle, time_limit, on_improve, hints, start, seed)
+        result.seconds = time.perf_counter() - start
+        return result
+    problem, matched = puzzle.match_problem(hints=hints)
+    if engine == "cpsat":
+        result = _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints)
+    else:
+        result = _rc2(puzzle, problem, matched, time_limit, on_improve, start)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _score(puzzle: Any, solution: list[Any]) -> int:
+    from ..families.edgematch_score import score
+    return score(puzzle, puzzle.board_from(solution, strict=False)).matched
+
+
+# -- CP-SAT ------------------------------------------------------------------------------------
+def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints) -> MaxResult:
+    from ortools.sat.python import cp_model
+    from ..backends.cpsat import to_cpsat
+    model, x = to_cpsat(problem)
+    model.maximize(sum(x[m] for m in matched))
+    if greedy_start:
+        _hint(model, x, problem, greedy_board(puzzle, hints), puzzle)
+    primary = problem.primary_vars()
+    joins = len(matched)
+    best: dict[str, Any] = {"score": -1, "solution": []}
+
+    class Report(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            solution = problem.decode(v for v in primary if self.boolean_value(x[v]))
+            s = _score(puzzle, solution)
+            if s > best["score"]:
+                best.update(score=s, solution=solution)
+                if on_improve:
+                    on_improve(Improvement(s, joins, time.perf_counter() - start, solution))
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    if time_limit is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - start))
+    status = solver.solve(model, Report())
+    if best["score"] < 0:
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+    bound = int(solver.best_objective_bound) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    name = "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE"
+    return MaxResult(name, best["score"], joins, best["solution"], 0.0, bound)
+
+
+def _hint(model, x, problem, board: dict, puzzle: Any) -> None:
+    """Hint CP-SAT with a board: every variable of the match model at its value on that board
+    (placements, side colours, matched joins), so the hint is a complete solution."""
+    from ..families.edgematch import STEP, Tile
+    for v in range(1, problem.num_vars + 1):
+        meaning = problem.meanings[v]
+        if isinstance(meaning, Tile):
+            value = board.get((meaning.row, meaning.col)) == (meaning.piece, meaning.rotation)
+        elif meaning[0] == "side colour":
+            _, sq, d, k = meaning
+            value = sq in board and puzzle.edges(*board[sq])[d] == k
+        elif meaning[0] == "match":
+            _, a, side = meaning
+            b = (a[0] + STEP[side][0], a[1] + STEP[side][1])
+            value = (a in board and b in board and
+                     puzzle.edges(*board[a])[side] == puzzle.edges(*board[b])[(side + 2) % 4])
+        else:
+            continue
+        model.add_hint(x[v], value)
+
+
+def greedy_board(puzzle: Any, hints: bool = False) -> dict:
+    """A quick full board: squares row by row, each taking the unused legal placement that matches
+    most of its already placed neighbours (the pinned pieces first)."""
+    board: dict = {}
+    used: set[int] = set()
+    pinned = puzzle.fixed + (puzzle.hints if hints else [])
+    for t in pinned:
+        board[t.row, t.col] = (t.piece, t.rotation)
+        used.add(t.piece)
+    by_square: dict = {}
+    for t in puzzle.placements(hints):
+        by_square.setdefault((t.row, t.col), []).append(t)
+    for sq in puzzle.squares():
+        if sq in board:
+            continue
+        best, best_gain = None, -1
+        for t in by_square.get(sq, []):
+            if t.piece in used:
+                continue
+            gain = _gain(puzzle, board, sq, puzzle.edges(t.piece, t.rotation))
+            if gain > best_gain:
+                best, best_gain = t, gain
+                if gain == 4:
+                    break
+        if best is not None:
+            board[sq] = (best.piece, best.rotation)
+            used.add(best.piece)
+    return board
+
+
+def _gain(puzzle: Any, board: dict, sq: tuple[int, int], edges: tuple) -> int:
+    n = 0
+    for d in range(4):
+        nb = puzzle.neighbour(sq, d)
+        if nb is not None and nb in board and puzzle.edges(*board[nb])[(d + 2) % 4] == edges[d]:
+            n += 1
+    return n
+
+
+# -- large-neighbourhood search ---------------------------------------------------------------
+def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed: int,
+         step_limit: float = 1.0, max_region: int = 20) -> MaxResult:
+    import random
+    from ortools.sat.python import cp_model
+    from ..backends.cpsat import to_cpsat
+    from ..families.edgematch_score import score
+    rng = random.Random(seed)
+    board = greedy_board(puzzle, hints)
+    pinned = {(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])}
+    best = score(puzzle, board).matched
+    joins = len(puzzle.joins())
+    if on_improve:
+        on_improve(Improvement(best, joins, time.perf_counter() - start, puzzle.tiles(board)))
+    steps = 0
+    while best < joins:
+        left = time_limit - (time.perf_counter() - start)
+        if left <= 0.05:
+            break
+        region = _neighbourhood(puzzle, board, pinned, rng, max_region)
+        problem, matched = puzzle.match_problem(region=region, board=board)
+        model, x = to_cpsat(problem)
+        model.maximize(sum(x[m] for m in matched))
+        _hint(model, x, problem, board, puzzle)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.random_seed = rng.randrange(1 << 30)
+        solver.parameters.max_time_in_seconds = min(step_limit, left)
+        steps += 1
+        if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            continue
+        trial = dict(board)
+        for v in problem.primary_vars():
+            if solver.boolean_value(x[v]):
+                t = problem.meanings[v]
+                trial[t.row, t.col] = (t.piece, t.rotation)
+        s = score(puzzle, trial).matched
+        if s >= best:                  # equal moves let the board drift off plateaus
+            board = trial
+            if s > best:
+                best = s
+                if on_improve:
+                    on_improve(Improvement(best, joins, time.perf_counter() - start, puzzle.tiles(board)))
+    status = "OPTIMAL" if best == joins else "FEASIBLE"
+    return MaxResult(status, best, joins, puzzle.tiles(board), 0.0, None)
+
+
+def _neighbourhood(puzzle, board: dict, pinned: set, rng, max_region: int) -> list:
+    """Squares whose pieces move next (never a pinned square): a window around a mismatched join
+    (or anywhere), or many squares of one kind no two of which touch -- then each piece's gain on
+    each square is independent of the others and CP-SAT solves an assignment problem."""
+    bad = [j for j in puzzle.joins() if _mismatch(puzzle, board, j)]
+    if rng.random() < 0.4:
+        return _independent(puzzle, board, pinned, rng, 2 * max_region, bad)
+    h = rng.randint(2, 5)
+    w = max(2, min(5, max_region // h))
+    if bad and rng.random() < 0.8:
+        r0, c0 = rng.choice(bad).a
+    else:
+        r0, c0 = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
+    top = min(max(0, r0 - rng.randrange(h)), max(0, puzzle.rows - h))
+    left = min(max(0, c0 - rng.randrange(w)), max(0, puzzle.cols - w))
+    region = {(r, c) for r in range(top, min(puzzle.rows, top + h))
+              for c in range(left, min(puzzle.cols, left + w))}
+    return sorted(region - pinned)
+
+
+def _independent(puzzle, board: dict, pinned: set, rng, size: int, bad: list) -> list:
+    """Up to ``size`` squares of one kind (inner or edge), pairwise not adjacent, those next to a
+    mismatched join first."""
+    rim = lambda sq: sum(puzzle.on_rim(sq, d) for d in range(4))     # noqa: E731
+    kind = 0 if rng.random() < 0.8 else 1
+    near = {sq for j in bad for sq in (j.a, j.b)}
+    pool = [sq for sq in puzzle.squares() if rim(sq) == kind and sq not in pinned]
+    rng.shuffle(pool)
+    pool.sort(key=lambda sq: sq not in near)
+    chosen: set = set()
+    for sq in pool:
+        if len(chosen) >= size:
+            break
+        if all(puzzle.neighbour(sq, d) not in chosen for d in range(4)):
+            chosen.add(sq)
+    return sorted(chosen)
+
+
+def _mismatch(puzzle, board: dict, j) -> bool:
+    (a, da), (b, db) = j.ends()
+    return puzzle.edges(*board[a])[da] != puzzle.edges(*board[b])[db]
+
+
+# -- RC2 ---------------------------------------------------------------------------------------
+def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_rc2_child, args=(problem, matched, child), daemon=True)
+    proc.start()
+    child.close()
+    left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+    got = parent.poll(left)
+    if not got:
+        proc.kill()
+        proc.join()
+        return MaxResult("UNKNOWN", 0, len(matched), [], 0.0)
+    model = parent.recv()
+    proc.join()
+    if model is None:
+        raise SatilingError(f"{puzzle.name}: the hard constraints have no solution")
+    true = {v for v in model if v > 0}
+    solution = problem.decode(v for v in problem.primary_vars() if v in true)
+    s = _score(puzzle, solution)
+    if on_improve:
+        on_improve(Improvement(s, len(matched), time.perf_counter() - start, solution))
+    return MaxResult("OPTIMAL", s, len(matched), solution, 0.0, s)
+
+
+def _rc2_child(problem, matched, conn) -> None:
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+    from ..backends.cnf import CnfEncoder
+    enc = CnfEncoder(problem, "seqcounter")
+    wcnf = WCNF()
+    for clause in enc.clauses():
+        wcnf.append(clause)
+    for m in matched:
+        wcnf.append([m], weight=1)
+    with RC2(wcnf, solver="g4") as rc2:
+        model = rc2.compute()
+    conn.send(None if model is None else [v for v in model if v > 0])
+    conn.close()

@@ -1,0 +1,219 @@
+"""DRAT proofs that there is no (more) solution, and checkers that do not trust the solver.
+
+A SAT solver's "unsatisfiable" is a claim; a DRAT proof makes it checkable.  PySAT's CaDiCaL,
+Glucose, Lingeling and MapleChrono write proofs (``with_proof=True``); MapleSAT's are known to be
+broken and MiniSat, Kissat and CP-SAT write none, so those are refused.
+
+Two statements get proofs:
+
+* ``solve --proof``: the formula has no solution (the last call of the lazy-constraint loop, whose
+  added cuts are part of the formula written beside the proof);
+* ``count --proof`` / ``enumerate --proof``: there is no solution beyond those found.  The formula is
+  the symmetry-restricted problem plus one blocking clause per solution of it (every member of every
+  class found that passes the restriction), and it must be unsatisfiable.  This certifies that the
+  enumeration missed nothing; the symmetry argument (de Bruijn's restriction, the class count) is not
+  part of the proof.
+
+Every proof is written as text DRAT to FILE and its formula as DIMACS to ``FILE.cnf`` so anyone can
+re-check it, then checked here by dratify (an independent checker from PyPI, in-process) and by
+drat-trim when it is on the PATH.  "verified" means every checker that ran accepted it.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..errors import SatilingError
+from ..problem import Problem
+from .solve import lazy_cuts, primary_true, solver_name
+
+#: PySAT solvers whose proofs checkers accept (research: maplesat's are broken, maplecm lacks the
+#: empty clause, minisat/kissat write none)
+PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose3", "lingeling",
+                 "maplechrono")
+
+
+@dataclass
+class Check:
+    """One checker's verdict on one proof."""
+
+    checker: str
+    ok: bool
+    detail: str
+    seconds: float
+
+
+@dataclass
+class ProofReport:
+    """``status`` UNSAT (a proof was written), SAT (a solution, no proof) or UNKNOWN (time limit)."""
+
+    status: str
+    proof: str = ""
+    formula: str = ""
+    steps: int = 0
+    true_vars: frozenset[int] = frozenset()
+    checks: list[Check] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def verified(self) -> bool:
+        return bool(self.checks) and all(c.ok for c in self.checks)
+
+    def summary(self) -> str:
+        """One line for the terminal: what was proved and who checked it."""
+        if self.verified:
+            who = " and ".join(c.checker for c in self.checks)
+            return f"DRAT proof {self.proof} ({self.steps} steps) verified by {who}"
+        bad = "; ".join(f"{c.checker}: {c.detail}" for c in self.checks if not c.ok) or "no checker ran"
+        return f"DRAT proof {self.proof} ({self.steps} steps) NOT verified ({bad})"
+
+
+def proof_solver(name: str) -> str:
+    """The PySAT name of a solver that writes proofs (SatilingError for one that does not)."""
+    canonical = solver_name(name)
+    if canonical not in PROOF_SOLVERS:
+        raise SatilingError(f"--proof needs a solver that writes DRAT proofs ({', '.join(PROOF_SOLVERS)}), "
+                            f"not {name}")
+    return canonical
+
+
+# -- proving --------------------------------------------------------------------------------------
+def solve_with_proof(problem: Problem, path: str, solver: str = "cadical",
+                     time_limit: float | None = None) -> ProofReport:
+    """Solve ``problem``; if it has no solution, write and check a proof of that."""
+    from ..backends.cnf import CnfEncoder
+    enc = CnfEncoder(problem)
+    clauses = list(enc.clauses())
+    return _prove(problem, clauses, path, proof_solver(solver), time_limit,
+                  f"c satiling {problem.name}: the model (see 'satiling encode')")
+
+
+def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: str,
+                   solver: str = "cadical", time_limit: float | None = None) -> ProofReport:
+    """Prove that ``problem`` has no solution outside ``solutions`` (each a set of true placements).
+
+    The blocking clause of a solution lists its placements negated; that excludes exactly it when
+    every placement lies in an exactly-one group (a superset of a solution then breaks a group),
+    otherwise the clause also lists the placements it leaves out.
+    """
+    from ..backends.cnf import CnfEncoder
+    enc = CnfEncoder(problem)
+    clauses = list(enc.clauses())
+    primary = problem.primary_vars()
+    in_exact = {v for g in problem.groups if g.is_exactly_one for v in g.lits if v > 0}
+    short = all(v in in_exact for v in primary)
+    blocked = 0
+    for sol in solutions:
+        clauses.append([-v for v in sorted(sol)] + ([] if short else [v for v in primary if v not in sol]))
+        blocked += 1
+    report = _prove(problem, clauses, path, proof_solver(solver), time_limit,
+                    f"c satiling {problem.name}: the model restricted by symmetry, and {blocked} "
+                    "blocking clauses, one per solution found")
+    if report.status == "SAT":
+        raise SatilingError(f"the SAT solver found a solution the enumeration missed: "
+                            f"{sorted(report.true_vars)} (a bug: please report it)")
+    return report
+
+
+def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
+           time_limit: float | None, comment: str) -> ProofReport:
+    """Solve ``clauses`` with a proof-writing solver (lazy checks as cuts); on UNSAT write the
+    proof and the formula it refutes, then check them."""
+    from pysat.solvers import Solver
+    start = time.perf_counter()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
+        while True:
+            ok = _solve(s, deadline)
+            if ok is None:
+                return ProofReport("UNKNOWN", seconds=time.perf_counter() - start)
+            if not ok:
+                break
+            true = primary_true(problem, s.get_model())
+            cuts = lazy_cuts(problem, true)
+            if not cuts:
+                return ProofReport("SAT", true_vars=true, seconds=time.perf_counter() - start)
+            for c in cuts:                    # the cuts become part of the refuted formula
+                s.add_clause(c)
+                clauses.append(list(c))
+        lines = s.get_proof()
+        top = max(s.nof_vars(), max((abs(x) for c in clauses for x in c), default=0))
+    report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", seconds=time.perf_counter() - start)
+    if not lines or lines[-1].strip() != "0":
+        lines.append("0")                       # checkers want the empty clause said out loud
+    report.steps = len(lines)
+    _write(report.formula, _dimacs(clauses, top, comment))
+    _write(path, "\n".join(lines) + "\n")
+    report.checks = check_proof(report.formula, report.proof)
+    return report
+
+
+def _solve(s, deadline: float | None) -> bool | None:
+    """solve() with an optional wall-clock deadline (None: interrupted)."""
+    if deadline is None:
+        return s.solve()
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None
+    timer = threading.Timer(left, s.interrupt)
+    timer.start()
+    try:
+        return s.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+        s.clear_interrupt()
+
+
+def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:
+    body = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    return f"{comment}\np cnf {top} {len(clauses)}\n{body}"
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
+
+
+# -- checking -------------------------------------------------------------------------------------
+def check_proof(formula: str, proof: str) -> list[Check]:
+    """Check a DRAT proof of a DIMACS formula with dratify, and with drat-trim if on the PATH."""
+    checks = [_dratify(formula, proof)]
+    if shutil.which("drat-trim"):
+        checks.append(_drat_trim(formula, proof))
+    return checks
+
+
+def _dratify(formula: str, proof: str) -> Check:
+    import dratify
+    start = time.perf_counter()
+    try:
+        cnf = dratify.parse_dimacs(_read(formula))
+        result = dratify.check_proof(cnf, _read(proof))
+    except ValueError as e:                     # malformed formula or proof text
+        return Check("dratify", False, str(e), time.perf_counter() - start)
+    return Check("dratify", bool(result.ok), result.reason, time.perf_counter() - start)
+
+
+def _drat_trim(formula: str, proof: str) -> Check:
+    start = time.perf_counter()
+    try:
+        run = subprocess.run(["drat-trim", formula, proof], capture_output=True, text=True)
+    except OSError as e:
+        return Check("drat-trim", False, f"cannot run: {e.strerror}", time.perf_counter() - start)
+    said = [ln for ln in run.stdout.splitlines() if ln.startswith("s ")]
+    verdict = said[-1][2:].strip() if said else f"no verdict (exit {run.returncode})"
+    return Check("drat-trim", verdict == "VERIFIED", verdict, time.perf_counter() - start)
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None

@@ -1,0 +1,206 @@
+"""Long runs: stopped and resumed, proved, split over processes and a Dask cluster.
+
+The numbers come from outside: the pentomino counts (2339 / 9356 for 6x10, 368 for 4x15, 65 / 520
+for the 8x8 with a hole: Haselgrove 1960, Knuth 2000), 34 domino tilings of a 2x8 strip (a
+Fibonacci number) and 21 up to symmetry (Burnside: (34 + 34 + 8 + 8) / 4), and boxes that cannot
+be tiled by colouring arguments (the instances' own notes).  Proofs are re-checked here with
+dratify's own API.  (hexiamond-3x12 has no solution either, but its proof has ~800 000 steps:
+minutes for a pure-Python checker, so it is not in the tests.)
+"""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from satiling import catalog
+from satiling.cli import main
+from satiling.errors import SatilingError
+from satiling.search.cubes import CubeRunner, CubeSpace
+from satiling.search.proof import check_proof, prove_complete
+from satiling.search.stream import Run, Settings
+
+DATA = Path(__file__).parent / "data"
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "satiling.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def wait_for_lines(path: Path, n: int, proc: subprocess.Popen, timeout: float = 300) -> None:
+    end = time.monotonic() + timeout
+    while len(lines(path)) < n:
+        assert proc.poll() is None, "the enumeration ended before it could be stopped"
+        assert time.monotonic() < end
+        time.sleep(0.05)
+
+
+def is_6x10_tiling(line: str) -> bool:
+    """A check from the rules alone: 12 different pieces of 5 cells covering the 6x10 box once."""
+    placements = json.loads(line)["placements"]
+    cells = [tuple(c) for p in placements for c in p["cells"]]
+    return (len({p["piece"] for p in placements}) == 12 and all(len(p["cells"]) == 5 for p in placements)
+            and sorted(cells) == [(r, c) for r in range(6) for c in range(10)])
+
+
+# -- stop and resume --------------------------------------------------------------------------------
+def test_kill_and_resume_pentomino_6x10_raw(tmp_path):
+    out = tmp_path / "6x10.jsonl"
+    # 1. killed outright (no chance to clean up), part way through
+    p = start("enumerate", "pentomino-6x10", "--raw", "--quiet", "--out", str(out))
+    wait_for_lines(out, 2500, p)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    # a kill in the middle of a write leaves a torn line: make one
+    with open(out, "a") as f:
+        f.write(lines(out)[-1][:40])
+    # 2. resumed, then stopped with Ctrl-C
+    p = start("enumerate", "pentomino-6x10", "--raw", "--quiet", "--resume", str(out))
+    wait_for_lines(out, 5500, p)
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert "dropped an incomplete last line" in err and f"--resume {out}" in err
+    # 3. resumed to the end
+    p = start("enumerate", "pentomino-6x10", "--raw", "--quiet", "--resume", str(out))
+    assert p.wait(timeout=600) == 0
+    found = lines(out)
+    assert len(found) == 9356 and len(set(found)) == 9356
+    assert all(is_6x10_tiling(line) for line in found)
+
+
+def test_time_limit_then_resume(tmp_path, cli):
+    out = tmp_path / "4x15.jsonl"
+    r = cli("enumerate", "pentomino-4x15", "--quiet", "--out", str(out), "--time-limit", "0.4")
+    assert r.returncode == 3 and "time limit" in r.stderr
+    first = len(lines(out))
+    assert 0 <= first < 368
+    r = cli("enumerate", "pentomino-4x15", "--quiet", "--resume", str(out))
+    assert r.returncode == 0, r.stderr
+    assert len(lines(out)) == len(set(lines(out))) == 368
+
+
+def test_resume_refuses_a_file_of_another_enumeration(tmp_path, cli):
+    out = tmp_path / "raw.jsonl"
+    assert cli("enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", str(out)).returncode == 0
+    r = cli("enumerate", "pentomino-3x20", "--quiet", "--resume", str(out))     # distinct, not raw
+    assert r.returncode == 2 and "not written by this enumeration" in r.stderr
+    r = cli("enumerate", "pentomino-6x10", "--quiet", "--resume", str(out))
+    assert r.returncode == 2 and "not a solution of pentomino-6x10" in r.stderr
+
+
+def test_count_checkpoint_resumes_where_it_stopped(tmp_path):
+    puzzle = catalog.load("pentomino-8x8-centre")
+    settings = Settings(raw=True)
+    checkpoint = str(tmp_path / "count.ckpt")
+    seen = []
+
+    def stop_after_200(n: int) -> None:
+        seen.append(n)
+        if sum(seen) >= 200:
+            raise KeyboardInterrupt
+
+    first = Run("pentomino-8x8-centre", puzzle, puzzle.problem(), {}, settings).count(checkpoint, stop_after_200)
+    assert first.stopped == "interrupted" and 0 < first.total < 520
+    recorded = len(lines(Path(checkpoint))) - 1
+    assert recorded > 0
+    second = Run("pentomino-8x8-centre", puzzle, puzzle.problem(), {}, settings).count(checkpoint)
+    assert second.complete and second.total == 520
+    assert second.found < 520                  # the recorded cubes were not counted again
+
+
+# -- cubes ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name, options, distinct, raw", [
+    ("pentomino-8x8-centre", [], 65, 520),
+    ("pentomino-3x20", ["--no-symmetry-breaking"], 2, 8),     # split on cells: classes cross cubes
+])
+def test_cubes_count_each_class_once(capsys, name, options, distinct, raw):
+    assert main(["count", name, "--quiet", *options]) == 0
+    assert main(["count", name, "--quiet", "--raw", *options]) == 0
+    assert capsys.readouterr().out.split() == [str(distinct), str(raw)]
+
+
+def test_sat_engine_runs_a_cube_twice_alike():
+    space = CubeSpace(catalog.load("pentomino-3x20"))
+    runner = CubeRunner(space, engine="sat")
+    for _ in range(2):      # one incremental solver across cubes and runs: blocking is per run
+        assert sum(runner.run(i, raw=False).count for i in range(len(space.cubes))) == 2
+    assert sum(runner.run(i, raw=True).count for i in range(len(space.cubes))) == 8
+
+
+def test_workers_count_pentomino_6x10(cli):
+    r = cli("count", "pentomino-6x10", "--workers", "2", "--quiet")
+    assert (r.returncode, r.stdout.strip()) == (0, "2339"), r.stderr
+    r = cli("count", "pentomino-6x10", "--workers", "2", "--quiet", "--raw")
+    assert (r.returncode, r.stdout.strip()) == (0, "9356"), r.stderr
+
+
+def test_dask_count_pentomino_6x10(capsys):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert main(["count", "pentomino-6x10", "--quiet", "--raw", "--dask", cluster.scheduler_address]) == 0
+    out = capsys.readouterr()
+    assert out.out.strip() == "9356"
+    assert "9356 solutions in 2339 symmetry classes" in out.err     # the distinct count, same run
+
+
+# -- proofs -----------------------------------------------------------------------------------------
+def _recheck(proof: Path) -> bool:
+    """An independent re-check with dratify's own API (not through satiling)."""
+    import dratify
+    formula = dratify.parse_dimacs(Path(str(proof) + ".cnf").read_text())
+    return dratify.check_proof(formula, proof.read_text()).ok
+
+
+@pytest.mark.parametrize("name", ["tetromino-4x5", "tetromino-one-sided-4x7",
+                                  str(DATA / "mutilated-6x6.toml")])
+def test_solve_proof_of_no_solution(cli, tmp_path, name):
+    proof = tmp_path / "p.drat"
+    r = cli("solve", name, "--proof", str(proof))
+    assert r.returncode == 1 and r.stdout.strip() == "no solution"
+    assert "verified by dratify" in r.stderr
+    assert _recheck(proof)
+
+
+def test_a_broken_proof_is_not_verified(cli, tmp_path):
+    proof = tmp_path / "p.drat"
+    cli("solve", "tetromino-4x5", "--proof", str(proof))
+    steps = proof.read_text().splitlines()
+    proof.write_text("\n".join(steps[: len(steps) // 2]) + "\n")     # half a proof
+    r = cli("check-proof", f"{proof}.cnf", str(proof))
+    assert r.returncode == 1 and "NOT verified" in r.stdout
+    assert not any(c.ok for c in check_proof(f"{proof}.cnf", str(proof)))
+
+
+def test_count_proof_of_no_more_solutions(cli, tmp_path):
+    dominoes = str(DATA / "dominoes-2x8.toml")
+    assert cli("count", dominoes, "--quiet").stdout.strip() == "21"
+    proof = tmp_path / "p.drat"
+    r = cli("count", dominoes, "--raw", "--quiet", "--proof", str(proof))
+    assert (r.returncode, r.stdout.strip()) == (0, "34")
+    assert "verified by dratify" in r.stderr and _recheck(proof)
+
+
+def test_a_missed_solution_cannot_be_proved_away(tmp_path):
+    space = CubeSpace(catalog.load(str(DATA / "dominoes-2x8.toml")))
+    runner = CubeRunner(space)
+    found = [sol for i in range(len(space.cubes)) for sol in runner.owners(i)]
+    members = space.restricted_members(found[1:])          # forget one class
+    with pytest.raises(SatilingError, match="missed"):
+        prove_complete(space.problem, members, str(tmp_path / "p.drat"))
+
+
+def test_proof_needs_a_solver_that_writes_proofs(cli, tmp_path):
+    r = cli("solve", "tetromino-4x5", "--proof", str(tmp_path / "p"), "--solver", "minisat")
+    assert r.returncode == 2 and "DRAT" in r.stderr
