@@ -130,6 +130,18 @@ def test_cubes_count_each_class_once(capsys, name, options, distinct, raw):
     assert capsys.readouterr().out.split() == [str(distinct), str(raw)]
 
 
+@pytest.mark.parametrize("name, count, engines", [
+    ("tetrahex-4x7", 9, ("walk", "sat", "cpsat")),        # Goodger, Polyform Puzzler
+    ("tetromino-4x5", 0, ("walk", "sat", "cpsat")),       # checkerboard argument
+    ("pentomino-3x20", 2, ("walk", "sat")),               # Knuth 2000
+])
+def test_engines_agree_on_the_cubes(capsys, name, count, engines):
+    """The DPLL walk, the CNF path (CaDiCaL) and CP-SAT count the same cubes alike."""
+    for engine in engines:
+        main(["count", name, "--quiet", "--engine", engine])
+    assert capsys.readouterr().out.split() == [str(count)] * len(engines)
+
+
 def test_sat_engine_runs_a_cube_twice_alike():
     space = CubeSpace(catalog.load("pentomino-3x20"))
     runner = CubeRunner(space, engine="sat")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,51 +121,43 @@ def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: 
 
 def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
            time_limit: float | None, comment: str) -> ProofReport:
-    """Solve ``clauses`` with a proof-writing solver (lazy checks as cuts); on UNSAT write the
-    proof and the formula it refutes, then check them."""
-    from pysat.solvers import Solver
+    """Solve ``clauses`` with a proof-writing solver; on UNSAT write the proof and the formula it
+    refutes, then check them.  With a time limit the solver runs in a child process killed at the
+    deadline (CaDiCaL cannot be interrupted through PySAT), which writes the files itself."""
     start = time.perf_counter()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    if time_limit is None:
+        report = _solve_and_write(problem, clauses, path, name, comment)
+    else:
+        from .solve import in_child
+        answer = in_child(_solve_and_write, time_limit, problem, clauses, path, name, comment)
+        report = answer if isinstance(answer, ProofReport) else ProofReport(answer.status)
+    report.seconds = time.perf_counter() - start
+    if report.status == "UNSAT":
+        report.checks = check_proof(report.formula, report.proof)
+    return report
+
+
+def _solve_and_write(problem: Problem, clauses: list[list[int]], path: str, name: str,
+                     comment: str) -> ProofReport:
+    """The solve (lazy checks as cuts, which join the refuted formula) and, on UNSAT, the files."""
+    from pysat.solvers import Solver
     with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
-        while True:
-            ok = _solve(s, deadline)
-            if ok is None:
-                return ProofReport("UNKNOWN", seconds=time.perf_counter() - start)
-            if not ok:
-                break
+        while s.solve():
             true = primary_true(problem, s.get_model())
             cuts = lazy_cuts(problem, true)
             if not cuts:
-                return ProofReport("SAT", true_vars=true, seconds=time.perf_counter() - start)
-            for c in cuts:                    # the cuts become part of the refuted formula
+                return ProofReport("SAT", true_vars=true)
+            for c in cuts:
                 s.add_clause(c)
                 clauses.append(list(c))
         lines = s.get_proof()
         top = max(s.nof_vars(), max((abs(x) for c in clauses for x in c), default=0))
-    report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", seconds=time.perf_counter() - start)
     if not lines or lines[-1].strip() != "0":
         lines.append("0")                       # checkers want the empty clause said out loud
-    report.steps = len(lines)
+    report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(lines))
     _write(report.formula, _dimacs(clauses, top, comment))
     _write(path, "\n".join(lines) + "\n")
-    report.checks = check_proof(report.formula, report.proof)
     return report
-
-
-def _solve(s, deadline: float | None) -> bool | None:
-    """solve() with an optional wall-clock deadline (None: interrupted)."""
-    if deadline is None:
-        return s.solve()
-    left = deadline - time.monotonic()
-    if left <= 0:
-        return None
-    timer = threading.Timer(left, s.interrupt)
-    timer.start()
-    try:
-        return s.solve_limited(expect_interrupt=True)
-    finally:
-        timer.cancel()
-        s.clear_interrupt()
 
 
 def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:

@@ -12,6 +12,11 @@ begun), nothing is repeated (the cube in progress is compared solution by soluti
 cube is computed twice.  The file is checked while it is read: every line must be a solution of
 this puzzle in the stream's order, or the resume is refused.
 
+**Stopping.**  Ctrl-C, SIGTERM and ``--time-limit`` end the run between two steps of the search
+(the walk is Python, so at once; a SAT or CP-SAT call in progress is finished first), local workers
+are killed, queued cubes cancelled; a ``kill -9`` of the driver makes its workers exit within a
+second.
+
 **The count checkpoint.**  ``count --resume FILE`` records one line per finished cube (in any
 order, workers finish when they finish) after a header naming the model's fingerprint; a resumed
 count runs the cubes not yet in the file.
