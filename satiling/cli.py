@@ -284,6 +284,9 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     if point is not None and point.torn:
         print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
     path = args.resume or args.out
+    if args.out and not args.resume and Path(args.out).is_file() and Path(args.out).stat().st_size:
+        raise SatilingError(f"{args.out} already holds solutions: continue it with --resume "
+                            f"{args.out}, or remove it")
     out = SolutionFile(path) if path else None
 
     def write(solution: list[Any]) -> None:
@@ -313,17 +316,6 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if not report.verified:
             return EXIT_ERROR
     return EXIT_FOUND if outcome.total else EXIT_NONE
-
-
-def _verified_solutions(args: argparse.Namespace, puzzle, problem) -> Iterator[list[Any]]:
-    """Decoded solutions, each checked by the puzzle's own verifier before anyone sees it."""
-    from .search.enumerate import puzzle_solutions
-    for sol in puzzle_solutions(puzzle, problem, distinct=not args.raw,
-                                break_symmetry_=not args.no_symmetry_breaking,
-                                engine=args.engine, solver=args.solver):
-        solution = problem.decode(sol)
-        puzzle.verify(solution)
-        yield solution
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -443,26 +435,6 @@ class output_file:
             os.replace(self.tmp, self.path)
         else:
             os.unlink(self.tmp)
-
-
-class append_file:
-    """stdout, or a file opened for appending (each line is flushed as it is written)."""
-
-    def __init__(self, path: str | None) -> None:
-        self.path = path
-
-    def __enter__(self) -> TextIO:
-        if self.path is None:
-            return sys.stdout
-        try:
-            self.f = open(self.path, "a")
-        except OSError as e:
-            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
-        return self.f
-
-    def __exit__(self, *exc) -> None:
-        if self.path is not None:
-            self.f.close()
 
 
 class progress:

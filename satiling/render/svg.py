@@ -38,7 +38,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
         return " ".join(f"{(x - x0) * scale:.2f},{(y - y0) * scale:.2f}" for x, y in poly)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-           f'viewBox="0 0 {w:.2f} {h:.2f}">', f'<rect width="100%" height="100%" fill="white"/>']
+           f'viewBox="0 0 {w:.2f} {h:.2f}">', '<rect width="100%" height="100%" fill="white"/>']
     for poly in empty:
         out.append(f'<polygon points="{pts(poly)}" fill="#ffffff" stroke="#bbbbbb" stroke-width="1"/>')
     for polys, colour, title in shapes:
