@@ -17,6 +17,7 @@ from .families.base import Puzzle
 FAMILIES: dict[str, str] = {
     "polyform": "satiling.families.polyform:load_instance",
     "edgematch": "satiling.families.edgematch:load_instance",
+    "iqlink": "satiling.families.iqlink:load_instance",
 }
 
 

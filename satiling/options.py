@@ -30,6 +30,7 @@ MODEL_OPTIONS: list[ModelOption] = [
     ModelOption("--checkerboard-parity", "edge matching: the balance per checkerboard colour, the signed form (redundant)"),
     ModelOption("--fix-corner", "edge matching: pin one corner piece against the board's rotations"),
     ModelOption("--parity", "polyforms: the colourings' imbalances of the chosen placements sum to the region's (redundant)"),
+    ModelOption("--link-rule", "IQ-Link: the linked-graph rule as lazy cuts (default) or eager reachability clauses", "str", ("lazy", "eager")),
 ]
 
 
