@@ -17,10 +17,12 @@ degrees) or G-L (mirrored, then turned).  A *challenge* pre-places some pieces; 
 12 and, by the instruction booklet's rule quoted in the source paper, is *linked*: the graph whose
 nodes are the pieces and whose edges are shared pegs (a ball in a ring) is connected.
 
-The model (one Boolean per placement, exactly one per piece, at most one per peg slot) is an exact
-cover with optional cells; the linked rule is added either lazily (solve, find the graph's
-components with networkx, cut the disconnected part, solve again) or eagerly as a layered
-reachability encoding.  See ``encodings/iqlink.md``.
+The model: one Boolean per placement, exactly one per piece; the occupancy rule through one
+variable per kind of unit on a peg (:func:`add_units`); the counting argument "at most 2 pegs
+empty or sockets unfilled" as a redundant constraint (:func:`add_room`, the difference between
+seconds and minutes); the linked rule either lazily (:func:`add_lazy_links`: solve, find the
+graph's components with networkx, cut each component off, solve again) or eagerly
+(:func:`add_eager_links`: layered reachability clauses).
 """
 from __future__ import annotations
 
@@ -470,6 +472,7 @@ class IQLinkPuzzle(Puzzle):
             if pl not in sol:
                 raise VerificationError(f"pre-placed piece {pl} was moved")
         taken: dict[tuple[str, str], str] = {}
+        on_peg: dict[str, list[str]] = {}
         for pl in sol:
             if pl.orientation not in pieces()[pl.piece].orientations:
                 raise VerificationError(f"{pl}: orientation not allowed for piece {pl.piece}")
@@ -477,15 +480,16 @@ class IQLinkPuzzle(Puzzle):
             if occ is None:
                 raise VerificationError(f"{pl}: piece {pl.piece} leaves the board")
             for peg, slots in occ.items():
+                on_peg.setdefault(peg, []).append(pl.piece)
                 for s in slots:
                     if (peg, s) in taken:
                         raise VerificationError(f"pieces {taken[peg, s]} and {pl.piece} collide on peg {peg}")
                     taken[peg, s] = pl.piece
         if self.linked:
-            parts = link_components(sol)
-            if len(parts) > 1:
-                names = " | ".join("".join(pl.piece for pl in c) for c in parts)
-                raise VerificationError(f"the pieces are not linked into one graph: {names}")
+            reached = _linked_to(PIECES[0], on_peg)
+            if len(reached) < len(PIECES):
+                rest = "".join(p for p in PIECES if p not in reached)
+                raise VerificationError(f"the pieces are not linked into one graph: {''.join(sorted(reached))} | {rest}")
 
     # -- symmetry --------------------------------------------------------------------------------
     def symmetries(self) -> list:
@@ -531,6 +535,20 @@ class IQLinkPuzzle(Puzzle):
         if not self.linked:
             lines.append("linked = false")
         return "\n".join(lines) + "\n"
+
+
+def _linked_to(start: str, on_peg: dict[str, list[str]]) -> set[str]:
+    """The pieces joined to ``start`` through shared pegs (the verifier's own search)."""
+    reached, todo = {start}, [start]
+    while todo:
+        piece = todo.pop()
+        for there in on_peg.values():
+            if piece in there:
+                for other in there:
+                    if other not in reached:
+                        reached.add(other)
+                        todo.append(other)
+    return reached
 
 
 def solution_string(solution: Iterable[Any]) -> str:
