@@ -488,8 +488,8 @@ class IQLinkPuzzle(Puzzle):
         if self.linked:
             reached = _linked_to(PIECES[0], on_peg)
             if len(reached) < len(PIECES):
-                rest = "".join(p for p in PIECES if p not in reached)
-                raise VerificationError(f"the pieces are not linked into one graph: {''.join(sorted(reached))} | {rest}")
+                parts = "".join(sorted(reached)) + " | " + "".join(p for p in PIECES if p not in reached)
+                raise VerificationError(f"the pieces are not linked into one graph: {parts}")
 
     # -- symmetry --------------------------------------------------------------------------------
     def symmetries(self) -> list:

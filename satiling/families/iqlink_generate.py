@@ -15,10 +15,9 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..errors import SatilingError
-from .iqlink import PIECES, IQLinkPlacement, IQLinkPuzzle, legal_placements, solution_string
+from .iqlink import PIECES, IQLinkPlacement, IQLinkPuzzle, compatible, legal_placements, solution_string
 
 #: pieces to place, per level (Starter 1-24 ... Wizard 97-120 in the booklet)
 LEVELS: dict[str, tuple[int, int]] = {
@@ -80,7 +79,7 @@ def random_solution(rng: random.Random, solver: str, link_rule: str) -> tuple[li
     while True:
         first, second = rng.sample(PIECES, 2)
         placed = [rng.choice(legal_placements(first))]
-        fits = [pl for pl in legal_placements(second) if _fits(pl, placed)]
+        fits = [pl for pl in legal_placements(second) if compatible(pl, placed[0])]
         placed.append(rng.choice(fits))
         puzzle = IQLinkPuzzle(placed=placed)
         problem = puzzle.problem(link_rule=link_rule)
@@ -88,11 +87,6 @@ def random_solution(rng: random.Random, solver: str, link_rule: str) -> tuple[li
         calls += 1
         if result.status == "SAT":
             return sorted(problem.decode(result.true_vars)), calls
-
-
-def _fits(pl: IQLinkPlacement, placed: Sequence[IQLinkPlacement]) -> bool:
-    from .iqlink import compatible
-    return all(compatible(pl, q) for q in placed)
 
 
 def unique_subset(solution: list[IQLinkPlacement], keep: int, rng: random.Random, solver: str,

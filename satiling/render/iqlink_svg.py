@@ -113,7 +113,8 @@ def _board(tf) -> list[str]:
     out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
                f'rx="{0.4 * SCALE:.0f}" fill="#eeeeee" stroke="#999" stroke-width="2"/>')
     for peg, (px, py) in zip(PEGS, pts):
-        out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{PEG_R * SCALE:.1f}" fill="#cccccc"><title>{peg}</title></circle>')
+        out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{PEG_R * SCALE:.1f}" fill="#cccccc">'
+                   f'<title>{peg}</title></circle>')
     return out
 
 
