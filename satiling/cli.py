@@ -94,8 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _model_command(sub, "decode", "read a SAT solver's output for the DIMACS of NAME", cmd_decode)
     s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin): "
-                   "SAT-competition 's'/'v' lines or a plain literal list")
-    s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
+                   "SAT-competition 's'/'v' lines or a plain literal list, complete or partial "
+                   "(a partial edge-matching board is drawn with its score; exit 1)")
+    s.add_argument("--svg", metavar="FILE",
+                   help="also draw the solution (or partial edge-matching board) as SVG to FILE")
 
     s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
     s.add_argument("name", metavar="NAME")
@@ -132,7 +134,8 @@ def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.Argume
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", default="cadical",
-                   help="cadical (default), glucose, kissat, minisat, cpsat, or a PySAT name")
+                   help="cadical (default), glucose, kissat, minisat (SAT); cpsat; scip, highs, "
+                        "cbc (MIP: best on the polydrafter boards); or a PySAT name")
     s.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
@@ -198,9 +201,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(f"{key:13} {value}")
     for key, value in problem.stats().items():
         print(f"{key:13} {value}")
-    enc = CnfEncoder(problem, args.amo)
-    n_clauses = sum(1 for _ in enc.clauses())
-    print(f"cnf ({args.amo})".ljust(13), f"{enc.top} variables, {n_clauses} clauses")
+    n_vars, n_clauses = CnfEncoder(problem, args.amo).size()
+    print(f"cnf ({args.amo})".ljust(13), f"{n_vars} variables, {n_clauses} clauses")
     return EXIT_FOUND
 
 
@@ -319,6 +321,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
+    """A solver's model: 0 and a picture for a solution; 1 for a consistent partial model (the
+    board so far, for edge matching); 2 for a contradictory one; 3 when the solver gave up."""
     from .backends.dimacs import read_solver_output
     puzzle, problem = load_model(args)
     text = sys.stdin.read() if args.output == "-" else _read_text(args.output)
@@ -326,12 +330,26 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if out.status == "UNSATISFIABLE":
         print("no solution")
         return EXIT_NONE
-    if out.status == "UNKNOWN":
+    true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
+    if not true and out.status == "UNKNOWN":      # interrupted with nothing placed: no answer
         print("satiling: the solver gave no answer", file=sys.stderr)
         return EXIT_TIMEOUT
-    true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
+    if not true:
+        raise SatilingError(f"the solver output sets none of the {len(problem.primary_vars())} "
+                            f"placement variables of {puzzle.name} true")
     solution = problem.decode(true)
-    puzzle.verify(solution)
+    try:
+        puzzle.verify(solution)
+    except VerificationError as e:
+        puzzle.check_partial(problem, true)       # contradictory: SatilingError, exit 2
+        if puzzle.family == "edgematch":
+            from .commands.edgematch import show_partial
+            show_partial(puzzle, solution, str(e), args.svg)
+        else:
+            n = len(solution)
+            print(f"satiling: partial model: {n} placement{'s' * (n != 1)} set true; not a "
+                  f"complete solution ({e})", file=sys.stderr)
+        return EXIT_NONE
     show(puzzle, solution, args.svg)
     return EXIT_FOUND
 

@@ -28,3 +28,18 @@ def test_stated_sizes(name, sizes):
     assert (len(puzzle.placements()), len(problem.groups), enc.top, n_clauses) == sizes
     # and the formula on the page: one ALO plus n(n-1)/2 binary clauses per group
     assert n_clauses == sum(1 + comb(len(g.lits), 2) for g in problem.groups)
+
+
+@pytest.mark.parametrize("name,options,amo,limit", [
+    ("tetromino-4x5", {}, "pairwise", 500),
+    ("pentomino-6x10", {}, "pairwise", 40),          # groups above 40 literals take the ladder
+    ("tetromino-4x45", {"parity": True}, "pairwise", 500),   # linear constraints (PBEnc)
+    ("clue1", {"colour_counts": True}, "pairwise", 20),      # auxiliary colour variables
+    ("clue1", {}, "seqcounter", 500),
+])
+def test_size_without_producing_the_clauses(name, options, amo, limit):
+    """The DIMACS header's counts come from CnfEncoder.size(), which never lists the clauses."""
+    problem = load(name).problem(**options)
+    produced = CnfEncoder(problem, amo, pairwise_limit=limit)
+    n_clauses = sum(1 for _ in produced.clauses())
+    assert CnfEncoder(problem, amo, pairwise_limit=limit).size() == (produced.top, n_clauses)

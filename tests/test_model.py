@@ -171,3 +171,24 @@ def test_readme_python_example_runs():
     readme = (ROOT / "README.md").read_text()
     block = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
     exec(compile(block, "README.md", "exec"), {})
+
+
+@pytest.mark.parametrize("solver", ["scip", "highs", "cbc", "cpsat", "cadical"])
+def test_every_solver_agrees_with_brute_force(solver):
+    """One solve per random problem: SAT with a true solution exactly when brute force finds one."""
+    for seed in range(0, 40, 3):
+        p = random_problem(seed)
+        truth = brute_force(p)
+        result = solve(p, solver=solver)
+        assert result.status == ("SAT" if truth else "UNSAT"), seed
+        if truth:
+            assert not p.violations(result.true_vars), seed
+
+
+def test_mip_solver_tiles_a_drafter_board():
+    """Burkardt and Garvie's route: the exact cover as a binary linear system, here for Boat."""
+    puzzle = load("boat")
+    problem = puzzle.problem()
+    result = solve(problem, solver="scip")
+    assert result.status == "SAT"
+    puzzle.verify(problem.decode(result.true_vars))

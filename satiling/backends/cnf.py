@@ -4,11 +4,15 @@ Each group ``lo <= sum(lits) <= hi`` becomes clauses.  For the exact-cover group
 at-most-one part is selectable; measured on the 6x10 pentomino enumeration (see
 ``encodings/exact-cover.md`` and ``tools/bench_amo.py``) the pairwise encoding with one at-least-one
 clause per group is 3-5x faster than every auxiliary-variable encoding, so it is the default up to
-``pairwise_limit`` (500) literals.  Larger groups fall back to Sinz's sequential counter, whose size
-is linear: Eternity II has 212 groups of 761-780 literals, which pairwise would turn into 114 M
-clauses (1.9 GB of DIMACS, 320 s) instead of 1.7 M (42 MB, 20 s).  Other cardinalities and linear constraints use PySAT's ``CardEnc`` / ``PBEnc``.
+``pairwise_limit`` (500) literals.  Larger groups fall back to the ladder (regular) encoding, whose
+size is linear: Eternity II has 212 groups of 761-780 literals, which pairwise would turn into 114 M
+clauses (1.9 GB of DIMACS, 320 s).  The ladder rather than Sinz's sequential counter because it
+enumerated faster on the pentominoes (``tools/bench_amo.py``) and PySAT builds it 20x faster (6 ms
+against 140 ms for one group of 6566 literals, of which the full Eternity board has 7524).  Other
+cardinalities and linear constraints use PySAT's ``CardEnc`` / ``PBEnc``.
 
-Clauses are produced by a generator, so a writer can stream formulas far larger than memory.
+Clauses are produced by a generator, so a writer can stream formulas far larger than memory, and
+:meth:`CnfEncoder.size` counts them without producing them (a DIMACS header needs the count first).
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ AMO_ENCODINGS: dict[str, int | None] = {
 }
 DEFAULT_AMO = "pairwise"
 PAIRWISE_LIMIT = 500
+#: what a pairwise at-most-one falls back to above ``pairwise_limit`` literals
+LARGE_AMO = EncType.ladder
 
 
 class CnfEncoder:
@@ -65,6 +71,37 @@ class CnfEncoder:
         for lin in p.linears:
             yield from self._linear(lin)
 
+    def size(self) -> tuple[int, int]:
+        """(variables, clauses) of the whole formula, without producing it.
+
+        Groups of the same shape (length and bounds) encode to the same number of clauses and
+        auxiliary variables whatever their literals, so each shape is encoded once, on stand-in
+        literals.  Linear constraints are few and encoded for real.
+        """
+        p = self.problem
+        top, n_clauses = p.num_vars, len(p.units) + len(p.clauses)
+        shapes: dict[tuple[int, int, int], tuple[int, int]] = {}
+        for g in p.groups:
+            key = (len(g.lits), g.lo, g.hi)
+            if key not in shapes:
+                shapes[key] = self._shape_size(*key)
+            clauses, aux = shapes[key]
+            n_clauses, top = n_clauses + clauses, top + aux
+        linears = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
+        linears.top = top
+        for lin in p.linears:
+            n_clauses += sum(1 for _ in linears._linear(lin))
+        return linears.top, n_clauses
+
+    def _shape_size(self, n: int, lo: int, hi: int) -> tuple[int, int]:
+        """(clauses, auxiliary variables) of a group of ``n`` literals with these bounds."""
+        stand_in = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
+        stand_in.top = n
+        if hi == 1 and lo <= min(1, n) and self.amo == "pairwise" and n <= self.pairwise_limit:
+            return int(lo == 1) + n * (n - 1) // 2, 0           # no need to list the pairs
+        clauses = sum(1 for _ in stand_in._group(Group(tuple(range(1, n + 1)), lo, hi)))
+        return clauses, stand_in.top - n
+
     def _group(self, g: Group) -> Iterator[list[int]]:
         lits, n = list(g.lits), len(g.lits)
         if g.lo > n or g.lo > g.hi:
@@ -88,7 +125,7 @@ class CnfEncoder:
             for a, b in combinations(lits, 2):
                 yield [-a, -b]
             return
-        enc = AMO_ENCODINGS[self.amo] if self.amo != "pairwise" else EncType.seqcounter
+        enc = AMO_ENCODINGS[self.amo] if self.amo != "pairwise" else LARGE_AMO
         yield from self._card(CardEnc.atmost, lits, 1, enc)
 
     def _card(self, fn, lits: list[int], bound: int, enc: int = EncType.seqcounter) -> Iterator[list[int]]:

@@ -2,8 +2,8 @@
 
 The written file starts with ``c`` lines: ``c satiling PUZZLE``, then one ``c v VAR JSON`` line per
 primary variable giving its placement, so any solver's model can be decoded later
-(``satiling decode``).  Clauses stream to the file; only the clause count is computed first, by a
-counting pass, so memory stays bounded however large the formula is.
+(``satiling decode``).  Clauses stream to the file; the header's clause count is computed first
+without producing the clauses, so memory stays bounded however large the formula is.
 
 Solver output is read in SAT-competition form (``s SATISFIABLE`` / ``v 1 -2 ... 0``) or as a plain
 list of literals.
@@ -29,9 +29,7 @@ def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
     ``describe`` turns a placement into JSON-able data (default: ``placement.to_json()``).
     """
     describe = describe or (lambda m: m.to_json() if hasattr(m, "to_json") else str(m))
-    counter = CnfEncoder(problem, amo)
-    n_clauses = sum(1 for _ in counter.clauses())
-    n_vars = counter.top
+    n_vars, n_clauses = CnfEncoder(problem, amo).size()
     out.write(f"c satiling {problem.name}\n")
     out.write(f"c primary variables: {sum(problem.primary)} of {n_vars}; 'c v VAR PLACEMENT' maps them\n")
     if problem.lazy:
@@ -85,7 +83,7 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
             line = line[2:]
         lits.extend(_ints(line, n))
     lits = [lit for lit in lits if lit != 0]
-    if not lits and status != "UNSATISFIABLE":
+    if not lits and status not in ("UNSATISFIABLE", "UNKNOWN"):
         raise SatilingError("solver output has no model (no literals found)")
     seen: dict[int, bool] = {}
     for lit in lits:

@@ -5,16 +5,21 @@
     satiling generate-edgematch 8 8 --seed 1 > b8.toml
     satiling solve eternity2 --maximize-matches --time-limit 600
 
-The lead's ``solve`` command calls :func:`run_maximize` when ``--maximize-matches`` is given.
+The lead's ``solve`` command calls :func:`run_maximize` when ``--maximize-matches`` is given, and
+``decode`` calls :func:`show_partial` for a model that is not a solution.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import SatilingError
+
+if TYPE_CHECKING:
+    from ..families.edgematch import Board, EdgeMatchPuzzle
+    from ..families.edgematch_score import Score
 
 
 def register(sub) -> None:
@@ -47,13 +52,21 @@ def register(sub) -> None:
 def cmd_score(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..families.edgematch import EdgeMatchPuzzle
-    from ..families.edgematch_score import parse_board, score
-    from ..render.edgematch_svg import board_svg, board_text, bucas_url
+    from ..families.edgematch_score import parse_board
     puzzle = catalog.load(args.name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
     text = sys.stdin.read() if args.board == "-" else _read(args.board)
-    board = parse_board(puzzle, text)
+    print_board(puzzle, parse_board(puzzle, text), args.svg)
+    return 0
+
+
+def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -> Score:
+    """Print a full or partial board as ``satiling score`` does (grid, bucas URL, score line),
+    write its SVG to ``svg`` if given, and return its :class:`Score`."""
+    from ..cli import write_atomically
+    from ..families.edgematch_score import score
+    from ..render.edgematch_svg import board_svg, board_text, bucas_url
     s = score(puzzle, board)
     print(board_text(puzzle, board))
     try:
@@ -61,10 +74,26 @@ def cmd_score(args: argparse.Namespace) -> int:
     except SatilingError:
         pass
     print(f"score {s.matched}/{s.joins}  ({s})")
-    if args.svg:
-        from ..cli import write_atomically
-        write_atomically(args.svg, board_svg(puzzle, board))
-    return 0
+    if svg:
+        write_atomically(svg, board_svg(puzzle, board))
+    return s
+
+
+def show_partial(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str,
+                 svg: str | None = None) -> None:
+    """``satiling decode`` of a model that is not a solution: the board so far and one stderr line
+    on how far it goes.  The caller has checked it is consistent (``check_partial``)."""
+    from ..families.edgematch import Tile
+    from ..families.edgematch_score import partial_board
+    board = partial_board(puzzle, solution)
+    s = print_board(puzzle, board, svg)
+    unsettled = sum(1 for t in solution if isinstance(t, Tile)) - len(board)
+    why = f" ({reason})" if s.placed == s.squares else ""   # a full board: say why it fails
+    left = f"; {unsettled} more pieces placed, their rotation unknown (no join colours)" if unsettled else ""
+    print(f"satiling: partial model: {s.placed} of {s.squares} squares filled, score "
+          f"{s.matched}/{s.joins}; not a solution{why}{left}", file=sys.stderr)
+    if svg:
+        print(f"satiling: wrote {svg}", file=sys.stderr)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Hashable
 
+from ..errors import SatilingError
 from ..problem import Problem
 
 #: A placement is whatever a family uses (hashable, with ``to_json()``): a piece on some cells, a
@@ -39,6 +40,23 @@ class Puzzle(ABC):
     @abstractmethod
     def placement_from_json(self, data: Any) -> Any:
         """Inverse of ``placement.to_json()`` (raises SatilingError on malformed data)."""
+
+    def check_partial(self, problem: Problem, true_vars: frozenset[int]) -> None:
+        """Raise :class:`~satiling.errors.SatilingError` if a partial model (the true primary
+        variables of ``problem``) contradicts itself, e.g. two placements on one cell.
+
+        This default can only trust the model: no excluded placement set true, no at-most bound
+        exceeded (sound with some variables unknown).  Families override it with a check from
+        their own geometry.
+        """
+        for u in problem.units:
+            if u < 0 and -u in true_vars:
+                raise SatilingError(f"contradictory model: {problem.meaning(u)} is excluded but set true")
+        for g in problem.groups:
+            n = sum(1 for lit in g.lits if lit > 0 and lit in true_vars)
+            if n > g.hi:
+                raise SatilingError(f"contradictory model: {n} placements set true in "
+                                    f"{g.name or 'one group'}, which allows {g.hi}")
 
     def symmetries(self) -> list[Symmetry]:
         """The board's symmetry group acting on placements, identity first (for distinct counts)."""

@@ -388,6 +388,13 @@ class EdgeMatchPuzzle(Puzzle):
                 raise VerificationError(f"join {square_name(*a)}-{square_name(*b)} does not match "
                                         f"({ca} against {cb})")
 
+    def check_partial(self, problem: Problem, true_vars: frozenset[int]) -> None:
+        """The board checked from the pieces alone first (clear square/piece messages), then the
+        model's own bounds (which also catch a join given two colours)."""
+        from .edgematch_score import partial_board
+        partial_board(self, problem.decode(true_vars))
+        super().check_partial(problem, true_vars)
+
     def placement_from_json(self, data: Any) -> Tile | JoinColour:
         try:
             if "join" in data:

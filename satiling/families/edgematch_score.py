@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any, Iterable
 from urllib.parse import parse_qs
 
 from ..errors import SatilingError
-from .edgematch import GREY, Board, EdgeMatchPuzzle, distinct_rotations, rotate, shape_key, square_name
+from .edgematch import (GREY, Board, EdgeMatchPuzzle, Square, Tile, canonical_rotation,
+                        distinct_rotations, rotate, shape_key, square_name)
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,45 @@ def check_board(puzzle: EdgeMatchPuzzle, board: Board) -> None:
         if p in seen:
             raise SatilingError(f"piece {p} is on both {seen[p]} and {square_name(r, c)}")
         seen[p] = square_name(r, c)
+
+
+def partial_board(puzzle: EdgeMatchPuzzle, solution: Iterable[Any]) -> Board:
+    """The board of a partial solution (decoded placements), checked from the pieces alone, not
+    the encoding: no square holds two pieces, no piece is used twice, every piece is legal for its
+    square and no fixed piece is displaced (SatilingError otherwise).  Compact-encoding tiles whose
+    rotation the given join colours do not settle are left out of the board."""
+    solution = list(solution)
+    on_square = _one_piece_per_square(t for t in solution if isinstance(t, Tile))
+    board = puzzle.board_from(solution, strict=False)       # checks piece numbers and squares
+    turn = {sq: canonical_rotation(puzzle.pieces[p - 1], r) for sq, (p, r) in board.items()}
+    for sq, piece in on_square.items():
+        legal = puzzle.legal_rotations(piece, sq)
+        if not legal or turn.get(sq, legal[0]) not in legal:
+            raise SatilingError(f"contradictory model: piece {piece} does not fit the frame on "
+                                f"{square_name(*sq)}")
+    for t in puzzle.fixed:
+        sq = (t.row, t.col)
+        moved = any(p == t.piece and s != sq for s, p in on_square.items())
+        if moved or on_square.get(sq, t.piece) != t.piece or turn.get(sq, t.rotation) != t.rotation:
+            raise SatilingError(f"contradictory model: fixed piece {t.piece} belongs on {t.square} "
+                                f"at rotation {t.rotation}")
+    return board
+
+
+def _one_piece_per_square(tiles: Iterable[Tile]) -> dict[Square, int]:
+    """Square -> piece; SatilingError when a square or a piece is used twice (checked before
+    ``board_from``, whose own message names only the square)."""
+    on_square: dict[Square, int] = {}
+    square_of: dict[int, str] = {}
+    for t in tiles:
+        if (t.row, t.col) in on_square:
+            raise SatilingError(f"contradictory model: square {t.square} holds pieces "
+                                f"{on_square[t.row, t.col]} and {t.piece}")
+        if t.piece in square_of:
+            raise SatilingError(f"contradictory model: piece {t.piece} is on both "
+                                f"{square_of[t.piece]} and {t.square}")
+        on_square[t.row, t.col], square_of[t.piece] = t.piece, t.square
+    return on_square
 
 
 # -- reading boards --------------------------------------------------------------------------

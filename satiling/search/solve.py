@@ -1,4 +1,5 @@
-"""Solve a problem once: PySAT (CaDiCaL, Glucose, Kissat, ...) or CP-SAT, with lazy constraints.
+"""Solve a problem once: PySAT (CaDiCaL, Glucose, Kissat, ...), CP-SAT, or a MIP solver (SCIP,
+HiGHS, CBC), with lazy constraints.
 
 Lazy constraints run as a check loop: solve, hand the candidate to every check, add the clauses they
 return, solve again (incrementally where the solver allows), until a candidate passes or none is left.
@@ -16,7 +17,8 @@ from ..problem import Problem
 PYSAT_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "kissat404", "minisat22",
                  "lingeling", "maplechrono")
 ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "kissat": "kissat404", "minisat": "minisat22"}
-SOLVERS = ("cadical", "glucose", "kissat", "minisat", "cpsat") + PYSAT_SOLVERS
+MIP_SOLVERS = ("scip", "highs", "cbc")
+SOLVERS = ("cadical", "glucose", "kissat", "minisat", "cpsat") + MIP_SOLVERS + PYSAT_SOLVERS
 
 
 @dataclass
@@ -34,7 +36,7 @@ class SolveResult:
 def solver_name(name: str) -> str:
     """The canonical solver name for ``name`` (``cadical`` -> ``cadical195``)."""
     name = ALIASES.get(name, name)
-    if name != "cpsat" and name not in PYSAT_SOLVERS:
+    if name != "cpsat" and name not in PYSAT_SOLVERS and name not in MIP_SOLVERS:
         raise SatilingError(f"unknown solver {name!r} (choose from {', '.join(SOLVERS)})")
     return name
 
@@ -48,6 +50,8 @@ def solve(problem: Problem, solver: str = "cadical", time_limit: float | None = 
         result = SolveResult("UNSAT")                  # an empty clause: nothing to search
     elif name == "cpsat":
         result = _solve_cpsat(problem, time_limit, assumptions, workers)
+    elif name in MIP_SOLVERS:
+        result = _solve_mip(problem, name, time_limit, assumptions)
     else:
         result = _solve_pysat(problem, name, time_limit, assumptions, amo)
     result.solver, result.seconds = name, time.perf_counter() - start
@@ -155,3 +159,30 @@ def _solve_cpsat(problem: Problem, time_limit: float | None, assumptions: Sequen
         rounds += 1
         for c in cuts:
             add_clause(model, x, c)
+
+
+# -- MIP (SCIP, HiGHS, CBC through OR-Tools) ------------------------------------------------------
+def _solve_mip(problem: Problem, name: str, time_limit: float | None,
+               assumptions: Sequence[int]) -> SolveResult:
+    from ortools.linear_solver import pywraplp
+    from ..backends.mip import MIP_SOLVERS as BACKENDS, add_clause, to_mip
+    solver, x = to_mip(problem, BACKENDS[name])
+    for a in assumptions:
+        add_clause(solver, x, [a])
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rounds = 0
+    while True:
+        if deadline is not None:
+            solver.SetTimeLimit(max(1, int(1000 * (deadline - time.monotonic()))))
+        status = solver.Solve()
+        if status == pywraplp.Solver.INFEASIBLE:
+            return SolveResult("UNSAT", lazy_rounds=rounds)
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            return SolveResult("UNKNOWN", lazy_rounds=rounds)
+        true = frozenset(v for v in problem.primary_vars() if x[v].solution_value() > 0.5)
+        cuts = lazy_cuts(problem, true)
+        if not cuts:
+            return SolveResult("SAT", true, lazy_rounds=rounds)
+        rounds += 1
+        for c in cuts:
+            add_clause(solver, x, c)
