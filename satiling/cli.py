@@ -83,6 +83,12 @@ def build_parser() -> argparse.ArgumentParser:
     _solver_options(s)
     s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
     s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
+    s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
+                   choices=("auto", "cpsat", "lns", "rc2"),
+                   help="edge matching: the board with the most matching joins in --time-limit "
+                        "seconds, its score on stderr as it improves; ENGINE cpsat (whole board), "
+                        "lns (windows re-solved by CP-SAT, for large boards), rc2 (PySAT MaxSAT); "
+                        "default: by board size")
 
     s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
     _enum_options(s)
@@ -225,6 +231,10 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve
+    if args.maximize_matches:
+        from .commands.edgematch import run_maximize
+        return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
+                            args.svg, args.json, engine=args.maximize_matches)
     puzzle, problem = load_model(args)
     if args.proof:
         from .search.proof import solve_with_proof

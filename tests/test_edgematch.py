@@ -11,6 +11,7 @@ import hashlib
 import itertools
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -287,3 +288,18 @@ def test_maximize_finds_the_planted_score(engine):
     assert result.status == "OPTIMAL" and result.score == result.joins == 24
     pz.verify(result.solution)
     assert [imp.score for imp in seen] == sorted(imp.score for imp in seen)
+
+
+def test_solve_maximize_matches_on_the_command_line(cli, tmp_path):
+    """`solve --maximize-matches`: improving scores on stderr, the best board on stdout."""
+    board = tmp_path / "b.toml"
+    board.write_text(cli("generate-edgematch", "4", "4", "--seed", "2").stdout)
+    r = cli("solve", str(board), "--maximize-matches", "cpsat", "--time-limit", "60", "--json")
+    assert r.returncode == 0, r.stderr
+    scores = [int(m) for m in re.findall(r"score (\d+)/24 after", r.stderr)]
+    assert scores and scores == sorted(scores) and scores[-1] == 24
+    assert "best score 24/24" in r.stderr
+    (tmp_path / "best.json").write_text(r.stdout)
+    assert cli("verify", str(board), str(tmp_path / "best.json")).returncode == 0
+    r = cli("solve", "pentomino-3x20", "--maximize-matches", "--time-limit", "5")
+    assert r.returncode == 2 and "edge-matching puzzles only" in r.stderr

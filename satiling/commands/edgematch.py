@@ -138,6 +138,8 @@ def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
     if not result.solution:
         print(f"satiling: {puzzle.name}: no board within the time limit", file=sys.stderr)
         return 3
+    if result.score == result.joins:
+        puzzle.verify(result.solution)          # a full score claims a solution: check it
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
           f"{result.status} after {result.seconds:.1f} s", file=sys.stderr)
