@@ -141,7 +141,8 @@ def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.Argume
 def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", default="cadical",
                    help="cadical (default), glucose, kissat, minisat (SAT); cpsat; scip, highs, "
-                        "cbc (MIP: best on the polydrafter boards); or a PySAT name")
+                        "cbc (MIP); walk (exact-cover search, fastest on the polydrafter boards); "
+                        "or a PySAT name")
     s.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "

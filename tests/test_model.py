@@ -192,3 +192,15 @@ def test_mip_solver_tiles_a_drafter_board():
     result = solve(problem, solver="scip")
     assert result.status == "SAT"
     puzzle.verify(problem.decode(result.true_vars))
+
+
+def test_walk_solves_and_refutes():
+    """`solve --solver walk`: the exact-cover search as a one-shot solver."""
+    puzzle = load("whale")
+    problem = puzzle.problem()
+    result = solve(problem, solver="walk")
+    assert result.status == "SAT"
+    puzzle.verify(problem.decode(result.true_vars))
+    assert solve(load("tetromino-4x5").problem(), solver="walk").status == "UNSAT"
+    with pytest.raises(SatilingError, match="exact covers only"):
+        solve(load("clue1").problem(), solver="walk")

@@ -1,5 +1,5 @@
-"""Solve a problem once: PySAT (CaDiCaL, Glucose, Kissat, ...), CP-SAT, or a MIP solver (SCIP,
-HiGHS, CBC), with lazy constraints.
+"""Solve a problem once: PySAT (CaDiCaL, Glucose, Kissat, ...), CP-SAT, a MIP solver (SCIP,
+HiGHS, CBC), or the exact-cover walk, with lazy constraints.
 
 Lazy constraints run as a check loop: solve, hand the candidate to every check, add the clauses they
 return, solve again (incrementally where the solver allows), until a candidate passes or none is left.
@@ -18,7 +18,7 @@ PYSAT_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "kissat404"
                  "lingeling", "maplechrono")
 ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "kissat": "kissat404", "minisat": "minisat22"}
 MIP_SOLVERS = ("scip", "highs", "cbc")
-SOLVERS = ("cadical", "glucose", "kissat", "minisat", "cpsat") + MIP_SOLVERS + PYSAT_SOLVERS
+SOLVERS = ("cadical", "glucose", "kissat", "minisat", "cpsat", "walk") + MIP_SOLVERS + PYSAT_SOLVERS
 
 
 @dataclass
@@ -36,7 +36,7 @@ class SolveResult:
 def solver_name(name: str) -> str:
     """The canonical solver name for ``name`` (``cadical`` -> ``cadical195``)."""
     name = ALIASES.get(name, name)
-    if name != "cpsat" and name not in PYSAT_SOLVERS and name not in MIP_SOLVERS:
+    if name not in ("cpsat", "walk") and name not in PYSAT_SOLVERS and name not in MIP_SOLVERS:
         raise SatilingError(f"unknown solver {name!r} (choose from {', '.join(SOLVERS)})")
     return name
 
@@ -52,6 +52,8 @@ def solve(problem: Problem, solver: str = "cadical", time_limit: float | None = 
         result = _solve_cpsat(problem, time_limit, assumptions, workers)
     elif name in MIP_SOLVERS:
         result = _solve_mip(problem, name, time_limit, assumptions)
+    elif name == "walk":
+        result = _solve_walk(problem, time_limit, assumptions)
     else:
         result = _solve_pysat(problem, name, time_limit, assumptions, amo)
     result.solver, result.seconds = name, time.perf_counter() - start
@@ -186,3 +188,16 @@ def _solve_mip(problem: Problem, name: str, time_limit: float | None,
         rounds += 1
         for c in cuts:
             add_clause(solver, x, c)
+
+
+# -- the exact-cover walk ----------------------------------------------------------------------------
+def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequence[int]) -> SolveResult:
+    """The first solution of the DPLL walk (Knuth's most-constrained-first search).  On the
+    polydrafter boards it beats CDCL: Tortoise (45 Eternity pieces) falls in seconds."""
+    from .walk import Walk, supports
+    if not supports(problem):
+        raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
+    if time_limit is not None:
+        return in_child(_solve_walk, time_limit, problem, None, assumptions)
+    first = next(Walk(problem).solutions(assumptions), None)
+    return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
