@@ -198,3 +198,16 @@ def test_pictures_are_svg():
         assert len(root.findall("{http://www.w3.org/2000/svg}g")) == 12     # one group per piece
     text = puzzle.text(puzzle.answer)
     assert q.solution_string(puzzle.answer) in text
+
+
+def test_empty_board_cube_matches_an_independent_search():
+    """Piece A on CAA: the same 64 solutions as an independent exhaustive search listed (the full
+    empty-board count, 50000, is tools/iqlink_count.py's job: 18 CPU-minutes)."""
+    path = catalog.instances_dir().parent.parent / "tests" / "data" / "iqlink_empty_cube_CAA.txt"
+    listed = {line for line in path.read_text().splitlines() if line and not line.startswith("#")}
+    puzzle = q.IQLinkPuzzle(placed=q.parse_placements("CAA"), linked=False)
+    problem = puzzle.problem()
+    found = {q.solution_string(problem.decode(sol)) for sol in solutions(problem)}
+    assert found == listed and len(found) == 64
+    linked = [s for s in found if len(q.link_components(q.parse_placements(s))) == 1]
+    assert len(linked) == 33

@@ -4,6 +4,12 @@ No source publishes this number: a public search lists 472 solutions, but it pru
 bound (unplaced balls were assumed to need fresh pegs, yet a ball can drop into a ring already on
 the board), and the project's own earlier exhaustive search was stopped at 18 598 solutions.
 
+Result (``sat`` method, 1118 CPU-s, 146 MB): **50000 complete solutions under the occupancy rule,
+21952 of them linked into one graph** (25000 and 10976 up to the half turn).  The seven top-level
+branches that the earlier independent search (C, its own code) completed -- piece A on BAA, BAD,
+CAA, CAD, DAA, DAD, EAA -- hold exactly the numbers it listed (185, 3090, 64, 2109, 112, 2338,
+103); the ``dfs`` method agrees on BAA (185 solutions, 86 linked; 74 CPU-s for that cube alone).
+
 Two independent methods, which must agree:
 
 * ``sat`` (default): the satiling model (occupancy rule only) in one incremental CaDiCaL, every
