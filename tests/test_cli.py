@@ -132,6 +132,16 @@ def test_unknown_name(cli):
     _one_clear_line(cli("solve", "no-such-puzzle"))
 
 
+@pytest.mark.parametrize("args", [
+    ["solve", "tetromino-4x5", "--solver", "nosuch"],
+    ["count", "pentomino-3x20", "--engine", "sat", "--solver", "scip", "--quiet"],  # not a SAT solver
+    ["solve", "clue1", "--solver", "walk"],                  # the walk needs a pure exact cover
+    ["solve", "tetromino-4x5", "--solver", "highs", "--proof", "p.drat"],   # no DRAT from a MIP
+])
+def test_solver_that_cannot_do_the_job(cli, tmp_path, args):
+    _one_clear_line(cli(*args, cwd=tmp_path))
+
+
 @pytest.mark.parametrize("content", [
     "title = 'broken\n",                                           # not TOML
     "family = 'polyform'\n[region]\nrows = 2\ncols = 2\n",          # no pieces

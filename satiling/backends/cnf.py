@@ -95,10 +95,10 @@ class CnfEncoder:
 
     def _shape_size(self, n: int, lo: int, hi: int) -> tuple[int, int]:
         """(clauses, auxiliary variables) of a group of ``n`` literals with these bounds."""
-        stand_in = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
-        stand_in.top = n
         if hi == 1 and lo <= min(1, n) and self.amo == "pairwise" and n <= self.pairwise_limit:
             return int(lo == 1) + n * (n - 1) // 2, 0           # no need to list the pairs
+        stand_in = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
+        stand_in.top = n
         clauses = sum(1 for _ in stand_in._group(Group(tuple(range(1, n + 1)), lo, hi)))
         return clauses, stand_in.top - n
 

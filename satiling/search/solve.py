@@ -76,6 +76,9 @@ def primary_true(problem: Problem, model: Sequence[int]) -> frozenset[int]:
 def open_pysat(problem: Problem, name: str, amo: str | None = None, **kwargs):
     """A PySAT solver loaded with the problem's clauses."""
     from pysat.solvers import Solver
+    if name not in PYSAT_SOLVERS:
+        raise SatilingError(f"{name} is not a SAT solver; this needs one of "
+                            f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}")
     from ..backends.cnf import DEFAULT_AMO, CnfEncoder
     enc = CnfEncoder(problem, amo or DEFAULT_AMO)
     s = Solver(name=name, **kwargs)
