@@ -19,7 +19,13 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
+import numpy as np
+
 from ..problem import Problem
+
+
+#: boards with up to this many placements get every conflict set up front (20000^2 bits = 50 MB)
+EAGER_ROWS = 20000
 
 
 def supports(problem: Problem) -> bool:
@@ -44,16 +50,19 @@ class Walk:
             raise ValueError("the walk needs a problem whose variables are all placements")
         self.problem = problem
         self.n = problem.num_vars
-        self.masks = [sum(1 << (v - 1) for v in set(g.lits)) for g in problem.groups]
+        self.masks = [_bit_set(g.lits, self.n) for g in problem.groups]
         self.lo = [g.lo for g in problem.groups]
         self.hi = [g.hi for g in problem.groups]
         row_groups: list[list[int]] = [[] for _ in range(self.n)]
         for gi, g in enumerate(problem.groups):
             for v in set(g.lits):
                 row_groups[v - 1].append(gi)
-        # choosing row i kills every row sharing an at-most-one group with it (and i itself)
-        self.conflicts = [(1 << i) | _union(self.masks[g] for g in gs if self.hi[g] == 1)
-                          for i, gs in enumerate(row_groups)]
+        # choosing row i kills every row sharing an at-most-one group with it (and i itself); on a
+        # large board worked out on first use (a search for one solution visits few rows, and all
+        # of them would take n^2 bits), on a small one up front (a list is the faster lookup)
+        self.conflicts = _Conflicts(self.masks, self.hi, row_groups)
+        if self.n <= EAGER_ROWS:
+            self.conflicts = [self.conflicts[i] for i in range(self.n)]
         self.row_groups = [frozenset(gs) for gs in row_groups]
         self.k_groups = [tuple(g for g in gs if self.hi[g] > 1) for gs in row_groups]
         self.simple = all(h == 1 for h in self.hi)
@@ -195,8 +204,25 @@ def _breaks_side_constraints(p: Problem, sol: frozenset[int]) -> bool:
     return False
 
 
-def _union(masks) -> int:
-    out = 0
-    for m in masks:
-        out |= m
-    return out
+class _Conflicts(dict):
+    """Row -> the rows it kills, computed when first asked for (a lazily filled list)."""
+
+    def __init__(self, masks: list[int], hi: list[int], row_groups: list[list[int]]) -> None:
+        super().__init__()
+        self.masks, self.hi, self.row_groups = masks, hi, row_groups
+
+    def __missing__(self, i: int) -> int:
+        out = 1 << i
+        for g in self.row_groups[i]:
+            if self.hi[g] == 1:
+                out |= self.masks[g]
+        self[i] = out
+        return out
+
+
+def _bit_set(lits: Sequence[int], n: int) -> int:
+    """The integer with bit v-1 set for every literal v (numpy packs the bits: building it by
+    shifts costs a big-integer operation per literal, quadratic on large boards)."""
+    bits = np.zeros(n, dtype=np.uint8)
+    bits[np.fromiter(lits, dtype=np.int64, count=len(lits)) - 1] = 1
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
