@@ -5,9 +5,10 @@ start-up all included) once in one process and once with N workers, alternately,
 prints wall-clock seconds, CPU seconds (the command and its workers), the speed-up and the
 machine's load average -- on a shared machine the load is part of the measurement.
 
-The default jobs are the largest bundled counts that finish: the 6x10 pentominoes, raw (9356
-solutions, each verified) and distinct (2339).  (The Eternity-piece puzzles are no good here: the
-splitter solves ``tortoise`` by itself, and building the walk takes ~8 s in every worker; ``pram``
+The default jobs: the largest bundled count that takes over a minute in one process, the fixed
+tetrominoes in 4x19 (no solution: the whole tree is walked, about 70 CPU-s), and the largest with
+many solutions, the 6x10 pentominoes, raw (9356 solutions, each verified) and distinct (2339).
+(The Eternity-piece puzzles are no good here: the splitter solves ``tortoise`` by itself; ``pram``
 and ``boomerang`` do not finish in ten minutes.)  With ``--cubes`` it also measures, inside this process, the CPU of every
 cube in one process and per worker on N processes: the busiest worker's CPU is what the wall time
 would be on free cores, which a shared machine does not have.
@@ -24,7 +25,7 @@ import subprocess
 import sys
 import time
 
-DEFAULT_JOBS = [["pentomino-6x10", "--raw"], ["pentomino-6x10"]]
+DEFAULT_JOBS = [["tetromino-fixed-4x19"], ["pentomino-6x10", "--raw"], ["pentomino-6x10"]]
 
 
 def run(args: list[str]) -> tuple[float, float, str]:
