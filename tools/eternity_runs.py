@@ -15,8 +15,8 @@ Measured on a shared 2-core machine (CPU seconds):
 * ``satiling encode eternity > eternity.cnf``: 52 096 157 variables (1 372 296 placements, the
   rest ladder auxiliaries), 214 877 597 clauses, 5.6 GB, 418 CPU-s (11 min wall at load 3), peak
   1.6 GB -- the model in memory; the clauses stream.  The model alone: 14 CPU-s, 1.5 GB.
-* Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (an hour in the research
-  notes), CP-SAT (900 s), SCIP (root LP unfinished after 1500 s), the walk (1200 CPU-s) and
+* Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (the research
+  notes ran out of time), CP-SAT (900 s), SCIP (root LP unfinished after 1500 s), the walk (1200 CPU-s) and
   xcover's dancing links (20 min) found no tiling; the LP relaxation under a random objective is
   fractional everywhere.  Tortoise (45 pieces) falls to the walk in 1811 nodes, 2.4 CPU-s.
 """
