@@ -433,9 +433,17 @@ def write_atomically(path: str, text: str) -> None:
         fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        _as_created(tmp)
         os.replace(tmp, target)
     except OSError as e:
         raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
+
+
+def _as_created(path: str) -> None:
+    """Give a temporary file the mode a plain ``open`` would have (mkstemp makes it 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o666 & ~mask)
 
 
 class output_file:
@@ -461,6 +469,7 @@ class output_file:
             return
         self.f.close()
         if exc_type is None:
+            _as_created(self.tmp)
             os.replace(self.tmp, self.path)
         else:
             os.unlink(self.tmp)

@@ -178,3 +178,17 @@ def test_unwritable_output_leaves_no_file(cli, tmp_path):
 def test_help_teaches(cli):
     r = cli("--help")
     assert r.returncode == 0 and "examples:" in r.stdout and "exit codes" in r.stdout
+
+
+def test_written_files_have_the_usual_mode(cli, tmp_path):
+    """Files appear whole (a temporary renamed into place) yet with the mode open() would give."""
+    import os
+    mask = os.umask(0o022)
+    try:
+        r = cli("solve", "trinity", "--svg", str(tmp_path / "t.svg"))
+        assert r.returncode == 0, r.stderr
+        assert cli("encode", "trinity", "-o", str(tmp_path / "t.cnf")).returncode == 0
+    finally:
+        os.umask(mask)
+    for name in ("t.svg", "t.cnf"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
