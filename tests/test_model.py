@@ -151,7 +151,7 @@ def test_lazy_constraints_are_honoured():
     p.add_lazy(lambda true: [[-a]] if a in true else [])
     for engine in ("walk", "sat", "cpsat"):
         assert list(solutions(p, engine=engine)) == [frozenset({b})]
-    for solver in ("cadical", "cpsat", "glucose"):
+    for solver in ("cadical", "cpsat", "glucose", "scip", "highs", "cbc", "walk"):
         r = solve(p, solver=solver)
         assert r.status == "SAT" and r.true_vars == frozenset({b})
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..errors import SatilingError
 from ..problem import Problem
@@ -137,7 +137,27 @@ def in_child(func, time_limit: float, *args) -> SolveResult:
         proc.join()
 
 
-# -- CP-SAT ---------------------------------------------------------------------------------------
+# -- CP-SAT and MIP: one model, re-solved with the lazy cuts ---------------------------------------
+def _check_loop(problem: Problem, time_limit: float | None,
+                solve_once: Callable[[float | None], frozenset[int] | str],
+                add_cut: Callable[[list[int]], None]) -> SolveResult:
+    """Solve, hand the candidate to the lazy checks, add their cuts, solve again.  ``solve_once``
+    gets the seconds left (None: no limit) and returns the true primary variables, or UNSAT or
+    UNKNOWN."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    rounds = 0
+    while True:
+        found = solve_once(None if deadline is None else deadline - time.monotonic())
+        if isinstance(found, str):
+            return SolveResult(found, lazy_rounds=rounds)
+        cuts = lazy_cuts(problem, found)
+        if not cuts:
+            return SolveResult("SAT", found, lazy_rounds=rounds)
+        rounds += 1
+        for c in cuts:
+            add_cut(c)
+
+
 def _solve_cpsat(problem: Problem, time_limit: float | None, assumptions: Sequence[int],
                  workers: int) -> SolveResult:
     from ortools.sat.python import cp_model
@@ -145,52 +165,42 @@ def _solve_cpsat(problem: Problem, time_limit: float | None, assumptions: Sequen
     model, x = to_cpsat(problem)
     for a in assumptions:
         add_clause(model, x, [a])
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    rounds = 0
-    while True:
+
+    def solve_once(seconds: float | None) -> frozenset[int] | str:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers
-        if deadline is not None:
-            solver.parameters.max_time_in_seconds = max(0.01, deadline - time.monotonic())
+        if seconds is not None:
+            solver.parameters.max_time_in_seconds = max(0.01, seconds)
         status = solver.solve(model)
         if status == cp_model.INFEASIBLE:
-            return SolveResult("UNSAT", lazy_rounds=rounds)
+            return "UNSAT"
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return SolveResult("UNKNOWN", lazy_rounds=rounds)
-        true = frozenset(v for v in problem.primary_vars() if solver.boolean_value(x[v]))
-        cuts = lazy_cuts(problem, true)
-        if not cuts:
-            return SolveResult("SAT", true, lazy_rounds=rounds)
-        rounds += 1
-        for c in cuts:
-            add_clause(model, x, c)
+            return "UNKNOWN"
+        return frozenset(v for v in problem.primary_vars() if solver.boolean_value(x[v]))
+
+    return _check_loop(problem, time_limit, solve_once, lambda c: add_clause(model, x, c))
 
 
-# -- MIP (SCIP, HiGHS, CBC through OR-Tools) ------------------------------------------------------
 def _solve_mip(problem: Problem, name: str, time_limit: float | None,
                assumptions: Sequence[int]) -> SolveResult:
+    """SCIP, HiGHS or CBC through OR-Tools."""
     from ortools.linear_solver import pywraplp
     from ..backends.mip import MIP_SOLVERS as BACKENDS, add_clause, to_mip
     solver, x = to_mip(problem, BACKENDS[name])
     for a in assumptions:
         add_clause(solver, x, [a])
-    deadline = None if time_limit is None else time.monotonic() + time_limit
-    rounds = 0
-    while True:
-        if deadline is not None:
-            solver.SetTimeLimit(max(1, int(1000 * (deadline - time.monotonic()))))
+
+    def solve_once(seconds: float | None) -> frozenset[int] | str:
+        if seconds is not None:
+            solver.SetTimeLimit(max(1, int(1000 * seconds)))
         status = solver.Solve()
         if status == pywraplp.Solver.INFEASIBLE:
-            return SolveResult("UNSAT", lazy_rounds=rounds)
+            return "UNSAT"
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-            return SolveResult("UNKNOWN", lazy_rounds=rounds)
-        true = frozenset(v for v in problem.primary_vars() if x[v].solution_value() > 0.5)
-        cuts = lazy_cuts(problem, true)
-        if not cuts:
-            return SolveResult("SAT", true, lazy_rounds=rounds)
-        rounds += 1
-        for c in cuts:
-            add_clause(solver, x, c)
+            return "UNKNOWN"
+        return frozenset(v for v in problem.primary_vars() if x[v].solution_value() > 0.5)
+
+    return _check_loop(problem, time_limit, solve_once, lambda c: add_clause(solver, x, c))
 
 
 # -- the exact-cover walk ----------------------------------------------------------------------------
