@@ -17,7 +17,8 @@ Measured on a shared 2-core machine (CPU seconds):
   1.6 GB -- the model in memory; the clauses stream.  The model alone: 14 CPU-s, 1.5 GB.
 * Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (the research
   notes ran out of time), CP-SAT (900 s), SCIP (root LP unfinished after 1500 s), the walk (1200 CPU-s) and
-  xcover's dancing links (20 min) found no tiling; the LP relaxation under a random objective is
+  xcover's dancing links (20 min) found no tiling, nor did ``tools/walk_restarts.py`` (two seeds,
+  1380 CPU-s each, 360k and 276k nodes); the LP relaxation under a random objective is
   fractional everywhere.  Tortoise (45 pieces) falls to the walk in 1811 nodes, 2.4 CPU-s.
 """
 from __future__ import annotations
