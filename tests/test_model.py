@@ -185,22 +185,20 @@ def test_every_solver_agrees_with_brute_force(solver):
             assert not p.violations(result.true_vars), seed
 
 
-def test_mip_solver_tiles_a_drafter_board():
-    """Burkardt and Garvie's route: the exact cover as a binary linear system, here for Boat."""
-    puzzle = load("boat")
+@pytest.mark.parametrize("name,solver", [
+    ("boat", "scip"),        # Burkardt and Garvie's route: the exact cover as a binary linear system
+    ("whale", "walk"),       # the exact-cover search as a one-shot solver
+])
+def test_drafter_board_tiled_by(name, solver):
+    puzzle = load(name)
     problem = puzzle.problem()
-    result = solve(problem, solver="scip")
+    result = solve(problem, solver=solver)
     assert result.status == "SAT"
     puzzle.verify(problem.decode(result.true_vars))
 
 
-def test_walk_solves_and_refutes():
-    """`solve --solver walk`: the exact-cover search as a one-shot solver."""
-    puzzle = load("whale")
-    problem = puzzle.problem()
-    result = solve(problem, solver="walk")
-    assert result.status == "SAT"
-    puzzle.verify(problem.decode(result.true_vars))
+def test_walk_refutes_and_refuses():
+    """`solve --solver walk` proves no solution, and refuses models with auxiliary variables."""
     assert solve(load("tetromino-4x5").problem(), solver="walk").status == "UNSAT"
     with pytest.raises(SatilingError, match="exact covers only"):
         solve(load("clue1").problem(), solver="walk")
