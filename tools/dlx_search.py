@@ -109,6 +109,11 @@ def main() -> int:
     ap.add_argument("--pocket", type=int, default=200, help="largest pocket the flood fill follows")
     ap.add_argument("--given", metavar="BOARD",
                     help="first tile BOARD, a part of this board with its own pieces, and keep it")
+    ap.add_argument("--reverse-root", action="store_true",
+                    help="try the first branching's rows last to first (a second process meets "
+                         "the first in the middle)")
+    ap.add_argument("--path", metavar="I,J,..",
+                    help="search only this subtree (0-based rows of the first branchings)")
     ap.add_argument("--out", help="write the verified solution here (JSON)")
     ap.add_argument("--count", action="store_true",
                     help="count every tiling instead (raw, no symmetry): a check that the cuts lose none")
@@ -124,6 +129,10 @@ def main() -> int:
     options = ["--seed", str(args.seed), "--pocket", str(args.pocket)]
     if args.count:
         options.append("--count")
+    if args.reverse_root:
+        options.append("--reverse-root")
+    if args.path:
+        options += ["--path", args.path]
     if args.time_limit:
         options += ["--time-limit", str(args.time_limit)]
     code, out = run_search(text, options)
