@@ -141,8 +141,10 @@ static double progress(int depth) {
 }
 
 static void report(int depth) {
-    fprintf(stderr, "c %lld nodes, %lld pockets cut, depth %d (max %d), ~%.3g of the tree done, "
-            "%.0f CPU-s\n", nodes, cuts, depth, depth_max, progress(depth), cpu() - t0);
+    fprintf(stderr, "c %lld nodes, %lld pockets cut, depth %d (max %d), ~%.3g of the tree done "
+            "(rows", nodes, cuts, depth, depth_max, progress(depth));
+    for (int d = 0; d < 4 && d <= depth; d++) fprintf(stderr, " %d/%d", idx[d] + 1, deg[d]);
+    fprintf(stderr, "), %.0f CPU-s\n", cpu() - t0);
 }
 
 /* 1: solution (the links stay as they are), 0: subtree exhausted, -1: time limit. */

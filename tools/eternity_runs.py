@@ -15,11 +15,21 @@ Measured on a shared 2-core machine (CPU seconds):
 * ``satiling encode eternity > eternity.cnf``: 52 096 157 variables (1 372 296 placements, the
   rest ladder auxiliaries), 214 877 597 clauses, 5.6 GB, 418 CPU-s (11 min wall at load 3), peak
   1.6 GB -- the model in memory; the clauses stream.  The model alone: 14 CPU-s, 1.5 GB.
-* Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (the research
-  notes ran out of time), CP-SAT (900 s), SCIP (root LP unfinished after 1500 s), the walk (1200 CPU-s) and
-  xcover's dancing links (20 min) found no tiling, nor did ``tools/walk_restarts.py`` (two seeds,
-  1380 CPU-s each, 360k and 276k nodes); the LP relaxation under a random objective is
-  fractional everywhere.  Tortoise (45 pieces) falls to the walk in 1811 nodes, 2.4 CPU-s.
+* Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (1458 CPU-s on the 602 MB
+  DIMACS, 4.1 M variables with the ladder auxiliaries, peak 4.8 GB), CP-SAT (900 s), SCIP (root LP
+  unfinished after 1500 s), the walk (1200 CPU-s) and xcover's dancing links (20 min) found no
+  tiling, nor did ``tools/walk_restarts.py`` (two seeds, 1380 CPU-s each, 360k and 276k nodes);
+  the LP relaxation under a random objective is fractional everywhere.  Tortoise (45 pieces) falls
+  to the walk in 1811 nodes, 2.4 CPU-s.
+* ``tools/dlx_search.py`` (dancing links in C, 7000 nodes/CPU-s on Pram, 25x the walk) exhausts
+  Tortoise in 3896 nodes (it has 2 tilings) but not Pram.  Whale's region lies inside Pram's in
+  the same coordinates and its 8 pieces are Pram's, so ``--given whale`` keeps Whale's unique
+  tiling and leaves 56 pieces (76 956 placements); CaDiCaL with those 8 units found nothing in 711
+  CPU-s.  Two dancing-links runs from both ends of the first branching (26 rows) took 2 x 2100
+  CPU-s (15 M + 12 M nodes): they finished 5 + 17 of the 26 subtrees, then each sat in one subtree
+  whose first descendants at depth 3 alone took over 10 M nodes, while the branchings below
+  have 15, 30 and 4 rows.  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No
+  branch ever held more than 39 of the 56 pieces.  ``--path`` splits the tree for many machines.
 """
 from __future__ import annotations
 
