@@ -44,7 +44,8 @@ def test_a_given_part_is_kept(tmp_path):
     done = run("whale", "--given", "whale")
     assert done.returncode == 0, done.stderr
     assert "s SOLUTION (verified)" in done.stdout
-    assert run("whale", "--given", "boat").returncode != 0
+    wrong = run("whale", "--given", "boat")
+    assert wrong.returncode == 2 and wrong.stderr.strip() == "dlx_search: boat is not a part of whale"
 
 
 def test_paths_split_the_tree():

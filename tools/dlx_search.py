@@ -1,7 +1,10 @@
 """One tiling of a large polyform board by dancing links in C (``tools/dlx_search.c``).
 
-    python tools/dlx_search.py pram [--seed N] [--time-limit S] [--pocket CELLS] [--out pram.json]
-    python tools/dlx_search.py pentomino-6x10 --count      # 9356: the cuts lose no tiling
+    python tools/dlx_search.py tortoise --out tortoise.json   # 45 Eternity pieces, ~1 CPU-s
+    python tools/dlx_search.py pentomino-6x10 --count          # 9356: the cut loses no tiling
+    python tools/dlx_search.py pram --given whale              # keep Whale's tiling, search the rest
+    python tools/dlx_search.py pram --given whale --path 5,0   # one subtree: a job for one machine
+    python tools/dlx_search.py pram --estimate 3000            # Knuth's estimate of the tree size
 
 The walk in ``satiling.search`` recomputes its branching counts from bit sets at every node; on
 Pram (108 955 placements) that is milliseconds a node.  Knuth's dancing links keep those counts up
@@ -10,23 +13,24 @@ enclosed pocket of open cells whose size is no multiple of the piece area.  The 
 searches; the placements it returns are decoded and checked here by ``puzzle.verify`` before the
 solution is written (JSON, as ``satiling verify`` and ``satiling render`` read it).
 
-Cells are numbered row by row (top to bottom, left to right, by their centroids), and ties in the
-fewest-rows rule go to the lowest number, so the board fills from the top edge.  ``--seed`` shuffles
-the order in which each cell's candidate placements are tried.
+Cells are numbered row by row (``--order``: from the top edge by default), and ties in the
+fewest-rows rule go to the lowest number.  ``--seed`` starts each branching at a random row.
+``--given BOARD`` first tiles a bundled sub-board whose region lies inside this one and whose
+pieces are among its pieces, and keeps that tiling (Whale inside Pram: same coordinates, 8 of
+Pram's 64 pieces).  The measurements on Pram are in ``tools/eternity_runs.py``.
 
-Exit codes as the CLI's: 0 solved, 1 no tiling (exhausted), 2 error, 3 time limit.
+Exit codes as the CLI's: 0 solved (or counted), 1 no tiling (exhausted), 2 error, 3 time limit.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from satiling import load
+from satiling import SatilingError, load
 from satiling.cli import solution_json
 
 SOURCE = Path(__file__).with_name("dlx_search.c")
@@ -60,7 +64,7 @@ def matrix(puzzle, order: str = "top", fixed: list = ()) -> tuple[str, list]:
                   if pl.piece in pieces and not used_cells.intersection(pl.cells)]
     areas = {len(p.shape) for p in puzzle.pieces}
     if len(areas) != 1 or any(p.count != 1 for p in puzzle.pieces):
-        raise SystemExit("dlx_search: needs one piece area and one copy of every piece")
+        raise SatilingError("dlx_search needs one piece area and one copy of every piece")
     lines = [f"{len(cells) + len(pieces)} {len(cells)} {areas.pop()} {len(placements)}"]
     for pl in placements:
         cols = [pieces[pl.piece]] + [index[c] for c in pl.cells]
@@ -83,11 +87,11 @@ def given_tiling(puzzle, name: str) -> list:
     """The first tiling of board ``name``, which must lie inside ``puzzle`` with pieces of its own."""
     sub = load(name)
     if not sub.region <= puzzle.region or not {p.name for p in sub.pieces} <= set(puzzle.by_name):
-        raise SystemExit(f"dlx_search: {name} is not a part of {puzzle.name}")
+        raise SatilingError(f"{name} is not a part of {puzzle.name}")
     text, placements = matrix(sub)
     code, out = run_search(text, [])
     if code != 0:
-        raise SystemExit(f"dlx_search: {name} has no tiling")
+        raise SatilingError(f"{name} has no tiling")
     solution = [placements[int(r)] for r in out[-1].split()[1:]]
     sub.verify(solution)
     return solution
@@ -114,6 +118,8 @@ def main() -> int:
                          "the first in the middle)")
     ap.add_argument("--path", metavar="I,J,..",
                     help="search only this subtree (0-based rows of the first branchings)")
+    ap.add_argument("--estimate", type=int, metavar="PROBES",
+                    help="print Knuth's random-path estimate of the tree size instead")
     ap.add_argument("--out", help="write the verified solution here (JSON)")
     ap.add_argument("--count", action="store_true",
                     help="count every tiling instead (raw, no symmetry): a check that the cuts lose none")
@@ -133,11 +139,15 @@ def main() -> int:
         options.append("--reverse-root")
     if args.path:
         options += ["--path", args.path]
+    if args.estimate:
+        options += ["--estimate", str(args.estimate)]
     if args.time_limit:
         options += ["--time-limit", str(args.time_limit)]
     code, out = run_search(text, options)
-    print("\n".join(line for line in out if line.startswith("c ")))
-    if args.count or not out or out[0] != "s SOLUTION":
+    for line in out:
+        if line.startswith("c "):
+            print(line)
+    if args.count or args.estimate or not out or out[0] != "s SOLUTION":
         print(out[0] if out else "s UNKNOWN")
         return code
     rows = [int(x) for x in out[-1].split()[1:]]
@@ -152,4 +162,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except SatilingError as e:       # bad input: one line, exit 2, as the CLI does
+        print(f"dlx_search: {e}", file=sys.stderr)
+        sys.exit(2)

@@ -24,12 +24,14 @@ Measured on a shared 2-core machine (CPU seconds):
 * ``tools/dlx_search.py`` (dancing links in C, 7000 nodes/CPU-s on Pram, 25x the walk) exhausts
   Tortoise in 3896 nodes (it has 2 tilings) but not Pram.  Whale's region lies inside Pram's in
   the same coordinates and its 8 pieces are Pram's, so ``--given whale`` keeps Whale's unique
-  tiling and leaves 56 pieces (76 956 placements); CaDiCaL with those 8 units found nothing in 711
-  CPU-s.  Two dancing-links runs from both ends of the first branching (26 rows) took 2 x 2100
-  CPU-s (15 M + 12 M nodes): they finished 5 + 17 of the 26 subtrees, then each sat in one subtree
-  whose first descendants at depth 3 alone took over 10 M nodes, while the branchings below
-  have 15, 30 and 4 rows.  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No
-  branch ever held more than 39 of the 56 pieces.  ``--path`` splits the tree for many machines.
+  tiling and leaves 56 pieces (76 956 placements).  On that board CaDiCaL (Whale's 8 placements as
+  units) found nothing in 711 CPU-s, and CP-SAT with 2 workers nothing in 1338 s wall: presolve
+  left 62 615 variables and search had fixed 10 532 of them, the last at about one a second.  Two
+  dancing-links runs from both ends of the first branching (26 rows) took 2454 and 2084 CPU-s
+  (17.8 M and 15.7 M nodes): they finished 5 + 17 of the 26 subtrees, then each sat in one subtree,
+  still on the first row at depths 1 to 4 (branchings of 15, 30, 4 and 14 rows) after over 10 M
+  nodes.  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No branch ever held more
+  than 39 of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
 """
 from __future__ import annotations
 
