@@ -30,10 +30,11 @@ def test_counts_with_the_pocket_cut(name, raw):
 
 
 def test_a_tiling_is_verified_and_written(tmp_path):
-    out = tmp_path / "boat.json"
-    done = run("boat", "--seed", "3", "--out", str(out))
+    out, svg = tmp_path / "boat.json", tmp_path / "boat.svg"
+    done = run("boat", "--seed", "3", "--out", str(out), "--svg", str(svg))
     assert done.returncode == 0, done.stderr
     assert "s SOLUTION (verified)" in done.stdout
+    assert svg.read_text().count("<title") == 21      # one group per piece
     check = subprocess.run([str(Path(sys.executable).with_name("satiling")), "verify", "boat", str(out)],
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
@@ -46,6 +47,8 @@ def test_a_given_part_is_kept(tmp_path):
     assert "s SOLUTION (verified)" in done.stdout
     wrong = run("whale", "--given", "boat")
     assert wrong.returncode == 2 and wrong.stderr.strip() == "dlx_search: boat is not a part of whale"
+    other = run("clue1")
+    assert other.returncode == 2 and other.stderr.strip() == "dlx_search: clue1 is not a polyform board"
 
 
 def test_paths_split_the_tree():

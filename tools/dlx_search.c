@@ -28,8 +28,8 @@
    the second, the 4th of the third (0-based, in the order of an unseeded forward run): a long
    exhaust split into jobs for many machines.  A path into a pruned branch has an empty subtree.
 
-   Memory: a row's nodes are contiguous and a node's links sit together (16 bytes), which
-   roughly halves the cache misses of the textbook layout on boards of 10^5 rows.          */
+   Memory: a row's nodes are contiguous and a node's links sit together (16 bytes); on Pram
+   (10^5 rows, far beyond the caches) that searched 1.3x faster than separate link arrays.  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 """One tiling of a large polyform board by dancing links in C (``tools/dlx_search.c``).
 
-    python tools/dlx_search.py tortoise --out tortoise.json   # 45 Eternity pieces, ~1 CPU-s
+    python tools/dlx_search.py tortoise --out t.json --svg t.svg   # 45 Eternity pieces, ~1 CPU-s
     python tools/dlx_search.py pentomino-6x10 --count          # 9356: the cut loses no tiling
     python tools/dlx_search.py pram --given whale              # keep Whale's tiling, search the rest
     python tools/dlx_search.py pram --given whale --path 5,0   # one subtree: a job for one machine
@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from satiling import SatilingError, load
-from satiling.cli import solution_json
+from satiling.cli import solution_json, write_atomically
 
 SOURCE = Path(__file__).with_name("dlx_search.c")
 
@@ -47,6 +47,8 @@ def matrix(puzzle, order: str = "top", fixed: list = ()) -> tuple[str, list]:
     ``fixed`` placements are taken as given: their cells and pieces leave the matrix, and so does
     every placement that meets them.
     """
+    if puzzle.family != "polyform":
+        raise SatilingError(f"{puzzle.name} is not a polyform board")
     lat = puzzle.lattice
     used_cells = {c for pl in fixed for c in pl.cells}
     used_pieces = {pl.piece for pl in fixed}
@@ -99,7 +101,10 @@ def given_tiling(puzzle, name: str) -> list:
 
 def compile_search(workdir: Path) -> Path:
     exe = workdir / "dlx_search"
-    subprocess.run(["cc", "-O2", "-o", str(exe), str(SOURCE), "-lm"], check=True)
+    try:
+        subprocess.run(["cc", "-O2", "-o", str(exe), str(SOURCE), "-lm"], check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise SatilingError(f"cannot compile {SOURCE.name} with cc: {e}") from None
     return exe
 
 
@@ -121,6 +126,7 @@ def main() -> int:
     ap.add_argument("--estimate", type=int, metavar="PROBES",
                     help="print Knuth's random-path estimate of the tree size instead")
     ap.add_argument("--out", help="write the verified solution here (JSON)")
+    ap.add_argument("--svg", help="draw the verified solution here")
     ap.add_argument("--count", action="store_true",
                     help="count every tiling instead (raw, no symmetry): a check that the cuts lose none")
     args = ap.parse_args()
@@ -156,8 +162,11 @@ def main() -> int:
     print("s SOLUTION (verified)")
     print(puzzle.text(solution))
     if args.out:
-        Path(args.out).write_text(solution_json(puzzle, solution) + "\n")
+        write_atomically(args.out, solution_json(puzzle, solution) + "\n")
         print(f"c wrote {args.out}", file=sys.stderr)
+    if args.svg:
+        write_atomically(args.svg, puzzle.svg(solution))
+        print(f"c wrote {args.svg}", file=sys.stderr)
     return 0
 
 
