@@ -28,10 +28,11 @@ Measured on a shared 2-core machine (CPU seconds):
   units) found nothing in 711 CPU-s, and CP-SAT with 2 workers nothing in 1338 s wall: presolve
   left 62 615 variables and search had fixed 10 532 of them, the last at about one a second.  Two
   dancing-links runs from both ends of the first branching (26 rows) took 2454 and 2084 CPU-s
-  (17.8 M and 15.7 M nodes): they finished 5 + 17 of the 26 subtrees, then each sat in one subtree,
-  still on the first row at depths 1 to 4 (branchings of 15, 30, 4 and 14 rows) after over 10 M
-  nodes.  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No branch ever held more
-  than 39 of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
+  (17.8 M and 15.7 M nodes).  They finished 5 + 17 of the 26 subtrees (``--path 6`` and ``7`` are
+  empty), then each sat in one of the last two: within the first two rows at depth 1 and the
+  first at depths 2 to 4 (branchings of 15, 30, 4 and 14 rows) after over 10 M nodes.
+  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No branch ever held more than
+  39 of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
 """
 from __future__ import annotations
 
