@@ -21,7 +21,7 @@ Measured on a shared 2-core machine (CPU seconds):
   tiling, nor did ``tools/walk_restarts.py`` (two seeds, 1380 CPU-s each, 360k and 276k nodes);
   the LP relaxation under a random objective is fractional everywhere.  Tortoise (45 pieces) falls
   to the walk in 1811 nodes, 2.4 CPU-s.
-* ``tools/dlx_search.py`` (dancing links in C, 7000 nodes/CPU-s on Pram, 25x the walk) exhausts
+* ``tools/dlx_search.py`` (dancing links in C, 7000 nodes/CPU-s on Pram, about 27x the walk) exhausts
   Tortoise in 3896 nodes (it has 2 tilings) but not Pram.  Whale's region lies inside Pram's in
   the same coordinates and its 8 pieces are Pram's, so ``--given whale`` keeps Whale's unique
   tiling and leaves 56 pieces (76 956 placements).  On that board CaDiCaL (Whale's 8 placements as
