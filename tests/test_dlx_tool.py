@@ -54,7 +54,7 @@ def test_a_given_part_is_kept(tmp_path):
 def test_paths_split_the_tree():
     """The subtrees under the rows of the first branching add up to the whole count."""
     first = run("hexiamond-6x6", "--count", "--path", "0")
-    degree = int(first.stderr.split("c first branching: column ")[1].split(", ")[1].split()[0])
+    degree = int(first.stderr.split("c branching at depth 0: column ")[1].split(", ")[1].split()[0])
     counts = [first] + [run("hexiamond-6x6", "--count", "--path", str(k)) for k in range(1, degree)]
     total = sum(int(line.split()[2]) for done in counts for line in done.stdout.splitlines()
                 if line.startswith("s COUNT"))

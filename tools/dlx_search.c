@@ -158,7 +158,8 @@ static int search(int depth) {
     if (back) x = N[best].up;
     for (int skip = randomize ? (int)(next_rand() % bl) : 0; skip > 0; skip--) x = N[x].down;
     deg[depth] = bl;
-    if (depth == 0) fprintf(stderr, "c first branching: column %d, %d rows\n", best, bl);
+    if (depth == 0 || depth == path_len)   /* the degrees that --path jobs are cut from */
+        fprintf(stderr, "c branching at depth %d: column %d, %d rows\n", depth, best, bl);
     for (int tried = 0; tried < bl; tried++, x = back ? N[x].up : N[x].down) {
         if (x == best) x = back ? N[x].up : N[x].down;   /* a random start wraps around */
         idx[depth] = tried;

@@ -28,11 +28,14 @@ Measured on a shared 2-core machine (CPU seconds):
   units) found nothing in 711 CPU-s, and CP-SAT with 2 workers nothing in 1338 s wall: presolve
   left 62 615 variables and search had fixed 10 532 of them, the last at about one a second.  Two
   dancing-links runs from both ends of the first branching (26 rows) took 2454 and 2084 CPU-s
-  (17.8 M and 15.7 M nodes).  They finished 5 + 17 of the 26 subtrees (``--path 6`` and ``7`` are
-  empty), then each sat in one of the last two: within the first two rows at depth 1 and the
-  first at depths 2 to 4 (branchings of 15, 30, 4 and 14 rows) after over 10 M nodes.
-  Extrapolated, the exhaust is 10^10 to 10^11 nodes: CPU-months.  No branch ever held more than
-  39 of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
+  (17.8 M and 15.7 M nodes).  They finished 5 + 17 of the 26 subtrees, then each sat in one of
+  the last two.  Mapped with ``--path`` (a subtree counts as live if it outlasts 65 536 nodes):
+  24 of the 26 first rows die within 24 nodes; under the two live ones (14 and 15 rows) all but
+  one die within 24 nodes; below that, along the first live path, 8 of 30, 4 of 4 and 11 of 14
+  rows are live, so about 2 x 8 x 4 x 11 = 700 live subtrees hang at depth 5, and the first of
+  them alone took over 10 M nodes without finishing.
+  The exhaust is 10^10 nodes or more: CPU-months at this rate.  No branch ever held more than 39
+  of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
 """
 from __future__ import annotations
 
