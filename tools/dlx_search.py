@@ -77,21 +77,19 @@ def matrix(puzzle, order: str = "top", fixed: list = ()) -> tuple[str, list]:
     return "\n".join(lines) + "\n", placements
 
 
-def run_search(text: str, options: list[str]) -> tuple[int, list[str]]:
-    """Compile and run the C search on one matrix: its exit code and its stdout lines."""
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = compile_search(Path(tmp))
-        run = subprocess.run([str(exe), *options], input=text, stdout=subprocess.PIPE, text=True)
+def run_search(exe: Path, text: str, options: list[str]) -> tuple[int, list[str]]:
+    """Run the compiled search on one matrix: its exit code and its stdout lines."""
+    run = subprocess.run([str(exe), *options], input=text, stdout=subprocess.PIPE, text=True)
     return run.returncode, run.stdout.splitlines()
 
 
-def given_tiling(puzzle, name: str) -> list:
+def given_tiling(puzzle, name: str, exe: Path) -> list:
     """The first tiling of board ``name``, which must lie inside ``puzzle`` with pieces of its own."""
     sub = load(name)
     if not sub.region <= puzzle.region or not {p.name for p in sub.pieces} <= set(puzzle.by_name):
         raise SatilingError(f"{name} is not a part of {puzzle.name}")
     text, placements = matrix(sub)
-    code, out = run_search(text, [])
+    code, out = run_search(exe, text, [])
     if code != 0:
         raise SatilingError(f"{name} has no tiling")
     solution = [placements[int(r)] for r in out[-1].split()[1:]]
@@ -131,9 +129,15 @@ def main() -> int:
                     help="count every tiling instead (raw, no symmetry): a check that the cuts lose none")
     args = ap.parse_args()
 
+    with tempfile.TemporaryDirectory() as tmp:
+        return solve(args, compile_search(Path(tmp)))
+
+
+def solve(args: argparse.Namespace, exe: Path) -> int:
+    """Build the matrix, search it with ``exe``, verify and write what it finds."""
     start = time.process_time()
     puzzle = load(args.puzzle)
-    fixed = given_tiling(puzzle, args.given) if args.given else []
+    fixed = given_tiling(puzzle, args.given, exe) if args.given else []
     text, placements = matrix(puzzle, args.order, fixed)
     print(f"c {args.puzzle}: {len(placements)} placements"
           f"{f' after fixing {args.given} ({len(fixed)} pieces)' if fixed else ''}, matrix in "
@@ -149,7 +153,7 @@ def main() -> int:
         options += ["--estimate", str(args.estimate)]
     if args.time_limit:
         options += ["--time-limit", str(args.time_limit)]
-    code, out = run_search(text, options)
+    code, out = run_search(exe, text, options)
     for line in out:
         if line.startswith("c "):
             print(line)
