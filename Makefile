@@ -6,8 +6,8 @@ BIN = $(VENV)/bin
 
 .PHONY: demo test bench clean
 
-$(BIN)/satiling: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+$(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
