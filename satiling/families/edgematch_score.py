@@ -108,8 +108,11 @@ def _one_piece_per_square(tiles: Iterable[Tile]) -> dict[Square, int]:
 
 # -- reading boards --------------------------------------------------------------------------
 def parse_board(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    """A board from token-grid text, an e2.bucas.name URL, or JSON placements."""
-    stripped = text.strip()
+    """A board from token-grid text, an e2.bucas.name URL, or JSON placements.
+
+    Lines starting with ``#`` are comments and are never read: ``solve`` prints the viewer URL of
+    its board as such a comment, and an edited grid must score as the grid, not as the old URL."""
+    stripped = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("#")).strip()
     if not stripped:
         raise SatilingError("the board is empty")
     if "board_edges=" in stripped:
