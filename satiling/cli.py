@@ -11,14 +11,16 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, Iterator
 
 from . import catalog
 from .errors import SatilingError, VerificationError
+from .fileio import loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
+
+write_atomically = write_file          # the older name, still imported by plugins and tools
 
 EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
 
@@ -286,21 +288,17 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from .search.stream import Run, Settings, SolutionFile
+    from .search.stream import Run, Settings
     puzzle, problem = load_model(args)
     if args.resume and args.out and Path(args.out).resolve() != Path(args.resume).resolve():
         raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
     if args.proof and args.limit is not None:
         raise SatilingError("--proof needs the whole enumeration: drop --limit or --proof")
+    if args.limit is not None and args.limit < 1:
+        raise SatilingError("--limit must be at least 1")
     run = Run(args.name, puzzle, problem, model_options(args), Settings.from_namespace(args))
-    point = run.resume_point(args.resume) if args.resume else None
-    if point is not None and point.torn:
-        print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
     path = args.resume or args.out
-    if args.out and not args.resume and Path(args.out).is_file() and Path(args.out).stat().st_size:
-        raise SatilingError(f"{args.out} already holds solutions: continue it with --resume "
-                            f"{args.out}, or remove it")
-    out = SolutionFile(path) if path else None
+    out = run.solution_file(path, resume=bool(args.resume)) if path else None   # locked, checked
 
     def write(solution: list[Any]) -> None:
         line = solution_json(puzzle, solution)
@@ -311,6 +309,11 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         bar.update(1)
 
     try:
+        point = run.resume_point(out) if args.resume else None
+        if point is not None and point.torn:
+            print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
+        if out is not None:
+            out.start()                   # the file changes only from here on
         with progress(args, "solutions") as bar:
             outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof))
     finally:
@@ -336,7 +339,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     board so far, for edge matching); 2 for a contradictory one; 3 when the solver gave up."""
     from .backends.dimacs import read_solver_output
     puzzle, problem = load_model(args)
-    text = sys.stdin.read() if args.output == "-" else _read_text(args.output)
+    text = read_text(args.output, 64 + 16 * problem.num_vars + (1 << 20), what="solver output")
     out = read_solver_output(text)
     if out.status == "UNSATISFIABLE":
         print("no solution")
@@ -394,7 +397,7 @@ def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = Fa
     """Print a verified solution (picture or JSON) and optionally write its SVG."""
     print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
     if svg:
-        write_atomically(svg, puzzle.svg(solution))
+        write_file(svg, puzzle.svg(solution))
         print(f"satiling: wrote {svg}", file=sys.stderr)
 
 
@@ -405,74 +408,19 @@ def solution_json(puzzle, solution: list[Any]) -> str:
 
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
-    text = sys.stdin.read() if path == "-" else _read_text(path)
+    from .search.runfiles import is_header
+    text = read_text(path, what="solution file")
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        data = loads_json(line, f"{path}: line {n}")
+        if is_header(data):               # the header line of an enumerate --out file
+            continue
         try:
-            data = json.loads(line)
             placements = data["placements"] if isinstance(data, dict) else data
             yield [puzzle.placement_from_json(p) for p in placements]
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
-
-
-def _read_text(path: str) -> str:
-    try:
-        return Path(path).read_text()
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SatilingError(f"{path}: not a text file") from None
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write a file whole or not at all (a temporary file renamed into place)."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        _as_created(tmp)
-        os.replace(tmp, target)
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
-
-
-def _as_created(path: str) -> None:
-    """Give a temporary file the mode a plain ``open`` would have (mkstemp makes it 0600)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(path, 0o666 & ~mask)
-
-
-class output_file:
-    """stdout, or a file that appears only once it is complete."""
-
-    def __init__(self, path: str | None) -> None:
-        self.path, self.tmp = path, None
-
-    def __enter__(self) -> TextIO:
-        if self.path is None:
-            return sys.stdout
-        target = Path(self.path)
-        try:
-            fd, self.tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-        except OSError as e:
-            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
-        self.f = os.fdopen(fd, "w")
-        return self.f
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if self.tmp is None:
-            sys.stdout.flush()
-            return
-        self.f.close()
-        if exc_type is None:
-            _as_created(self.tmp)
-            os.replace(self.tmp, self.path)
-        else:
-            os.unlink(self.tmp)
 
 
 class progress:

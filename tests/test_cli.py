@@ -53,7 +53,7 @@ def test_enumerate_verify_render_roundtrip(cli, tmp_path):
     out = tmp_path / "s.jsonl"
     r = cli("enumerate", "pentomino-3x20", "--raw", "--out", str(out))
     assert r.returncode == 0, r.stderr
-    lines = out.read_text().splitlines()
+    lines = out.read_text().splitlines()[1:]         # after the header naming the run
     assert len(lines) == 8 and len(set(lines)) == 8
     r = cli("verify", "pentomino-3x20", str(out))
     assert r.returncode == 0 and "8 solutions verified" in r.stdout
@@ -67,7 +67,7 @@ def test_enumerate_verify_render_roundtrip(cli, tmp_path):
 def test_verify_rejects_a_wrong_solution(cli, tmp_path):
     out = tmp_path / "s.jsonl"
     cli("enumerate", "pentomino-3x20", "--limit", "1", "--out", str(out))
-    sol = json.loads(out.read_text())
+    sol = json.loads(out.read_text().splitlines()[1])   # the solution after the header
     sol["placements"][0]["cells"][0][1] += 1      # move one cell of one piece
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(sol))

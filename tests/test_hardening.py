@@ -44,3 +44,86 @@ def test_score_reads_the_grid_not_the_url_comment(tmp_path, capsys):
     with_comments, without = _score(spoiled, capsys), _score(bare, capsys)
     assert with_comments == without
     assert with_comments[0] < 60
+
+
+# -- lost data: resume files and checkpoints ------------------------------------------------------
+# pentomino-3x20 has 2 tilings, 8 with rotations and reflections (Haselgrove 1960)
+def _enumerate(capsys, *args: str) -> tuple[int, str]:
+    code = main(["enumerate", "pentomino-3x20", "--quiet", *args])
+    return code, capsys.readouterr().err
+
+
+def _refused(capsys, path, *args: str) -> str:
+    """Run a resume that must be refused: exit 2, one line, the file not touched."""
+    before = path.read_bytes()
+    code, err = _enumerate(capsys, *args) if args[0] != "count" else \
+        (main([*args, "--quiet"]), capsys.readouterr().err)
+    assert code == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert path.read_bytes() == before
+    return err
+
+
+def _solutions(path) -> list[str]:
+    return [ln for ln in path.read_text().splitlines() if '"placements"' in ln]
+
+
+def test_resume_refuses_a_file_that_is_not_a_solutions_file(tmp_path, capsys):
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"todo": ["keep this"]}\n')
+    assert "not a solutions file" in _refused(capsys, notes, "--resume", str(notes))
+    notes.write_text('{"todo": ["a torn line without newline"]}')     # refused before any cut
+    assert "not a solutions file" in _refused(capsys, notes, "--resume", str(notes))
+
+
+def test_resume_refuses_removed_changed_and_foreign_lines(tmp_path, capsys):
+    full = tmp_path / "full.jsonl"
+    assert _enumerate(capsys, "--raw", "--out", str(full))[0] == 0
+    lines = full.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 8
+    gap = tmp_path / "gap.jsonl"
+    gap.write_text("".join(lines[:3] + lines[4:]))
+    assert "removed" in _refused(capsys, gap, "--raw", "--resume", str(gap))
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(lines[:2]) + lines[2].replace('"piece":"F"', '"piece": "F"') + "".join(lines[3:]))
+    assert "changed" in _refused(capsys, edited, "--raw", "--resume", str(edited))
+    torn = tmp_path / "torn.jsonl"                     # another run's file with a torn last line
+    torn.write_text("".join(lines[:4]) + lines[4][:30])
+    assert "raw true in the file" in _refused(capsys, torn, "--resume", str(torn))
+
+
+def test_resume_of_a_cut_file_finds_every_solution_once(tmp_path, capsys):
+    full = tmp_path / "full.jsonl"
+    assert _enumerate(capsys, "--raw", "--out", str(full))[0] == 0
+    cut = tmp_path / "cut.jsonl"
+    lines = full.read_text().splitlines(keepends=True)
+    cut.write_text("".join(lines[:4]) + lines[4][:30])                 # 3 whole solutions, one torn
+    code, err = _enumerate(capsys, "--raw", "--resume", str(cut))
+    assert code == 0 and "dropped an incomplete last line" in err
+    assert sorted(_solutions(cut)) == sorted(_solutions(full)) and len(set(_solutions(cut))) == 8
+    assert main(["verify", "pentomino-3x20", str(cut)]) == 0          # verify skips the header
+    assert "8 solutions verified" in capsys.readouterr().out
+
+
+def test_a_second_run_on_a_locked_file_is_refused(tmp_path, capsys):
+    import fcntl
+    out = tmp_path / "s.jsonl"
+    assert _enumerate(capsys, "--raw", "--limit", "3", "--out", str(out))[0] == 0
+    with open(out, "rb") as held:                       # another run writing to it
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert "another satiling run" in _refused(capsys, out, "--raw", "--resume", str(out))
+    assert _enumerate(capsys, "--raw", "--resume", str(out))[0] == 0
+    assert len(set(_solutions(out))) == len(_solutions(out)) == 8
+    assert "already holds solutions" in _refused(capsys, out, "--raw", "--out", str(out))
+
+
+def test_count_checkpoint_with_an_added_record_is_refused(tmp_path, capsys):
+    ckpt = tmp_path / "count.ckpt"
+    assert main(["count", "pentomino-3x20", "--raw", "--quiet", "--resume", str(ckpt)]) == 0
+    assert capsys.readouterr().out.strip() == "8"
+    lines = ckpt.read_text().splitlines(keepends=True)
+    ckpt.write_text("".join(lines) + lines[-1])                          # a cube counted twice
+    assert "removed, added or moved" in _refused(capsys, ckpt, "count", "pentomino-3x20", "--raw",
+                                                 "--resume", str(ckpt))
+    ckpt.write_text("".join(lines))
+    assert main(["count", "pentomino-3x20", "--raw", "--quiet", "--resume", str(ckpt)]) == 0
+    assert capsys.readouterr().out.strip() == "8"                        # every cube recorded: 8

@@ -18,13 +18,11 @@ are killed, queued cubes cancelled; a ``kill -9`` of the driver makes its worker
 second.
 
 **The count checkpoint.**  ``count --resume FILE`` records one line per finished cube (in any
-order, workers finish when they finish) after a header naming the model's fingerprint; a resumed
-count runs the cubes not yet in the file.
+order, workers finish when they finish) after a header naming the run; a resumed count runs the
+cubes not yet in the file.  Both files, their headers, checksums and locks: :mod:`.runfiles`.
 """
 from __future__ import annotations
 
-import json
-import os
 import signal
 import threading
 import time
@@ -36,6 +34,7 @@ from typing import Any, Callable, Iterator
 
 from ..errors import SatilingError
 from .cubes import CubeRunner, CubeSpace, Job, executor, in_order, results
+from .runfiles import Checkpoint, ResumePoint, SolutionFile, read_resume
 
 
 @dataclass(frozen=True)
@@ -102,12 +101,21 @@ class Run:
                   limit: int | None = None, keep: bool = False) -> "Outcome":
         return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep)
 
-    def resume_point(self, path: str) -> "ResumePoint":
-        return read_resume(self.space, path, self.settings.raw)
+    def resume_point(self, file: SolutionFile) -> ResumePoint:
+        return read_resume(self.space, file, self.settings.raw)
+
+    def solution_file(self, path: str, resume: bool = False) -> SolutionFile:
+        """The solutions file, locked and checked (see :mod:`.runfiles`); unchanged until ``start()``."""
+        return SolutionFile(path, self, resume)
 
     def count(self, checkpoint: str | None = None, progress: Callable[[int], None] = lambda n: None,
               keep: bool = False) -> "Outcome":
-        return count_solutions(self.space, self.job, self.settings, checkpoint, progress, keep)
+        record = Checkpoint(checkpoint, self) if checkpoint else None
+        try:
+            return count_solutions(self.space, self.job, self.settings, record, progress, keep)
+        finally:
+            if record:
+                record.close()
 
     def members(self, solutions: list[frozenset[int]]) -> set[frozenset[int]]:
         """The solutions of the restricted problem that a set of found solutions stands for."""
@@ -164,124 +172,14 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int) -> Iterator[f
         yield from map(frozenset, r.owners)
 
 
-class SolutionFile:
-    """JSON lines appended to a file, each with one unbuffered write (a kill tears at most the
-    last line, which a resume drops)."""
-
-    def __init__(self, path: str) -> None:
-        try:
-            self.f = open(path, "ab", buffering=0)
-        except OSError as e:
-            raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
-
-    def write_line(self, line: str) -> None:
-        data = (line + "\n").encode()
-        while data:
-            data = data[self.f.write(data):]
-
-    def close(self) -> None:
-        self.f.close()
-
-
-@dataclass
-class ResumePoint:
-    """Where a stream left off: the cube to start from, the solutions of that cube already written."""
-
-    cube: int = 0
-    skip: set[frozenset[int]] = field(default_factory=set)
-    lines: int = 0
-    torn: bool = False
-    solutions: list[frozenset[int]] = field(default_factory=list)   # every line, in order
-
-
-def read_resume(space: CubeSpace, path: str, raw: bool) -> ResumePoint:
-    """Read a solutions file written by :func:`enumerate_solutions` with the same settings, drop
-    a torn last line, and check it is a prefix of the stream (see the module doc)."""
-    lines, torn = _complete_lines(path)
-    point = ResumePoint(torn=torn)
-    var_of = {space.problem.meanings[v]: v for v in space.problem.primary_vars()}
-    classes: list[tuple[tuple[int, ...], int, int]] = []      # (owner, members seen, line) in order
-    seen: set[frozenset[int]] = set()
-    for n, line in enumerate(lines, 1):
-        sol = _solution_vars(space, var_of, line, f"{path}: line {n}")
-        owner = space.owner(sol)
-        if owner is None:
-            raise SatilingError(f"{path}: line {n} is not a solution of {space.puzzle.name} with these options")
-        cube, rep = owner
-        if sol in seen:
-            raise SatilingError(f"{path}: line {n} repeats an earlier solution")
-        if cube < point.cube:
-            raise _not_ours(path, n)
-        if not raw and rep != tuple(sorted(sol)):
-            raise _not_ours(path, n)
-        if classes and classes[-1][0] == rep:
-            classes[-1] = (rep, classes[-1][1] + 1, n)
-        else:
-            _check_class_complete(space, classes, raw, path)
-            classes.append((rep, 1, n))
-        if cube > point.cube:
-            point.skip.clear()
-        point.cube = cube
-        point.skip.add(sol)
-        seen.add(sol)
-        point.solutions.append(sol)
-    point.lines = len(point.solutions)
-    return point
-
-
-def _check_class_complete(space: CubeSpace, classes: list, raw: bool, path: str) -> None:
-    """In a raw file every class but the last must be there whole."""
-    if raw and classes:
-        rep, members, line = classes[-1]
-        if members != len(space.group.images(rep)):
-            raise _not_ours(path, line)
-
-
-def _not_ours(path: str, n: int) -> SatilingError:
-    return SatilingError(f"{path}: line {n} is out of place: the file was not written by this "
-                         "enumeration (same puzzle, --raw and symmetry options)")
-
-
-def _complete_lines(path: str) -> tuple[list[str], bool]:
-    """The complete lines of ``path`` (missing: none); a torn last line is cut off the file."""
-    p = Path(path)
-    if not p.exists():
-        return [], False
-    try:
-        data = p.read_bytes()
-        torn = bool(data) and not data.endswith(b"\n")
-        if torn:
-            keep = data.rfind(b"\n") + 1
-            os.truncate(p, keep)
-            data = data[:keep]
-        return [ln for ln in data.decode().splitlines() if ln.strip()], torn
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SatilingError(f"{path}: not a text file") from None
-
-
-def _solution_vars(space: CubeSpace, var_of: dict, line: str, where: str) -> frozenset[int]:
-    try:
-        data = json.loads(line)
-        placements = [space.puzzle.placement_from_json(p) for p in data["placements"]]
-    except (json.JSONDecodeError, KeyError, TypeError):
-        raise SatilingError(f"{where} is not a solution in JSON") from None
-    try:
-        return frozenset(var_of[p] for p in placements)
-    except KeyError:
-        raise SatilingError(f"{where} is not a solution of {space.puzzle.name}") from None
-
-
 # -- count ----------------------------------------------------------------------------------------
-def count_solutions(space: CubeSpace, job: Job, s: Settings, checkpoint: str | None = None,
+def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint | None = None,
                     progress: Callable[[int], None] = lambda n: None, keep: bool = False) -> Outcome:
     """Count (and verify) every solution, cube by cube, here or on workers; with a ``checkpoint``
     file, finished cubes are recorded there and skipped when the count is resumed."""
-    done = _read_checkpoint(space, job, s, checkpoint) if checkpoint else {}
+    done = record.done if record else {}
     out = Outcome(total=sum(done.values()))
     todo = [i for i in range(len(space.cubes)) if i not in done]
-    record = _Checkpoint(checkpoint, space, job, s) if checkpoint else None
     runner = CubeRunner(space, s.engine, s.solver)
     here = not (s.dask or (s.workers or 1) > 1)
     with stop_on(s.seconds_left()) as stop:
@@ -302,47 +200,11 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, checkpoint: str | N
                 if not here:
                     progress(r.count)
     runner.close()
-    if record:
-        record.file.close()
     out.stopped = stop.reason
     if stop.reason and here:
         out.total += runner.partial       # the cube in progress, counted so far
         out.found += runner.partial
     return out
-
-
-class _Checkpoint:
-    """The count's record of finished cubes: a header line, then one line per cube."""
-
-    def __init__(self, path: str, space: CubeSpace, job: Job, s: Settings) -> None:
-        new = not Path(path).exists() or Path(path).stat().st_size == 0
-        self.file = SolutionFile(path)
-        if new:
-            self.file.write_line(json.dumps(_header(space, job, s)))
-
-    def add(self, cube: int, count: int) -> None:
-        self.file.write_line(json.dumps({"cube": cube, "count": count}))
-
-
-def _header(space: CubeSpace, job: Job, s: Settings) -> dict[str, Any]:
-    return {"satiling": "count", "puzzle": space.puzzle.name, "raw": s.raw,
-            "fingerprint": job.fingerprint, "cubes": len(space.cubes)}
-
-
-def _read_checkpoint(space: CubeSpace, job: Job, s: Settings, path: str) -> dict[int, int]:
-    lines, _ = _complete_lines(path)
-    if not lines:
-        return {}
-    try:
-        header = json.loads(lines[0])
-        records = [json.loads(ln) for ln in lines[1:]]
-        done = {int(r["cube"]): int(r["count"]) for r in records}
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-        raise SatilingError(f"{path}: not a count checkpoint") from None
-    if header != _header(space, job, s):
-        raise SatilingError(f"{path}: a checkpoint of another count (puzzle, --raw, symmetry or "
-                            "model options differ)")
-    return done
 
 
 # -- stopping cleanly ---------------------------------------------------------------------------

@@ -1,0 +1,215 @@
+"""Reading and writing the user's files without surprises.
+
+Reading (:func:`read_text`, :func:`read_bytes`): a size cap, so ``/dev/zero`` or a huge file is one
+clear error instead of memory running out; ``-`` is stdin.  :func:`loads_json` is ``json.loads``
+that refuses what the standard reader lets through or chokes on (``Infinity``/``NaN``, numbers of
+thousands of digits, nesting deep enough for a RecursionError), always as a :class:`SatilingError`.
+
+Writing (:func:`write_file`, :class:`output_file`): a regular file (or a new path) is written to a
+temporary file beside it and renamed into place, so it appears whole or not at all; a symlink is
+followed and its target replaced the same way; a FIFO, a terminal or a device (``/dev/stdout``,
+``/dev/null``) is written straight through, never replaced by a regular file; a directory is refused.
+Every temporary file is removed on every error path, Ctrl-C included.
+"""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from .errors import SatilingError
+
+#: the default cap on a file read whole (solutions, boards, solver outputs scale it up themselves)
+READ_LIMIT = 64 << 20
+#: JSON nesting beyond this is refused before the parser recurses
+JSON_DEPTH = 64
+#: integers in JSON longer than this many digits are refused (no coordinate or count needs more)
+JSON_DIGITS = 18
+
+
+# -- reading ----------------------------------------------------------------------------------------
+def read_bytes(path: str, limit: int = READ_LIMIT, what: str = "file") -> bytes:
+    """The whole of ``path`` (``-``: stdin), at most ``limit`` bytes (SatilingError beyond)."""
+    name = "stdin" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            if Path(path).is_dir():
+                raise SatilingError(f"{path}: is a directory, not a {what}")
+            with open(path, "rb") as f:
+                data = f.read(limit + 1)
+    except OSError as e:
+        raise SatilingError(f"{name}: cannot read: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise SatilingError(f"{name}: larger than {_size(limit)}: not a {what}")
+    return data
+
+
+def read_text(path: str, limit: int = READ_LIMIT, what: str = "file") -> str:
+    """:func:`read_bytes` decoded as UTF-8 (SatilingError for binary data such as NUL bytes)."""
+    data = read_bytes(path, limit, what)
+    name = "stdin" if path == "-" else path
+    if b"\0" in data:
+        raise SatilingError(f"{name}: binary data (NUL bytes): not a {what}")
+    try:
+        return data.decode()
+    except UnicodeDecodeError as e:
+        raise SatilingError(f"{name}: not UTF-8 text (byte {e.start}): not a {what}") from None
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MB" if n >= 1 << 20 else f"{n} bytes"
+
+
+def loads_json(text: str, where: str) -> Any:
+    """``json.loads`` for untrusted text: SatilingError naming ``where`` for anything but plain
+    JSON with finite numbers, integers of at most :data:`JSON_DIGITS` digits and nesting of at most
+    :data:`JSON_DEPTH` levels."""
+    if _depth(text) > JSON_DEPTH:
+        raise SatilingError(f"{where}: JSON nested deeper than {JSON_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_int=_small_int,
+                          parse_float=_finite_float)
+    except json.JSONDecodeError as e:
+        raise SatilingError(f"{where}: not valid JSON ({e.msg}, column {e.colno})") from None
+    except (ValueError, RecursionError) as e:
+        raise SatilingError(f"{where}: {e}") from None
+
+
+def _depth(text: str) -> int:
+    """An upper bound on the nesting of ``text`` (brackets inside strings count too)."""
+    depth = top = 0
+    for ch in text:
+        if ch in "[{":
+            depth += 1
+            top = max(top, depth)
+        elif ch in "]}":
+            depth -= 1
+    return top
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number satiling reads")
+
+
+def _small_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > JSON_DIGITS:
+        raise ValueError(f"a number of {len(digits)} digits is too long")
+    return int(digits)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return value
+
+
+# -- writing ----------------------------------------------------------------------------------------
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (see the module doc for odd files)."""
+    with output_file(path) as f:
+        f.write(text)
+
+
+class output_file:
+    """A text stream to ``path``: stdout for None or ``-``; a temporary file renamed onto the
+    (symlink-resolved) target when the block ends without an error; the file itself for FIFOs and
+    devices.  Errors are SatilingErrors naming ``path``; the temporary never outlives the block."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.tmp: str | None = None
+        self.target: str | None = None
+        self.f: TextIO | None = None
+
+    def __enter__(self) -> TextIO:
+        if self.path is None or self.path == "-":
+            return sys.stdout
+        self.target = os.path.realpath(self.path)
+        kind = _kind(self.target)
+        try:
+            if kind == "directory":
+                raise SatilingError(f"{self.path}: is a directory")
+            if kind == "special":                 # FIFO, terminal, device: straight through
+                self.f = open(self.target, "w")
+                return self.f
+            target = Path(self.target)
+            fd, self.tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.")
+            self.f = os.fdopen(fd, "w")
+            return self.f
+        except OSError as e:
+            self._discard()
+            raise SatilingError(f"{self.path}: cannot write: {e.strerror or e}") from None
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.f is None:                        # stdout
+            if exc_type is None:
+                _flush_stdout()
+            return
+        try:
+            self.f.close()
+            if exc_type is None and self.tmp is not None:
+                os.chmod(self.tmp, _mode_for(self.target))
+                os.replace(self.tmp, self.target)
+                self.tmp = None
+        except OSError as e:
+            if exc_type is None:
+                raise SatilingError(f"{self.path}: cannot write: {e.strerror or e}") from None
+        finally:
+            self._discard()
+        if isinstance(exc, OSError) and not isinstance(exc, SatilingError):
+            raise SatilingError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+
+    def _discard(self) -> None:
+        if self.f is not None and not self.f.closed:
+            try:
+                self.f.close()
+            except OSError:
+                pass
+        if self.tmp is not None:
+            try:
+                os.unlink(self.tmp)
+            except OSError:
+                pass
+            self.tmp = None
+
+
+def _kind(path: str) -> str:
+    """"new", "regular", "directory" or "special" (FIFO, device, socket) for a resolved path."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "new"
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:
+            raise SatilingError(f"{path[:60]}...: cannot write: the name is too long") from None
+        return "new"                              # let the write report it
+    if stat.S_ISDIR(mode):
+        return "directory"
+    return "regular" if stat.S_ISREG(mode) else "special"
+
+
+def _mode_for(target: str) -> int:
+    """The mode a plain ``open(target, "w")`` would leave: the old file's, else 0666 minus umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _flush_stdout() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise SatilingError(f"stdout: cannot write: {e.strerror or e}") from None

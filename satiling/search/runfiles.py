@@ -1,0 +1,333 @@
+"""The files a long run leaves behind: the solutions file of ``enumerate`` and the checkpoint of
+``count``, both read back by ``--resume``.
+
+Both are JSON Lines: a header line naming the run, then one record per line::
+
+    {"satiling":"enumerate","format":1,"puzzle":"pentomino-6x10","raw":true,...,"fingerprint":"..."}
+    {"puzzle":"pentomino-6x10","placements":[...],"n":1,"sum":"5c0f2e9a41d7b3c8"}
+
+``n`` numbers the records and ``sum`` chains them: the BLAKE2b hash (8 bytes) of the previous
+record's sum (the header's hash for the first) followed by the record as written without its ``n``
+and ``sum``.  So a file of another run (other puzzle, options, ``--raw``, symmetry breaking, engine
+or format), a file that is not ours at all, a changed record, a record added, removed or moved are
+all refused -- before anything is written, and without changing the file.  Cutting records off the
+end leaves a shorter run, which a resume simply continues.  A torn last line (a kill in the middle
+of a write) is dropped, and only once the rest of the file has been accepted.  Solution records keep
+the ``puzzle``/``placements`` keys, so ``satiling verify`` and ``render`` read the file as it is
+(they skip the header).
+
+While a run has the file open it holds an exclusive ``flock``: a second run on the same file is
+refused instead of writing every solution a second time.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SatilingError
+from ..fileio import loads_json
+
+FORMAT = 1
+_RECORD = re.compile(r'(\{.*),"n":(\d+),"sum":"([0-9a-f]{16})"\}')
+
+
+def is_header(data: Any) -> bool:
+    """Whether a parsed JSON line is the header of a run file (readers of solutions skip it)."""
+    return isinstance(data, dict) and "satiling" in data and "placements" not in data
+
+
+def run_header(kind: str, run: Any) -> dict[str, Any]:
+    """The header of a ``kind`` ("enumerate" or "count") file for a :class:`~.stream.Run`."""
+    job, space = run.job, run.space
+    header = {"satiling": kind, "format": FORMAT, "puzzle": space.puzzle.name,
+              "raw": run.settings.raw, "symmetry_breaking": job.break_symmetry,
+              "options": {k: v for k, v in job.options}, "engine": job.engine,
+              "fingerprint": job.fingerprint}
+    if kind == "count":
+        header["cubes"] = len(space.cubes)
+    return header
+
+
+def _chain(previous: str, body: bytes) -> str:
+    return hashlib.blake2b(previous.encode() + body, digest_size=8).hexdigest()
+
+
+class RunFile:
+    """A header and checksummed records, appended one unbuffered ``write`` each, under an
+    exclusive lock.  ``records`` holds the bodies already in the file (JSON text, without ``n`` and
+    ``sum``).  Nothing changes on disk until :meth:`start`."""
+
+    def __init__(self, path: str, header: dict[str, Any], resume: bool) -> None:
+        self.path, self.header = path, header
+        self.header_line = json.dumps(header, separators=(",", ":"))
+        self.records: list[str] = []
+        self.torn = False
+        self._keep: int | None = None            # truncate to this length at start (a torn line)
+        self._new = True
+        self.fd = self._open(resume)
+        try:
+            if self._regular:
+                self._read(resume)
+        except BaseException:
+            self.close()
+            raise
+        self._sum = self._last_sum
+
+    # -- opening and checking -----------------------------------------------------------------
+    def _open(self, resume: bool) -> int:
+        path = self.path
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as e:
+            raise SatilingError(f"{path}: cannot open: {e.strerror}") from None
+        if mode is not None and stat.S_ISDIR(mode):
+            raise SatilingError(f"{path}: is a directory")
+        self._regular = mode is None or stat.S_ISREG(mode)
+        if not self._regular and resume:
+            raise SatilingError(f"{path}: not a regular file: a run can only be resumed from a file")
+        flags = (os.O_RDWR | os.O_CREAT) if self._regular else os.O_WRONLY
+        try:
+            fd = os.open(path, flags | os.O_APPEND, 0o666)
+        except OSError as e:
+            raise SatilingError(f"{path}: cannot open: {e.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise SatilingError(f"{path}: another satiling run is writing to it") from None
+        except OSError:
+            pass                                  # a device without locks: nothing to share
+        return fd
+
+    def _read(self, resume: bool) -> None:
+        data = _read_all(self.fd, self.path)
+        self._last_sum = _chain("", self.header_line.encode())
+        if not data:
+            return
+        end = data.rfind(b"\n") + 1
+        if end == 0 and self.header_line.encode().startswith(data):
+            self._keep, self.torn = 0, True       # killed while writing the header
+            return
+        if not resume:
+            raise SatilingError(f"{self.path} already holds {self._what()}: continue it with "
+                                f"--resume {self.path}, or remove it")
+        if end < len(data):
+            self._keep, self.torn = end, True
+        lines = data[:end].split(b"\n")[:-1]
+        self._check_header(lines[0] if lines else b"")
+        self._new = False
+        for n, line in enumerate(lines[1:], 2):
+            self.records.append(self._check_record(n, line))
+
+    def _what(self) -> str:
+        return "solutions" if self.header["satiling"] == "enumerate" else "a count checkpoint"
+
+    def _foreign(self) -> SatilingError:
+        kind = self.header["satiling"]
+        return SatilingError(f"{self.path}: not a {'solutions file' if kind == 'enumerate' else 'checkpoint'} "
+                             f"of 'satiling {kind}' (no header line naming the run); left unchanged")
+
+    def _check_header(self, line: bytes) -> None:
+        try:
+            found = loads_json(line.decode(), f"{self.path}: line 1")
+        except (SatilingError, UnicodeDecodeError):
+            raise self._foreign() from None
+        if not is_header(found) or found.get("satiling") != self.header["satiling"]:
+            raise self._foreign()
+        for key, ours in self.header.items():
+            if found.get(key) != ours:
+                there = json.dumps(found.get(key))
+                raise SatilingError(f"{self.path}: not written by this {self.header['satiling']} run "
+                                    f"({key} {there[:60]} in the file, {json.dumps(ours)[:60]} here); "
+                                    "left unchanged")
+        if len(found) != len(self.header):
+            raise SatilingError(f"{self.path}: line 1 is not the header this version writes; left unchanged")
+
+    def _check_record(self, n: int, line: bytes) -> str:
+        try:
+            text = line.decode()
+        except UnicodeDecodeError:
+            raise SatilingError(f"{self.path}: line {n} is not text; left unchanged") from None
+        m = _RECORD.fullmatch(text)
+        if m is None:
+            raise SatilingError(f"{self.path}: line {n} is not a record of this run (no checksum); "
+                                "left unchanged")
+        body, number, checksum = m.group(1) + "}", int(m.group(2)), m.group(3)
+        if number != n - 1:
+            raise SatilingError(f"{self.path}: line {n} is record {number}: records were removed, "
+                                "added or moved; left unchanged")
+        expected = _chain(self._last_sum, body.encode())
+        if checksum != expected:
+            raise SatilingError(f"{self.path}: line {n} was changed (its checksum does not follow "
+                                "from the lines before it); left unchanged")
+        self._last_sum = expected
+        return body
+
+    # -- writing ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Make the file ready for appending: cut a torn last line, write the header if new."""
+        try:
+            if self._keep is not None:
+                os.ftruncate(self.fd, self._keep)
+            if self._new:
+                self._write(self.header_line + "\n")
+        except OSError as e:
+            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
+        self._new = False
+
+    def append(self, body: str) -> None:
+        """Append one record (a JSON object as text, one line)."""
+        self._sum = _chain(self._sum, body.encode())
+        number = len(self.records) + 1
+        self.records.append(body)
+        self._write(f'{body[:-1]},"n":{number},"sum":"{self._sum}"}}\n')
+
+    def _write(self, line: str) -> None:
+        data = line.encode()
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except OSError as e:
+            raise SatilingError(f"{self.path}: cannot write: {e.strerror}") from None
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)                     # releases the lock
+            self.fd = -1
+
+    def __enter__(self) -> "RunFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _read_all(fd: int, path: str) -> bytes:
+    chunks, offset = [], 0
+    try:
+        while chunk := os.pread(fd, 1 << 20, offset):
+            chunks.append(chunk)
+            offset += len(chunk)
+    except OSError as e:
+        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    return b"".join(chunks)
+
+
+# -- the solutions file of enumerate --------------------------------------------------------------
+class SolutionFile(RunFile):
+    """The solutions file: one verified solution per record (``solution_json`` text)."""
+
+    def __init__(self, path: str, run: Any, resume: bool = False) -> None:
+        super().__init__(path, run_header("enumerate", run), resume)
+
+    def write_line(self, line: str) -> None:
+        self.append(line)
+
+
+@dataclass
+class ResumePoint:
+    """Where a stream left off: the cube to start from, the solutions of that cube already written."""
+
+    cube: int = 0
+    skip: set[frozenset[int]] = field(default_factory=set)
+    lines: int = 0
+    torn: bool = False
+    solutions: list[frozenset[int]] = field(default_factory=list)   # every line, in order
+
+
+def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
+    """Check the records of an accepted solutions file against the stream (every one a solution of
+    this puzzle, in the stream's order; see :mod:`satiling.search.stream`) and say where to go on."""
+    path = file.path
+    point = ResumePoint(torn=file.torn)
+    var_of = {space.problem.meanings[v]: v for v in space.problem.primary_vars()}
+    classes: list[tuple[tuple[int, ...], int, int]] = []      # (owner, members seen, line) in order
+    seen: set[frozenset[int]] = set()
+    for n, line in enumerate(file.records, 2):
+        sol = _solution_vars(space, var_of, line, f"{path}: line {n}")
+        owner = space.owner(sol)
+        if owner is None:
+            raise SatilingError(f"{path}: line {n} is not a solution of {space.puzzle.name} with these options")
+        cube, rep = owner
+        if sol in seen:
+            raise SatilingError(f"{path}: line {n} repeats an earlier solution")
+        if cube < point.cube:
+            raise _not_ours(path, n)
+        if not raw and rep != tuple(sorted(sol)):
+            raise _not_ours(path, n)
+        if classes and classes[-1][0] == rep:
+            classes[-1] = (rep, classes[-1][1] + 1, n)
+        else:
+            _check_class_complete(space, classes, raw, path)
+            classes.append((rep, 1, n))
+        if cube > point.cube:
+            point.skip.clear()
+        point.cube = cube
+        point.skip.add(sol)
+        seen.add(sol)
+        point.solutions.append(sol)
+    point.lines = len(point.solutions)
+    return point
+
+
+def _check_class_complete(space: Any, classes: list, raw: bool, path: str) -> None:
+    """In a raw file every class but the last must be there whole."""
+    if raw and classes:
+        rep, members, line = classes[-1]
+        if members != len(space.group.images(rep)):
+            raise _not_ours(path, line)
+
+
+def _not_ours(path: str, n: int) -> SatilingError:
+    return SatilingError(f"{path}: line {n} is out of place: the file was not written by this "
+                         "enumeration (same puzzle, --raw and symmetry options)")
+
+
+def _solution_vars(space: Any, var_of: dict, line: str, where: str) -> frozenset[int]:
+    data = loads_json(line, where)
+    try:
+        placements = [space.puzzle.placement_from_json(p) for p in data["placements"]]
+    except (KeyError, TypeError, ValueError):
+        raise SatilingError(f"{where} is not a solution in JSON") from None
+    try:
+        return frozenset(var_of[p] for p in placements)
+    except (KeyError, TypeError):
+        raise SatilingError(f"{where} is not a solution of {space.puzzle.name}") from None
+
+
+# -- the checkpoint of count ----------------------------------------------------------------------
+class Checkpoint(RunFile):
+    """The count's record of finished cubes (in the order workers finish them)."""
+
+    def __init__(self, path: str, run: Any) -> None:
+        super().__init__(path, run_header("count", run), resume=True)
+        try:
+            self.done = self._finished_cubes()
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _finished_cubes(self) -> dict[int, int]:
+        path, done = self.path, {}
+        cubes = self.header["cubes"]
+        for n, body in enumerate(self.records, 2):
+            record = loads_json(body, f"{path}: line {n}")
+            cube, count = (record.get("cube"), record.get("count")) if isinstance(record, dict) else (None, None)
+            if type(cube) is not int or type(count) is not int or not 0 <= cube < cubes or count < 0:
+                raise SatilingError(f"{path}: line {n} is not a finished cube; left unchanged")
+            if cube in done:
+                raise SatilingError(f"{path}: line {n} records cube {cube} a second time; left unchanged")
+            done[cube] = count
+        return done
+
+    def add(self, cube: int, count: int) -> None:
+        self.append(json.dumps({"cube": cube, "count": count}, separators=(",", ":")))
