@@ -25,7 +25,8 @@ write_atomically = write_file          # the older name, still imported by plugi
 EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
 
 #: modules that add family-specific subcommands through ``register(subparsers)``
-PLUGINS = ("satiling.commands.edgematch", "satiling.commands.iqlink", "satiling.commands.scale")
+PLUGINS = ("satiling.commands.edgematch", "satiling.commands.iqlink", "satiling.commands.scale",
+           "satiling.commands.pack")
 
 EPILOG = """\
 examples:

@@ -1,0 +1,78 @@
+"""``satiling pack``: the most pieces that fit on a polyform board, and the hole they leave.
+
+A diagnostic for boards that resist every search (is the data tilable at all?).  The packing is
+printed like a solution (on the square lattice '.' marks the hole), then one summary line; better
+packings are reported on stderr as CP-SAT finds them.  SIGINT / SIGTERM stop the search and print
+the best packing so far (exit 130 / 143).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+
+
+def register(sub) -> None:
+    s = sub.add_parser("pack", help="the most pieces that fit on a polyform board, and the hole left",
+                       description="Maximise a packing (each cell and piece at most once) with "
+                                   "CP-SAT and show the hole; a proved optimum below the full "
+                                   "count shows the board cannot be tiled.")
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    s.add_argument("--objective", choices=("pieces", "area"), default="pieces",
+                   help="maximise the pieces placed (default) or the cells covered")
+    s.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best found")
+    s.add_argument("--workers", type=int, default=1, metavar="N", help="CP-SAT search workers")
+    s.add_argument("--svg", metavar="FILE", help="also draw the packing (hole in white) to FILE")
+    s.add_argument("--json", action="store_true", help="print the packing and its hole as JSON")
+    s.set_defaults(run=cmd_pack)
+
+
+def cmd_pack(args: argparse.Namespace) -> int:
+    from .. import catalog
+    from ..cli import EXIT_FOUND, EXIT_TIMEOUT, write_atomically
+    from ..search.packing import Packer, hole_components
+    puzzle = catalog.load(args.name)
+    packer = Packer(puzzle, args.objective)
+    caught: list[int] = []
+    result: list = []
+
+    def on_signal(signum, frame) -> None:
+        caught.append(signum)
+        packer.stop()
+
+    def report(value: int, seconds: float) -> None:
+        print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        # the search runs in a thread so that the main thread stays free to take signals
+        worker = threading.Thread(target=lambda: result.append(
+            packer.run(args.time_limit, args.workers, on_improve=report)), daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.2)
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    if not result:
+        raise KeyboardInterrupt              # the search itself failed to return
+    packing = result[0]
+    interrupted = 128 + caught[0] if caught else None
+    if packing.status == "UNKNOWN":
+        print(f"satiling: {puzzle.name}: no packing found in {packing.seconds:.1f} s", file=sys.stderr)
+        return interrupted or EXIT_TIMEOUT
+    parts = [len(p) for p in hole_components(packer.puzzle, packing.hole)]
+    if args.json:
+        print(json.dumps({"puzzle": puzzle.name, "status": packing.status, "objective": args.objective,
+                          "pieces": packing.pieces, "cells": packing.cells, "bound": packing.bound,
+                          "placements": [p.to_json() for p in sorted(packing.placements, key=lambda p: p.sort_key())],
+                          "hole": [list(c) for c in packing.hole]}, separators=(",", ":")))
+    else:
+        print(puzzle.text(packing.placements))
+        print(f"{puzzle.name}: {packing.summary()}; hole parts {parts}")
+    if args.svg:
+        write_atomically(args.svg, puzzle.svg(packing.placements))
+        print(f"satiling: wrote {args.svg}", file=sys.stderr)
+    return interrupted or EXIT_FOUND
