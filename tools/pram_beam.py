@@ -1,0 +1,181 @@
+"""Pram (64 Eternity pieces) by Selby's method, and a check of its data against the paper.
+
+    python tools/pram_beam.py data                       # the data check (about a minute)
+    python tools/pram_beam.py beam pram --width 300 --exhaust-at 24 --budget 2000000 \\
+        --time-limit 3000 --out pram.json --svg pram.svg # the best attempt recorded in eternity_runs
+    python tools/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
+
+``beam`` runs :func:`satiling.search.beam.beam_search` (sites, piece tilability, boundary
+roughness, beam, then exhaust).  The favourable states are exhausted by the compiled exact-cover
+engine when it is installed (``satiling.engines.exactcover``: dancing links with a pocket cut; a
+state goes to it only when Knuth's estimate of its tree is within ``--budget`` nodes), otherwise
+by the beam module's own depth-first search with ``--budget`` nodes each.  ``--given whale`` keeps
+Whale's unique tiling (its region and 8 pieces lie inside Pram's) in every state.  A tiling is
+verified by the family's verifier before it is written.
+
+``data`` checks what can be checked without the paper's own files: the configuration counts of
+every board against Burkardt & Garvie's table, each piece's count on Pram, whether one piece
+swapped for another Eternity piece would give the paper's 108 049, whether every tile and region is
+made of half-equilateral triangles (Selby: "12 half-triangles" a piece; regions "made out of
+half-equilateral triangles"), and whether the 209 pieces are distinct.  Results are in
+``tools/eternity_runs.py``.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import defaultdict
+
+from satiling import SatilingError, load
+from satiling.catalog import piece_set
+from satiling.cli import solution_json, write_atomically
+from satiling.families.polyform import _piece
+from satiling.geometry.drafter import element_ij
+from satiling.search.beam import Board, State, Weights, beam_search, dfs_exhaust, piece_tilability
+
+#: Burkardt & Garvie (2021), Table 4: configurations (variables) per board
+PAPER = {"trinity": 142, "serenity": 876, "whale": 1071, "boat": 8753, "pram": 108049}
+
+
+# -- the data check -------------------------------------------------------------------------------
+def half_triangle_faults(cells) -> int:
+    """Unit triangles that ``cells`` meet in anything but nothing, a half (three elements on one
+    side of an altitude) or the whole."""
+    by_triangle = defaultdict(list)
+    for cell in cells:
+        centre, p, q = element_ij(cell)
+        by_triangle[p if cell[2] % 2 else q].append((centre, p, q))   # odd step: the centroid
+    faults = 0
+    for centroid, elements in by_triangle.items():
+        if len(elements) in (0, 6):
+            continue
+        if len(elements) != 3:
+            faults += 1
+            continue
+        angles = sorted(math.atan2((sum(pt[1] for pt in e) / 3 - centroid[1]) * math.sqrt(3) / 3,
+                                   sum(pt[0] for pt in e) / 3 - centroid[0]) for e in elements)
+        gaps = [(angles[(k + 1) % 3] - angles[k]) % (2 * math.pi) for k in range(3)]
+        faults += max(gaps) < 1.2 * math.pi          # three in a row leave a gap of 240 degrees
+    return faults
+
+
+def data_check() -> int:
+    for name, paper in PAPER.items():
+        print(f"{name:9} configurations {len(load(name).placements()):6d}, paper {paper}")
+    pram = load("pram")
+    lat = pram.lattice
+    pieces = [_piece(lat, e, "eternity") for e in piece_set("eternity", "drafter")]
+    count = {p.name: sum(len(lat.fits(s, pram.region)) for s in pram.orientations(p)) for p in pieces}
+    ours = [p.name for p in pram.pieces]
+    total = sum(count[n] for n in ours)
+    gap = total - PAPER["pram"]
+    print(f"pram per piece (name:count): {' '.join(f'{n}:{count[n]}' for n in ours)}")
+    print(f"pram total {total}, paper {PAPER['pram']}: {gap} more ({gap / len(ours):.1f} a piece)")
+    others = [n for n in count if n not in ours]
+    swaps = [(a, b) for a in ours for b in others if count[a] - count[b] == gap]
+    spread = max(count[a] - count[b] for a in ours for b in others)
+    print(f"all 209 pieces have {min(count.values())}..{max(count.values())} placements on Pram; "
+          f"one swap changes the total by at most {spread}; swaps giving the paper's figure: {swaps}")
+    faults = {p.name: half_triangle_faults(p.shape) for p in pieces}
+    print(f"pieces not made of half-triangles: {[n for n, f in faults.items() if f] or 'none'}")
+    for name in PAPER:
+        print(f"{name} region: {half_triangle_faults(load(name).region)} unit triangles cut")
+    shapes = defaultdict(list)
+    for p in pieces:
+        shapes[min(tuple(sorted(s)) for s in lat.orientations(p.shape, reflections=True))].append(p.name)
+    print(f"distinct piece shapes: {len(shapes)} of {len(pieces)}")
+    return 0
+
+
+# -- the beam -------------------------------------------------------------------------------------
+def engine_exhaust(board: Board, probes: int = 32):
+    """An exhaust by the compiled exact-cover engine, or None when it is not installed."""
+    try:
+        from satiling.engines.exactcover import Board as Cut, ExactCover, Matrix
+    except ImportError:
+        return None
+    n = len(board.cells)
+    rows = [cells + (n + board.row_piece[r],) for r, cells in enumerate(board.rows)]
+    cut = Cut(list(range(n)), [[m for m in nb if m >= 0] for nb in board.neighbours],
+              {a: sum(k for p, k in zip(board.puzzle.pieces, board.copies) if len(p.shape) == a)
+               for a in board.areas})
+    engine = ExactCover(Matrix(rows, [1] * n + board.copies, [1] * n + board.copies, cut))
+
+    def exhaust(board: Board, state: State, budget: int):
+        assume = list(state.rows)
+        guess = engine.estimate(assume, probes)
+        if guess > budget:
+            return None, False, 0            # too big to exhaust here: left for a later run
+        found = engine.first(assume)
+        return found, True, engine.stats().nodes
+    return exhaust
+
+
+def run_beam(args: argparse.Namespace) -> int:
+    clock = time.process_time()
+    puzzle = load(args.puzzle)
+    board = Board(puzzle)
+    fixed = []
+    if args.given:
+        sub = load(args.given)
+        found = beam_search(Board(sub), width=10**9, exhaust_at=0)
+        if found.status != "SAT" or not sub.region <= puzzle.region:
+            raise SatilingError(f"{args.given} is not a tilable part of {args.puzzle}")
+        fixed = found.tiling
+    tilability = piece_tilability(board, args.samples, args.seed)
+    weights = Weights(tilability, args.roughness, args.tightness)
+    exhaust = None if args.python_exhaust else engine_exhaust(board)
+    print(f"c {args.puzzle}: {len(board.rows)} placements, board in {time.process_time() - clock:.1f} "
+          f"CPU-s; exhaust by {'the compiled engine' if exhaust else 'the Python search'}", flush=True)
+
+    def on_level(left: int, kept: int, best: float) -> None:
+        print(f"c {left} pieces left: {kept} states, best score {best:.2f}, "
+              f"{time.process_time() - clock:.0f} CPU-s", flush=True)
+
+    result = beam_search(board, args.width, args.exhaust_at, weights, args.budget,
+                         exhaust or dfs_exhaust, fixed, args.time_limit, on_level)
+    deepest = len(result.deepest.rows) if result.deepest else 0
+    print(f"s {result.status}: {result.favourable} favourable states, {result.exhausted} exhausted, "
+          f"{result.nodes} exhaust nodes, deepest state {deepest} pieces, "
+          f"{time.process_time() - clock:.0f} CPU-s ({result.seconds:.0f} s wall)")
+    if result.status != "SAT":
+        return 1 if result.status == "UNSAT" else 3
+    print(puzzle.text(result.tiling))                      # verified by beam_search
+    if args.out:
+        write_atomically(args.out, solution_json(puzzle, result.tiling) + "\n")
+    if args.svg:
+        write_atomically(args.svg, puzzle.svg(result.tiling))
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("data", help="check the Eternity boards' data against the paper")
+    b = sub.add_parser("beam", help="Selby's beam search then exhaust")
+    b.add_argument("puzzle", nargs="?", default="pram")
+    b.add_argument("--width", type=int, default=300, help="states kept per level")
+    b.add_argument("--exhaust-at", type=int, default=24, help="pieces left when the exhaust starts")
+    b.add_argument("--budget", type=int, default=2_000_000, help="exhaust nodes per state")
+    b.add_argument("--samples", type=int, default=0,
+                   help="random fills for the piece tilabilities (0: from placement counts)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--roughness", type=float, default=1.0)
+    b.add_argument("--tightness", type=float, default=0.5)
+    b.add_argument("--given", metavar="BOARD", help="keep BOARD's tiling (a part of this board)")
+    b.add_argument("--python-exhaust", action="store_true", help="never use the compiled engine")
+    b.add_argument("--time-limit", type=float, help="wall seconds")
+    b.add_argument("--out", help="write the verified tiling here (JSON)")
+    b.add_argument("--svg", help="draw the verified tiling here")
+    args = ap.parse_args()
+    return data_check() if args.command == "data" else run_beam(args)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except SatilingError as e:
+        print(f"pram_beam: {e}", file=sys.stderr)
+        sys.exit(2)
