@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import SatilingError
 from .families.base import Puzzle
+from .schema import MAX_FILE_BYTES, check_depth, piece_set_format
 
 #: family name -> "module:function" of its loader, called as loader(data, name, base)
 FAMILIES: dict[str, str] = {
@@ -38,38 +39,70 @@ def available() -> list[tuple[str, str]]:
 def load(name_or_path: str) -> Puzzle:
     """The puzzle called ``name_or_path``: a bundled name, or a path to an instance file."""
     path = Path(name_or_path)
-    if not path.is_file():
+    if not _is_file(path):
         bundled = instances_dir() / f"{name_or_path}.toml"
-        if not bundled.is_file():
+        if not _is_file(bundled):
             raise SatilingError(f"unknown puzzle {name_or_path!r} (see 'satiling list'; a path must exist)")
         path = bundled
     return load_data(_read_toml(path), path.stem, path.parent)
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):        # a name too long for the file system, a NUL byte
+        return False
+
+
 def load_data(data: dict[str, Any], name: str, base: Path) -> Puzzle:
     """A puzzle from parsed instance data; relative file names resolve against ``base``."""
     family = data.get("family", "polyform")
-    target = FAMILIES.get(family)
+    target = FAMILIES.get(family) if isinstance(family, str) else None
     if target is None:
         raise SatilingError(f"{name}: unknown family {family!r} (known: {', '.join(sorted(FAMILIES))})")
     module, func = target.split(":")
     loader = getattr(importlib.import_module(module), func)
-    return loader(data, str(data.get("name", name)), base)
+    label = data.get("name", name)
+    return loader(data, label if isinstance(label, str) else name, base)
 
 
-def piece_set(set_name: str) -> list[dict[str, Any]]:
-    """The [[piece]] entries of a bundled piece set (``instances/sets/NAME.toml``)."""
-    path = instances_dir() / "sets" / f"{set_name}.toml"
-    if not path.is_file():
-        raise SatilingError(f"unknown piece set {set_name!r}")
-    return list(_read_toml(path).get("piece", []))
+def piece_sets() -> list[str]:
+    """The names of the bundled piece sets."""
+    return sorted(p.stem for p in (instances_dir() / "sets").glob("*.toml"))
+
+
+def piece_set(set_name: str, lattice: str = "square") -> list[dict[str, Any]]:
+    """The [[piece]] entries of a bundled piece set (``instances/sets/NAME.toml``), checked as
+    pieces of ``lattice``."""
+    known = piece_sets()
+    if set_name not in known:
+        raise SatilingError(f"unknown piece set {set_name!r} (known: {', '.join(known)})")
+    data = _read_toml(instances_dir() / "sets" / f"{set_name}.toml")
+    try:
+        piece_set_format(lattice).check(data, f"piece set {set_name}")
+    except SatilingError as e:
+        raise SatilingError(f"{e} (on the {lattice} lattice)") from None
+    return list(data["piece"])
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file, refused in one line if too big, not UTF-8, malformed or nested too deep."""
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            raw = f.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise SatilingError(f"{path.name}: larger than {MAX_FILE_BYTES >> 20} MB: not an instance file")
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise SatilingError(f"{path.name}: not UTF-8 text (byte {e.start + 1})") from None
     except tomllib.TOMLDecodeError as e:
         raise SatilingError(f"{path.name}: not a valid instance file: {e}") from None
+    except RecursionError:
+        raise SatilingError(f"{path.name}: values nested too deep") from None
     except OSError as e:
         raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        check_depth(data)
+    except SatilingError as e:
+        raise SatilingError(f"{path.name}: {e}") from None
+    return data

@@ -39,6 +39,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import SatilingError, VerificationError
 from ..problem import Problem
+from ..schema import check_instance
 from .base import Puzzle
 
 N, E, S, W = range(4)
@@ -888,6 +889,7 @@ def _tile_entries(entries: Any, rows: int, cols: int, where: str) -> list[Tile]:
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> EdgeMatchPuzzle:
     """A puzzle from an instance file: ``pieces_file`` (relative to the instance) or ``rows``,
     ``cols`` and ``pieces = [[N, E, S, W], ...]``; optional ``[[fixed]]`` and ``[[hint]]`` tables."""
+    check_instance("edgematch", data, name)
     if "pieces_file" in data:
         rows, cols, pieces = read_pieces_file(Path(base or ".") / str(data["pieces_file"]))
     elif "pieces" in data:

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import SatilingError, VerificationError
 from ..problem import Problem
+from ..schema import check_instance
 from .base import Puzzle
 
 # -- the hexagonal grid ---------------------------------------------------------------------------
@@ -579,6 +580,7 @@ def load_instance(data: dict[str, Any], name: str, base: Any = None) -> IQLinkPu
     """A challenge from a parsed instance file: ``placed`` lists pre-placed pieces as three-letter
     placements (a list, or one string written back to back); ``linked = false`` drops the
     linked-graph rule; ``answer`` (optional) is the solution as one placement string."""
+    check_instance("iqlink", data, name)
     placed = data.get("placed", [])
     if isinstance(placed, str):
         placed = [placed]

@@ -7,6 +7,14 @@ cell covered once (or at most once, when there is more room than pieces), every 
 of times (or at most that, when there are more pieces than room).
 
 The verifier re-derives everything from cells: it never looks at a :class:`~satiling.problem.Problem`.
+
+**Distinct solutions.**  Two solutions are the same when a symmetry of the board maps one onto the
+other.  A symmetry must map the pieces onto the pieces: a rotation or reflection that turns each
+piece's set of allowed orientations into a piece's set with the same count.  With one-sided pieces
+a reflection does so only when the set holds both hands of every chiral piece; it then swaps the
+hands (F with f), and counts as a symmetry -- the convention of Goodger's Polyform Puzzler, under
+which the 18 one-sided pentominoes fill a 3x30 box in 46 distinct ways, not 92.  On a wrapped
+board (cylinder, torus) the symmetries also include the shifts along the seam.
 """
 from __future__ import annotations
 
@@ -16,8 +24,10 @@ from typing import Any, Iterable
 
 from ..errors import SatilingError, VerificationError
 from ..geometry import Cell, Lattice, Shape, lattice as make_lattice
+from ..geometry.wrap import Wrap, periods as wrap_periods
 from ..options import check_known
 from ..problem import Problem
+from ..schema import check_area, check_instance, check_placements, check_size
 from .base import Puzzle
 
 FREEDOMS = ("free", "one-sided", "fixed")
@@ -57,10 +67,11 @@ class PolyformPuzzle(Puzzle):
 
     def __init__(self, name: str, lattice: Lattice, region: Iterable[Cell], pieces: list[Piece],
                  cells_rule: str = "exact", pieces_rule: str = "exact", title: str = "",
-                 source: str = "") -> None:
+                 source: str = "", wrap: Wrap | None = None) -> None:
         self.name, self.title, self.source = name, title, source
         self.lattice = lattice
         self.region = frozenset(tuple(c) for c in region)
+        self.wrap = wrap                  # None: a plain region; else how its sides are glued
         self.pieces = pieces
         self.by_name = {p.name: p for p in pieces}
         if len(self.by_name) != len(pieces):
@@ -88,9 +99,12 @@ class PolyformPuzzle(Puzzle):
         if self._placements is None:
             out = []
             for piece in self.pieces:
+                seen: dict[Shape, None] = {}      # on a wrapped board two shapes may land alike
                 for shape in self.orientations(piece):
-                    out.extend(PolyformPlacement(piece.name, cells)
-                               for cells in self.lattice.fits(shape, self.region))
+                    fits = self.wrap.fits(shape) if self.wrap else self.lattice.fits(shape, self.region)
+                    for cells in fits:
+                        seen.setdefault(cells, None)
+                out.extend(PolyformPlacement(piece.name, cells) for cells in seen)
             self._placements = out
         return self._placements
 
@@ -130,7 +144,7 @@ class PolyformPuzzle(Puzzle):
             outside = [c for c in cells if c not in self.region]
             if outside:
                 raise VerificationError(f"piece {pl.piece} leaves the board at {outside[0]}")
-            if self.lattice.normalize(cells) not in self.orientations(piece):
+            if not self._has_shape(cells, piece):
                 raise VerificationError(f"cells given for piece {pl.piece} do not have its shape")
             used[pl.piece] += 1
             covered.update(cells)
@@ -145,25 +159,53 @@ class PolyformPuzzle(Puzzle):
             if n > piece.count or (self.pieces_rule == "exact" and n != piece.count):
                 raise VerificationError(f"piece {piece.name} used {n} times, allowed {piece.count}")
 
+    def _has_shape(self, cells: list[Cell], piece: Piece) -> bool:
+        if self.wrap:
+            return self.wrap.is_placement(cells, self.orientations(piece))
+        return self.lattice.normalize(cells) in self.orientations(piece)
+
     # -- symmetry ----------------------------------------------------------------------------
     def symmetries(self) -> list:
-        """Motions of the region that map the set of legal placements onto itself."""
+        """Motions of the board that map the set of legal placements onto itself, each with the
+        renaming of pieces it implies (hands swapped by a reflection; see the module doc)."""
         if self._symmetries is None:
-            self._symmetries = [self._motion(tr, t)
-                                for tr, t in self.lattice.region_symmetries(self.region)
-                                if all(self._piece_invariant(piece, tr) for piece in self.pieces)]
+            if self.wrap:
+                motions = list(self.wrap.motions())
+            else:
+                lat = self.lattice
+                motions = [(tr, lambda c, tr=tr, t=t: lat.shift(tr.apply(c), t))
+                           for tr, t in lat.region_symmetries(self.region)]
+            found = []
+            for tr, cell_map in motions:
+                names = self._piece_map(tr)
+                if names is not None and (not self.wrap or self._keeps_placements(cell_map, names)):
+                    found.append(_motion(cell_map, names))
+            self._symmetries = found
         return self._symmetries
 
-    def _piece_invariant(self, piece: Piece, tr) -> bool:
-        shapes = set(self.orientations(piece))
-        return {self.lattice.normalize(tr.apply(c) for c in s) for s in shapes} == shapes
+    def _piece_map(self, tr) -> dict[str, str] | None:
+        """Where ``tr`` sends each piece: the piece whose orientations (and count) are the images of
+        its own; None if some piece has no such partner."""
+        def key(piece: Piece, shapes) -> tuple:
+            return (frozenset(shapes), piece.count)
+        by_key: dict[tuple, list[str]] = {}
+        for piece in self.pieces:
+            by_key.setdefault(key(piece, self.orientations(piece)), []).append(piece.name)
+        out: dict[str, str] = {}
+        for k, names in by_key.items():
+            piece = self.by_name[names[0]]
+            image = key(piece, (self.lattice.normalize(tr.apply(c) for c in s) for s in k[0]))
+            partners = by_key.get(image)
+            if partners is None or len(partners) != len(names):
+                return None
+            out.update(zip(names, partners))
+        return out
 
-    def _motion(self, tr, t):
-        lat = self.lattice
-
-        def move(pl: PolyformPlacement) -> PolyformPlacement:
-            return PolyformPlacement(pl.piece, tuple(sorted(lat.shift(tr.apply(c), t) for c in pl.cells)))
-        return move
+    def _keeps_placements(self, cell_map, names: dict[str, str]) -> bool:
+        """Whether a motion of a wrapped board maps every placement to a placement."""
+        move = _motion(cell_map, names)
+        placements = set(self.placements())
+        return all(move(pl) in placements for pl in placements)
 
     # -- input / output ------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> PolyformPlacement:
@@ -181,10 +223,16 @@ class PolyformPuzzle(Puzzle):
         from ..render.svg import polyform_svg
         return polyform_svg(self, solution)
 
+    def obstruction(self) -> str | None:
+        """The parity argument when it rules out every tiling (areas are checked on loading)."""
+        from .parity import parity_obstruction
+        return parity_obstruction(self)
+
     def info(self) -> dict[str, Any]:
         from .parity import parity_argument
         return {
             "lattice": self.lattice.name,
+            "topology": _topology(self.wrap),
             "cells": len(self.region),
             "pieces": sum(p.count for p in self.pieces),
             "piece cells": sum(p.count * len(p.shape) for p in self.pieces),
@@ -194,60 +242,125 @@ class PolyformPuzzle(Puzzle):
         }
 
 
+def _motion(cell_map, names: dict[str, str]):
+    def move(pl: PolyformPlacement) -> PolyformPlacement:
+        return PolyformPlacement(names[pl.piece], tuple(sorted(cell_map(c) for c in pl.cells)))
+    return move
+
+
+def _topology(wrap: Wrap | None) -> str:
+    if wrap is None:
+        return "plane"
+    if len(wrap.axes) == 2:
+        return "torus (rows and columns wrap)"
+    return f"cylinder ({wrap.axes[0]} wrap)"
+
+
 # -- loading -----------------------------------------------------------------------------------
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> PolyformPuzzle:
     """A puzzle from a parsed instance file (see ``satiling/instances/README.md``)."""
-    from ..catalog import piece_set
-    lat = make_lattice(str(data.get("lattice", "square")))
-    region = _cells(lat, data.get("region"), f"{name}: region")
-    entries = piece_set(str(data["piece_set"])) if "piece_set" in data else []
-    entries += list(data.get("piece", []))
-    if not entries:
-        raise SatilingError(f"{name}: no pieces")
-    pieces = [_piece(lat, e, name) for e in entries]
+    check_instance("polyform", data, name)
+    lat = make_lattice(data.get("lattice", "square"))
+    spec = data["region"]
+    region = _cells(lat, spec, f"{name}: [region]")
+    pieces = _pieces(lat, data, name)
     rules = data.get("rules", {})
-    puzzle = PolyformPuzzle(name, lat, region, pieces, rules.get("cells", "exact"),
-                            rules.get("pieces", "exact"), data.get("title", ""), data.get("source", ""))
+    cells_rule, pieces_rule = rules.get("cells", "exact"), rules.get("pieces", "exact")
+    check_area(sum(p.count * len(p.shape) for p in pieces), len(region), cells_rule, pieces_rule, name)
+    glue = wrap_periods(lat, spec, f"{name}: [region]")
+    wrap = None
+    if glue:
+        axes = ("rows", "cols") if len(glue) == 2 else (spec.get("wrap", "cols"),)
+        wrap = Wrap(lat, frozenset(region), glue, axes, max(len(p.shape) for p in pieces))
+    puzzle = PolyformPuzzle(name, lat, region, pieces, cells_rule, pieces_rule,
+                            data.get("title", ""), data.get("source", ""), wrap)
+    check_placements(len(region) * sum(len(puzzle.orientations(p)) for p in pieces), name)
     return puzzle
 
 
-def _piece(lat: Lattice, entry: dict[str, Any], where: str) -> Piece:
-    if not isinstance(entry, dict) or "name" not in entry:
-        raise SatilingError(f"{where}: every [[piece]] needs a name")
+def _pieces(lat: Lattice, data: dict[str, Any], name: str) -> list[Piece]:
+    """The set's pieces (expanded to one-sided or fixed sets if asked), then the file's own."""
+    pieces: list[Piece] = []
+    chosen = data.get("piece_set")
+    if chosen is not None:
+        from ..catalog import piece_set
+        set_name = chosen if isinstance(chosen, str) else chosen["name"]
+        freedom = None if isinstance(chosen, str) else chosen.get("freedom")
+        where = f"{name}: piece set {set_name}"
+        pieces = [_piece(lat, e, where, freedom) for e in piece_set(set_name, lat.name)]
+        pieces = expand_set(lat, pieces, freedom)
+    pieces += [_piece(lat, e, f"{name}: [[piece]] {i}") for i, e in enumerate(data.get("piece", []), 1)]
+    if not pieces:
+        raise SatilingError(f"{name}: no pieces (give piece_set or [[piece]] tables)")
+    seen: set[str] = set()
+    for p in pieces:
+        if p.name in seen:
+            raise SatilingError(f"{name}: two pieces are named {p.name!r}")
+        seen.add(p.name)
+    return pieces
+
+
+def expand_set(lat: Lattice, pieces: list[Piece], freedom: str | None) -> list[Piece]:
+    """A set made one-sided (each chiral piece joined by its mirror partner, named in lower case
+    or with a prime) or fixed (one piece per orientation, numbered); unchanged otherwise."""
+    taken = {p.name for p in pieces}
+    out = []
+    for p in pieces:
+        out.append(p)
+        if freedom == "one-sided" and lat.chiral(p.shape):
+            partner = p.name.lower() if p.name.lower() not in taken else p.name + "'"
+            taken.add(partner)
+            out.append(Piece(partner, lat.mirror(p.shape), p.count, "one-sided"))
+        elif freedom == "fixed":
+            shapes = lat.orientations(p.shape)
+            out.pop()
+            for k, shape in enumerate(shapes, 1):
+                out.append(Piece(p.name if len(shapes) == 1 else f"{p.name}{k}", shape, p.count, "fixed"))
+    return out
+
+
+def _piece(lat: Lattice, entry: dict[str, Any], where: str, freedom: str | None = None) -> Piece:
     pname = str(entry["name"])
     cells = _cells(lat, entry, f"{where}: piece {pname}")
-    freedom = entry.get("freedom", "free")
-    if freedom not in FREEDOMS:
-        raise SatilingError(f"{where}: piece {pname}: freedom must be one of {', '.join(FREEDOMS)}")
-    count = entry.get("count", 1)
-    if not isinstance(count, int) or count < 1:
-        raise SatilingError(f"{where}: piece {pname}: count must be a positive integer")
+    freedom = freedom or entry.get("freedom", lat.default_freedom)
     if not lat.connected(cells):
         raise SatilingError(f"{where}: piece {pname} is not connected")
-    return Piece(pname, lat.normalize(cells), count, freedom)
+    return Piece(pname, lat.normalize(cells), entry.get("count", 1), freedom)
 
 
-def _cells(lat: Lattice, spec: Any, where: str) -> list[Cell]:
-    """Cells from ``ascii`` art, a ``cells`` list, or ``rows``/``cols`` (square lattice)."""
-    if not isinstance(spec, dict):
-        raise SatilingError(f"{where}: missing")
+def _cells(lat: Lattice, spec: dict[str, Any], where: str) -> list[Cell]:
+    """Cells from ``ascii`` art, a ``cells`` list, ``rows``/``cols`` or the lattice's own keys."""
+    check_size(_planned_size(spec), where)
     if "ascii" in spec:
-        if not hasattr(lat, "parse_ascii"):
-            raise SatilingError(f"{where}: the {lat.name} lattice takes cell lists, not ASCII art")
         cells = lat.parse_ascii(str(spec["ascii"]))
     elif "cells" in spec:
-        try:
-            cells = [tuple(int(x) for x in c) for c in spec["cells"]]
-        except (TypeError, ValueError):
-            raise SatilingError(f"{where}: cells must be lists of integers") from None
-    elif "rows" in spec and "cols" in spec and lat.name == "square":
-        cells = [(r, c) for r in range(int(spec["rows"])) for c in range(int(spec["cols"]))]
+        cells = [tuple(c) for c in spec["cells"]]
+        if lat.name == "drafter" and not all(0 <= c[2] < 12 for c in cells):
+            raise SatilingError(f"{where}: a drafter cell is (a, b, t) with t from 0 to 11")
+    elif "rows" in spec:
+        cells = [(r, c) for r in range(spec["rows"]) for c in range(spec["cols"])]
     elif hasattr(lat, "parse_spec"):
         cells = lat.parse_spec(spec, where)
     else:
-        raise SatilingError(f"{where}: give 'ascii', 'cells' or 'rows' and 'cols'")
+        raise SatilingError(f"{where}: no cells given")
     if not cells:
         raise SatilingError(f"{where}: no cells")
+    check_size(len(cells), where)
     if len(set(cells)) != len(cells):
         raise SatilingError(f"{where}: a cell is listed twice")
     return cells
+
+
+def _planned_size(spec: dict[str, Any]) -> int:
+    """The cells a size key asks for, known before they are built (0 for drawn shapes)."""
+    if "rows" in spec and "cols" in spec:
+        return spec["rows"] * spec["cols"]
+    if "parallelogram" in spec:
+        return 2 * spec["parallelogram"][0] * spec["parallelogram"][1]
+    if "triangle" in spec:
+        return spec["triangle"] ** 2
+    if "hexagon" in spec:
+        return 6 * spec["hexagon"] ** 2
+    if "box" in spec:
+        return spec["box"][0] * spec["box"][1] * spec["box"][2]
+    return 0

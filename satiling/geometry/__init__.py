@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import SatilingError
 from .lattice import Cell, Lattice, Shape, Transform
+from .cubic import CubicLattice
 from .drafter import DrafterLattice
 from .hexagon import HexagonLattice
 from .square import SquareLattice
@@ -13,11 +14,12 @@ _LATTICES: dict[str, type[Lattice]] = {
     "triangle": TriangleLattice,
     "hexagon": HexagonLattice,
     "drafter": DrafterLattice,
+    "cubic": CubicLattice,
 }
 
 
 def lattice(name: str) -> Lattice:
-    """The lattice called ``name`` (``square``, ``triangle``, ``hexagon``, ``drafter``)."""
+    """The lattice called ``name`` (``square``, ``triangle``, ``hexagon``, ``drafter``, ``cubic``)."""
     try:
         return _LATTICES[name]()
     except KeyError:
@@ -25,4 +27,4 @@ def lattice(name: str) -> Lattice:
 
 
 __all__ = ["Cell", "Lattice", "Shape", "Transform", "SquareLattice", "TriangleLattice",
-           "HexagonLattice", "DrafterLattice", "lattice"]
+           "HexagonLattice", "DrafterLattice", "CubicLattice", "lattice"]

@@ -27,6 +27,8 @@ class Lattice(ABC):
     """A periodic tiling of the plane by cells."""
 
     name: str = ""
+    dimension: int = 2                # of the space the cells fill (a drafter cell has 3 numbers)
+    default_freedom: str = "free"     # how a piece may move when its file does not say
 
     @abstractmethod
     def transforms(self) -> list[Transform]:
@@ -79,6 +81,15 @@ class Lattice(ABC):
             if all(c in region for c in moved):
                 out.append(tuple(sorted(moved)))
         return out
+
+    def mirror(self, shape: Iterable[Cell]) -> Shape:
+        """The mirror image of a shape (by the first reflection of the point group), normalised."""
+        reflection = next(t for t in self.transforms() if not t.proper)
+        return self.normalize(reflection.apply(c) for c in shape)
+
+    def chiral(self, shape: Sequence[Cell]) -> bool:
+        """Whether no rotation turns ``shape`` into its mirror image."""
+        return self.mirror(shape) not in self.orientations(self.normalize(shape), reflections=False)
 
     def congruent(self, a: Iterable[Cell], b: Iterable[Cell], reflections: bool = True) -> bool:
         """Whether two cell sets are images of each other under the lattice's motions."""

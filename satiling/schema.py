@@ -1,0 +1,354 @@
+"""The instance-file format: every key of every family, with its exact type and range.
+
+A family's loader calls :func:`check_instance` before it builds anything, so a malformed file is one
+line naming the key (and the closest valid key when the name is misspelt) instead of a traceback, a
+hang, or a key silently ignored.  The format is written for people in ``satiling/instances/README.md``;
+this module is the same thing written for the machine.
+
+Hand-written rather than JSON Schema (``jsonschema``): the checks that matter most here -- "did you
+mean" for misspelt keys, keys that depend on the lattice, one short line per error -- would need as
+much code around a schema library as they take here.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import SatilingError
+
+MAX_FILE_BYTES = 8 << 20          # an instance file (the largest bundled one is ~40 KB)
+MAX_DEPTH = 6                     # tables and arrays nested (the format needs 4)
+MAX_CELLS = 20_000                # a region (Eternity's board has 7524 elements)
+MAX_PLACEMENTS = 20_000_000       # orientations x region cells, summed over the pieces
+MAX_SIDE = 10_000                 # any one size (rows, cols, sides); the area is checked apart
+MAX_TEXT = 1_000_000              # characters of one string
+
+
+class Spec:
+    """What one value must be."""
+
+    kind: type | tuple[type, ...] = object     # the Python type(s) of a parsed value of this spec
+
+    def check(self, value: Any, where: str) -> None:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Int(Spec):
+    lo: int = 1
+    hi: int = MAX_SIDE
+    kind = (int, float)
+
+    def check(self, value: Any, where: str) -> None:
+        if type(value) is not int or not self.lo <= value <= self.hi:
+            _wrong(where, self, value)
+
+    def describe(self) -> str:
+        return f"an integer from {self.lo} to {self.hi}"
+
+
+@dataclass(frozen=True)
+class Str(Spec):
+    choices: tuple[str, ...] = ()
+    max_len: int = MAX_TEXT
+    kind = str
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, str) or len(value) > self.max_len:
+            _wrong(where, self, value)
+        if self.choices and value not in self.choices:
+            _wrong(where, self, value)
+
+    def describe(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(f'"{c}"' for c in self.choices)
+        return f"a string (at most {self.max_len} characters)"
+
+
+@dataclass(frozen=True)
+class Bool(Spec):
+    kind = bool
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, bool):
+            _wrong(where, self, value)
+
+    def describe(self) -> str:
+        return "true or false"
+
+
+@dataclass(frozen=True)
+class List(Spec):
+    item: Spec
+    min_len: int = 1
+    max_len: int = MAX_CELLS
+    kind = list
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, list) or not self.min_len <= len(value) <= self.max_len:
+            _wrong(where, self, value)
+        for i, v in enumerate(value, 1):
+            self.item.check(v, f"{where} item {i}")
+
+    def describe(self) -> str:
+        n = (f"{self.min_len}" if self.min_len == self.max_len
+             else f"{self.min_len} to {self.max_len}")
+        return f"a list of {n} items, each {self.item.describe()}"
+
+
+@dataclass(frozen=True)
+class Either(Spec):
+    options: tuple[Spec, ...]
+
+    def check(self, value: Any, where: str) -> None:
+        fitting = [s for s in self.options if isinstance(value, s.kind)]
+        if len(fitting) == 1:             # its own error names the fault better
+            fitting[0].check(value, where)
+            return
+        for spec in fitting:
+            try:
+                spec.check(value, where)
+                return
+            except SatilingError:
+                continue
+        _wrong(where, self, value)
+
+    def describe(self) -> str:
+        return " or ".join(s.describe() for s in self.options)
+
+
+@dataclass(frozen=True)
+class Table(Spec):
+    """A TOML table: known keys only; ``required`` keys present; exactly one of ``one_of``'s key
+    groups (each group's keys given together)."""
+
+    keys: dict[str, Spec]
+    required: tuple[str, ...] = ()
+    one_of: tuple[tuple[str, ...], ...] = ()
+    kind = dict
+
+    def check(self, value: Any, where: str) -> None:
+        """``where`` names the table as TOML does (``[region]``); "" is the top level."""
+        if not isinstance(value, dict):
+            _wrong(where, self, value)
+        inside = f"in {where}" if where else "at the top level"
+        for key, v in value.items():
+            if key not in self.keys:
+                raise SatilingError(f"unknown key {key!r} {inside}{_suggest(key, self.keys)}")
+            spec = self.keys[key]
+            if isinstance(v, dict):
+                label = f"[{where.strip('[]')}.{key}]" if where else f"[{key}]"
+            elif isinstance(spec, Tables):
+                label = f"[[{key}]]"
+            else:
+                label = f"{where} {key}" if where else key
+            spec.check(v, label)
+        for key in self.required:
+            if key not in value:
+                raise SatilingError(f"{where or 'the file'} needs the key {key!r}")
+        if self.one_of:
+            given = [g for g in self.one_of if any(k in value for k in g)]
+            if len(given) != 1:
+                options = " | ".join(" + ".join(g) for g in self.one_of)
+                verb = "gives more than one of" if given else "needs one of"
+                raise SatilingError(f"{where or 'the file'} {verb}: {options}")
+            missing = [k for k in given[0] if k not in value]
+            if missing:
+                raise SatilingError(f"{where} needs {missing[0]!r} beside {given[0][0]!r}")
+
+    def describe(self) -> str:
+        return "a table"
+
+
+@dataclass(frozen=True)
+class Tables(Spec):
+    """An array of tables (``[[piece]]``)."""
+
+    table: Table
+    max_len: int = 10_000
+    kind = list
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, list) or len(value) > self.max_len:
+            _wrong(where, self, value)
+        for i, v in enumerate(value, 1):
+            self.table.check(v, f"{where} {i}")
+
+    def describe(self) -> str:
+        return f"an array of tables (at most {self.max_len})"
+
+
+def _wrong(where: str, spec: Spec, value: Any) -> None:
+    raise SatilingError(f"{where}: expected {spec.describe()}, got {_show(value)}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _suggest(key: str, valid: Any) -> str:
+    close = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
+    return f": did you mean {close[0]!r}?" if close else f" (valid: {', '.join(sorted(valid))})"
+
+
+# -- the families' formats ----------------------------------------------------------------------
+COMMON: dict[str, Spec] = {
+    "title": Str(max_len=500), "source": Str(max_len=2000), "name": Str(max_len=200),
+    "family": Str(("polyform", "edgematch", "iqlink")),
+}
+FREEDOMS = ("free", "one-sided", "fixed")
+LATTICES = ("square", "triangle", "hexagon", "drafter", "cubic")
+#: lattices whose cells have three coordinates
+DIMENSION = {"square": 2, "triangle": 2, "hexagon": 2, "drafter": 3, "cubic": 3}
+
+
+def _cells(dim: int) -> Spec:
+    return List(List(Int(-MAX_SIDE, MAX_SIDE), dim, dim))
+
+
+def _shape_keys(lattice: str) -> tuple[dict[str, Spec], tuple[tuple[str, ...], ...]]:
+    """Keys that draw cells on ``lattice`` (for a region and for a piece), and which exclude which."""
+    dim = DIMENSION[lattice]
+    keys: dict[str, Spec] = {"cells": _cells(dim)}
+    groups: list[tuple[str, ...]] = [("cells",)]
+    if lattice != "drafter":
+        keys["ascii"] = Str(max_len=MAX_TEXT)
+        groups.append(("ascii",))
+    if lattice == "drafter":
+        keys["word"] = Str(max_len=100_000)
+        groups.append(("word",))
+    if lattice == "cubic":
+        keys["layers"] = List(Str(max_len=MAX_TEXT), 1, 1000)
+        groups.append(("layers",))
+    return keys, tuple(groups)
+
+
+def _region(lattice: str) -> Table:
+    keys, groups = _shape_keys(lattice)
+    keys, groups = dict(keys), list(groups)
+    if lattice == "square":
+        keys.update(rows=Int(), cols=Int())
+        groups.append(("rows", "cols"))
+    if lattice in ("triangle", "hexagon"):
+        keys.update(parallelogram=List(Int(), 2, 2), triangle=Int(1, 200), hexagon=Int(1, 100))
+        groups += [("parallelogram",), ("triangle",), ("hexagon",)]
+    if lattice == "cubic":
+        keys["box"] = List(Int(1, 1000), 3, 3)
+        groups.append(("box",))
+    if lattice in ("square", "triangle", "hexagon"):
+        keys.update(topology=Str(("plane", "cylinder", "torus")), wrap=Str(("rows", "cols")))
+    return Table(keys, one_of=tuple(groups))
+
+
+def _piece(lattice: str) -> Table:
+    keys, groups = _shape_keys(lattice)
+    return Table({"name": Str(max_len=100), "count": Int(1, 10_000), "freedom": Str(FREEDOMS), **keys},
+                 required=("name",), one_of=groups)
+
+
+def polyform_format(lattice: str) -> Table:
+    """The keys of a polyform instance on ``lattice``."""
+    return Table({
+        **COMMON,
+        "lattice": Str(LATTICES),
+        "piece_set": Either((Str(max_len=100),
+                             Table({"name": Str(max_len=100), "freedom": Str(FREEDOMS)}, ("name",)))),
+        "rules": Table({"cells": Str(("exact", "at-most")), "pieces": Str(("exact", "at-most"))}),
+        "region": _region(lattice),
+        "piece": Tables(_piece(lattice)),
+    }, required=("region",))
+
+
+def piece_set_format(lattice: str) -> Table:
+    """The keys of a piece-set file (``instances/sets/NAME.toml``)."""
+    return Table({"title": Str(max_len=500), "source": Str(max_len=2000),
+                  "piece": Tables(_piece(lattice))}, required=("piece",))
+
+
+_TILE = Table({"square": Str(max_len=10), "piece": Int(1, 100_000), "rotation": Int(0, 3)},
+              required=("square", "piece"))
+EDGEMATCH = Table({
+    **COMMON,
+    "pieces_file": Str(max_len=4096),
+    "rows": Int(1, 1000), "cols": Int(1, 1000),
+    "pieces": List(List(Int(0, 10_000), 4, 4), 1, 1_000_000),
+    "fixed": Tables(_TILE), "hint": Tables(_TILE),
+    "planted": Str(),
+}, one_of=(("pieces_file",), ("rows", "cols", "pieces")))
+
+IQLINK = Table({
+    **COMMON,
+    "placed": Either((Str(max_len=200), List(Str(max_len=200), 0, 12))),
+    "linked": Bool(),
+    "answer": Str(max_len=200),
+})
+
+
+def check_instance(family: str, data: Any, name: str) -> None:
+    """Raise :class:`SatilingError` (one line, starting with ``name``) unless ``data`` is a
+    well-formed instance of ``family``."""
+    try:
+        check_depth(data)
+        if family == "polyform":
+            lattice = data.get("lattice", "square") if isinstance(data, dict) else "square"
+            Str(LATTICES).check(lattice, "lattice")
+            polyform_format(lattice).check(data, "")
+        elif family == "edgematch":
+            EDGEMATCH.check(data, "")
+        elif family == "iqlink":
+            IQLINK.check(data, "")
+        else:
+            raise SatilingError(f"unknown family {family!r}")
+    except SatilingError as e:
+        raise SatilingError(f"{name}: {e}") from None
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse tables and arrays nested deeper than ``limit`` (iteratively: no recursion limit)."""
+    todo = [(data, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if depth > limit:
+            raise SatilingError(f"values nested more than {limit} deep")
+        if isinstance(value, dict):
+            todo.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            todo.extend((v, depth + 1) for v in value)
+
+
+def check_size(cells: int, where: str) -> None:
+    """Refuse a region of more than :data:`MAX_CELLS` cells before it is built."""
+    if cells > MAX_CELLS:
+        raise SatilingError(f"{where}: {cells} cells is more than the {MAX_CELLS} a region may have")
+
+
+def check_placements(estimate: int, where: str) -> None:
+    """Refuse a puzzle whose placements would not fit in memory (estimated before they are built)."""
+    if estimate > MAX_PLACEMENTS:
+        raise SatilingError(f"{where}: about {estimate} placements to build (orientations x cells), "
+                            f"more than the {MAX_PLACEMENTS} allowed")
+
+
+def check_area(piece_cells: int, region_cells: int, cells_rule: str, pieces_rule: str, where: str) -> None:
+    """Refuse, before any search, pieces whose total area cannot match the region under the rules."""
+    if cells_rule == "exact" and pieces_rule == "exact" and piece_cells != region_cells:
+        raise SatilingError(f"{where}: the pieces cover {piece_cells} cells but the region has "
+                            f"{region_cells} (rules: cells and pieces exact)")
+    if cells_rule == "exact" and piece_cells < region_cells:
+        raise SatilingError(f"{where}: the pieces cover {piece_cells} cells, too few for the region's "
+                            f"{region_cells} (rules.cells = \"exact\")")
+    if pieces_rule == "exact" and piece_cells > region_cells:
+        raise SatilingError(f"{where}: the pieces cover {piece_cells} cells, too many for the region's "
+                            f"{region_cells} (rules.pieces = \"exact\")")
