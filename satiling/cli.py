@@ -17,12 +17,14 @@ from typing import Any, Callable, Iterator
 
 from . import catalog
 from .errors import SatilingError, VerificationError
-from .fileio import loads_json, output_file, read_text, write_file
+from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
 
 write_atomically = write_file          # the older name, still imported by plugins and tools
 
 EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
+#: options that name a file to write
+OUTPUT_OPTIONS = ("svg", "output", "proof", "out")
 
 #: modules that add family-specific subcommands through ``register(subparsers)``
 PLUGINS = ("satiling.commands.edgematch", "satiling.commands.iqlink", "satiling.commands.scale",
@@ -44,24 +46,62 @@ exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or 0)
+        args = parser.parse_args(argv)
+    except SystemExit as e:               # --help, --version (0) or a bad argument (2, one line)
+        return int(e.code or 0)
+    try:
+        for option in OUTPUT_OPTIONS:     # refused before any work is done
+            if getattr(args, option, None):
+                check_writable(getattr(args, option))
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()                # a full disk on stdout is an error, not a lost answer
+        return code
     except SatilingError as e:
         print(f"satiling: error: {e}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as e:                  # stdout on a full disk or a vanished device
+        if isinstance(e, BrokenPipeError):
+            _silence_stdout()
+            return EXIT_FOUND
+        _silence_stdout()
+        print(f"satiling: error: cannot write: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("satiling: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # the reader went away (satiling enumerate ... | head): not an error
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the final flush at exit cannot fail a second time (the reader
+    went away, as in ``satiling enumerate ... | head``, or the disk is full)."""
+    try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_FOUND
+    except (OSError, ValueError):
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error as one line on stderr (exit 2), like every other error."""
+
+    def error(self, message: str):
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def seconds(text: str) -> float:
+    """A time limit: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text[:20]} is not a positive, finite number of seconds")
+    return value
 
 
 # -- parser ---------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="satiling", description="Tiling, packing and edge-matching puzzles as SAT / CP-SAT problems.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"satiling {_version()}")
@@ -146,7 +186,7 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help="cadical (default), glucose, kissat, minisat (SAT); cpsat; scip, highs, "
                         "cbc (MIP); walk (exact-cover search, fastest on the polydrafter boards); "
                         "or a PySAT name")
-    s.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds (exit 3)")
+    s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
                         "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
@@ -164,7 +204,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                    help="search every placement (by default one piece is restricted to a "
                         "fundamental domain of the board's symmetries; counts are the same)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--time-limit", type=float, metavar="S",
+    s.add_argument("--time-limit", type=seconds, metavar="S",
                    help="stop cleanly after S seconds, keeping what was found (exit 3)")
     s.add_argument("--resume", metavar="FILE",
                    help="continue a stopped run without losing or repeating a solution: enumerate "
@@ -410,8 +450,7 @@ def solution_json(puzzle, solution: list[Any]) -> str:
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
     from .search.runfiles import is_header
-    text = read_text(path, what="solution file")
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in iter_lines(path, 16 << 20, what="solution file"):
         if not line.strip():
             continue
         data = loads_json(line, f"{path}: line {n}")

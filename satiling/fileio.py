@@ -33,34 +33,101 @@ JSON_DIGITS = 18
 
 
 # -- reading ----------------------------------------------------------------------------------------
+_CHUNK = 1 << 20
+
+
 def read_bytes(path: str, limit: int = READ_LIMIT, what: str = "file") -> bytes:
     """The whole of ``path`` (``-``: stdin), at most ``limit`` bytes (SatilingError beyond)."""
-    name = "stdin" if path == "-" else path
-    try:
-        if path == "-":
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            if Path(path).is_dir():
-                raise SatilingError(f"{path}: is a directory, not a {what}")
-            with open(path, "rb") as f:
-                data = f.read(limit + 1)
-    except OSError as e:
-        raise SatilingError(f"{name}: cannot read: {e.strerror or e}") from None
-    if len(data) > limit:
-        raise SatilingError(f"{name}: larger than {_size(limit)}: not a {what}")
+    with _source(path, what) as f:
+        data = _read_capped(f, path, limit, what, text=False)
     return data
 
 
 def read_text(path: str, limit: int = READ_LIMIT, what: str = "file") -> str:
-    """:func:`read_bytes` decoded as UTF-8 (SatilingError for binary data such as NUL bytes)."""
-    data = read_bytes(path, limit, what)
-    name = "stdin" if path == "-" else path
+    """The whole of ``path`` as UTF-8 text, at most ``limit`` bytes.  Binary data (NUL bytes,
+    invalid UTF-8) is refused as soon as it is read, so ``/dev/zero`` fails at once."""
+    with _source(path, what) as f:
+        return _read_capped(f, path, limit, what, text=True)
+
+
+def iter_lines(path: str, line_limit: int = READ_LIMIT, what: str = "file"):
+    """(line number, text) of each line of ``path`` (``-``: stdin), read one at a time, each at
+    most ``line_limit`` bytes: memory stays bounded however long the file."""
+    name = _name(path)
+    with _source(path, what) as f:
+        n = 0
+        while True:
+            try:
+                line = f.readline(line_limit + 1)
+            except OSError as e:
+                raise SatilingError(f"{name}: cannot read: {e.strerror or e}") from None
+            if not line:
+                return
+            n += 1
+            if len(line) > line_limit:
+                raise SatilingError(f"{name}: line {n} is longer than {_size(line_limit)}: not a {what}")
+            yield n, _decode(line, name, what, f"line {n}")
+
+
+def _name(path: str) -> str:
+    return "stdin" if path == "-" else path
+
+
+class _source:
+    """A binary stream for ``path`` (stdin for ``-``); SatilingError for what cannot be opened."""
+
+    def __init__(self, path: str, what: str) -> None:
+        self.path, self.what, self.f = path, what, None
+
+    def __enter__(self):
+        if self.path == "-":
+            return sys.stdin.buffer
+        try:
+            if os.path.isdir(self.path):
+                raise SatilingError(f"{self.path}: is a directory, not a {self.what}")
+            self.f = open(self.path, "rb")
+        except OSError as e:
+            raise SatilingError(f"{self.path}: cannot read: {e.strerror or e}") from None
+        except ValueError:                        # a NUL in the name
+            raise SatilingError(f"{self.path!r}: not a file name") from None
+        return self.f
+
+    def __exit__(self, *exc) -> None:
+        if self.f is not None:
+            self.f.close()
+
+
+def _read_capped(f, path: str, limit: int, what: str, text: bool):
+    import codecs
+    name, chunks, size = _name(path), [], 0
+    decoder = codecs.getincrementaldecoder("utf-8")() if text else None
+    while True:
+        try:
+            chunk = f.read(min(_CHUNK, limit + 1 - size))
+        except OSError as e:
+            raise SatilingError(f"{name}: cannot read: {e.strerror or e}") from None
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > limit:
+            raise SatilingError(f"{name}: larger than {_size(limit)}: not a {what}")
+        if decoder is not None:
+            chunk = _decode(chunk, name, what, f"byte {size - len(chunk)}", decoder)
+        chunks.append(chunk)
+    if decoder is None:
+        return b"".join(chunks)
+    return "".join(chunks) + _decode(b"", name, what, "the end", decoder, final=True)
+
+
+def _decode(data: bytes, name: str, what: str, where: str, decoder=None, final: bool = False) -> str:
     if b"\0" in data:
-        raise SatilingError(f"{name}: binary data (NUL bytes): not a {what}")
+        raise SatilingError(f"{name}: binary data (NUL bytes at {where}): not a {what}")
     try:
-        return data.decode()
-    except UnicodeDecodeError as e:
-        raise SatilingError(f"{name}: not UTF-8 text (byte {e.start}): not a {what}") from None
+        if decoder is None:
+            return data.decode()
+        return decoder.decode(data, final)
+    except UnicodeDecodeError:
+        raise SatilingError(f"{name}: not UTF-8 text (at {where}): not a {what}") from None
 
 
 def _size(n: int) -> str:
@@ -118,6 +185,40 @@ def write_file(path: str, text: str) -> None:
         f.write(text)
 
 
+def check_writable(path: str) -> None:
+    """SatilingError now, before any work, for an output path that cannot be written: a
+    directory, a missing folder, a name too long."""
+    if path == "-":
+        return
+    try:
+        target = os.path.realpath(path)
+        if _kind(target) == "directory":
+            raise SatilingError(f"{_shown(path)}: is a directory")
+        folder = os.path.dirname(target) or "."
+        if not os.path.isdir(folder):
+            raise SatilingError(f"{_shown(path)}: cannot write: no folder {_shown(folder)}")
+    except (OSError, ValueError) as e:
+        raise SatilingError(f"{_shown(path)}: cannot write: {_why(e)}") from None
+
+
+def write_files(texts: dict[str, str]) -> None:
+    """Write several files that belong together (a proof and its formula): on an error, the ones
+    already written are removed again, so none is left without the others."""
+    done: list[str] = []
+    try:
+        for path, text in texts.items():
+            write_file(path, text)
+            done.append(path)
+    except BaseException:
+        for path in done:
+            if _kind(os.path.realpath(path)) == "regular":
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+        raise
+
+
 class output_file:
     """A text stream to ``path``: stdout for None or ``-``; a temporary file renamed onto the
     (symlink-resolved) target when the block ends without an error; the file itself for FIFOs and
@@ -132,9 +233,9 @@ class output_file:
     def __enter__(self) -> TextIO:
         if self.path is None or self.path == "-":
             return sys.stdout
-        self.target = os.path.realpath(self.path)
-        kind = _kind(self.target)
         try:
+            self.target = os.path.realpath(self.path)
+            kind = _kind(self.target)
             if kind == "directory":
                 raise SatilingError(f"{self.path}: is a directory")
             if kind == "special":                 # FIFO, terminal, device: straight through
@@ -144,9 +245,9 @@ class output_file:
             fd, self.tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.")
             self.f = os.fdopen(fd, "w")
             return self.f
-        except OSError as e:
+        except (OSError, ValueError) as e:        # ValueError: a NUL in the name
             self._discard()
-            raise SatilingError(f"{self.path}: cannot write: {e.strerror or e}") from None
+            raise SatilingError(f"{_shown(self.path)}: cannot write: {_why(e)}") from None
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.f is None:                        # stdout
@@ -161,11 +262,11 @@ class output_file:
                 self.tmp = None
         except OSError as e:
             if exc_type is None:
-                raise SatilingError(f"{self.path}: cannot write: {e.strerror or e}") from None
+                raise SatilingError(f"{_shown(self.path)}: cannot write: {_why(e)}") from None
         finally:
             self._discard()
         if isinstance(exc, OSError) and not isinstance(exc, SatilingError):
-            raise SatilingError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
+            raise SatilingError(f"{_shown(self.path)}: cannot write: {_why(exc)}") from None
 
     def _discard(self) -> None:
         if self.f is not None and not self.f.closed:
@@ -181,6 +282,15 @@ class output_file:
             self.tmp = None
 
 
+def _shown(path: str) -> str:
+    """A file name for a one-line message (a name of thousands of characters is cut)."""
+    return path if len(path) <= 80 else path[:60] + "..." + path[-10:]
+
+
+def _why(e: Exception) -> str:
+    return (getattr(e, "strerror", None) or str(e)).replace("\n", " ")
+
+
 def _kind(path: str) -> str:
     """"new", "regular", "directory" or "special" (FIFO, device, socket) for a resolved path."""
     try:
@@ -189,7 +299,7 @@ def _kind(path: str) -> str:
         return "new"
     except OSError as e:
         if e.errno == errno.ENAMETOOLONG:
-            raise SatilingError(f"{path[:60]}...: cannot write: the name is too long") from None
+            raise
         return "new"                              # let the write report it
     if stat.S_ISDIR(mode):
         return "directory"
@@ -212,4 +322,4 @@ def _flush_stdout() -> None:
     except BrokenPipeError:
         raise
     except OSError as e:
-        raise SatilingError(f"stdout: cannot write: {e.strerror or e}") from None
+        raise SatilingError(f"stdout: cannot write: {_why(e)}") from None

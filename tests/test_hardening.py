@@ -127,3 +127,96 @@ def test_count_checkpoint_with_an_added_record_is_refused(tmp_path, capsys):
     ckpt.write_text("".join(lines))
     assert main(["count", "pentomino-3x20", "--raw", "--quiet", "--resume", str(ckpt)]) == 0
     assert capsys.readouterr().out.strip() == "8"                        # every cube recorded: 8
+
+
+# -- files replaced -------------------------------------------------------------------------------
+def _one_line_error(capsys, argv: list[str], code: int = 2) -> str:
+    assert main(argv) == code
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def _leftovers(folder) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_svg_to_a_fifo_is_written_through(tmp_path, capsys):
+    import os
+    import stat
+    import threading
+    fifo = tmp_path / "picture.svg"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["solve", "pentomino-3x20", "--svg", str(fifo)]) == 0
+    reader.join(10)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)                  # still a FIFO
+    assert received and received[0].startswith(b"<svg")
+    assert _leftovers(tmp_path) == []
+
+
+def test_output_through_a_symlink_replaces_its_target(tmp_path, capsys):
+    target = tmp_path / "real.cnf"
+    target.write_text("old\n")
+    link = tmp_path / "link.cnf"
+    link.symlink_to(target.name)
+    assert main(["encode", "pentomino-3x20", "-o", str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("c satiling pentomino-3x20")
+    assert _leftovers(tmp_path) == []
+
+
+def test_directories_and_full_disks_are_one_line_errors(tmp_path, capsys):
+    import os
+    import stat
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert "is a directory" in _one_line_error(capsys, ["encode", "pentomino-3x20", "-o", str(folder)])
+    assert "is a directory" in _one_line_error(capsys, ["solve", "pentomino-3x20", "--svg", str(folder)])
+    if os.path.exists("/dev/full"):
+        err = _one_line_error(capsys, ["encode", "pentomino-3x20", "-o", "/dev/full"])
+        assert "No space left" in err and stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    long_name = str(tmp_path / ("x" * 300))
+    assert "too long" in _one_line_error(capsys, ["encode", "pentomino-3x20", "-o", long_name])
+    assert _leftovers(tmp_path) == [] and list(folder.iterdir()) == []
+
+
+def test_a_proof_that_cannot_be_written_leaves_no_formula_behind(tmp_path, capsys):
+    proof = tmp_path / "p.drat"
+    proof.mkdir()                                  # the formula p.drat.cnf could be written
+    assert "is a directory" in _one_line_error(capsys, ["solve", "tetromino-4x5", "--proof", str(proof)])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.drat"]
+
+
+# -- tracebacks and silent acceptance on the command line -----------------------------------------
+def test_time_limits_and_counts_that_mean_nothing_are_refused(capsys):
+    for value in ("inf", "-1", "nan", "0", "soon"):
+        assert "--time-limit" in _one_line_error(capsys, ["solve", "pentomino-3x20", "--time-limit", value])
+        assert "--time-limit" in _one_line_error(capsys, ["count", "pentomino-3x20", "--time-limit", value])
+    assert "--limit" in _one_line_error(capsys, ["enumerate", "pentomino-3x20", "--limit", "0"])
+
+
+def test_a_malformed_dask_address_is_one_line(capsys):
+    import pytest
+    pytest.importorskip("distributed")
+    for address in ("::::bad", "tcp://localhost:notaport"):
+        assert "Dask scheduler" in _one_line_error(capsys, ["count", "pentomino-3x20", "--dask", address])
+
+
+def test_a_dask_scheduler_that_never_answers_times_out():
+    """A listener that accepts the connection and says nothing: the client gives up in time."""
+    import socket
+    import time
+    import pytest
+    from satiling.errors import SatilingError
+    from satiling.search.cubes import _connect
+    Client = pytest.importorskip("distributed").Client
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        address = "tcp://127.0.0.1:%d" % listener.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(SatilingError, match="did not answer|cannot reach"):
+            _connect(Client, address, 2.0)
+        assert time.monotonic() - start < 4.0

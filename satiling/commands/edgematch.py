@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import SatilingError
+from ..fileio import read_text, write_file
 
 if TYPE_CHECKING:
     from ..families.edgematch import Board, EdgeMatchPuzzle
@@ -56,7 +56,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
-    text = sys.stdin.read() if args.board == "-" else _read(args.board)
+    text = read_text(args.board, 4 << 20, what="board")
     print_board(puzzle, parse_board(puzzle, text), args.svg)
     return 0
 
@@ -64,7 +64,6 @@ def cmd_score(args: argparse.Namespace) -> int:
 def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -> Score:
     """Print a full or partial board as ``satiling score`` does (grid, bucas URL, score line),
     write its SVG to ``svg`` if given, and return its :class:`Score`."""
-    from ..cli import write_atomically
     from ..families.edgematch_score import score
     from ..render.edgematch_svg import board_svg, board_text, bucas_url
     s = score(puzzle, board)
@@ -75,7 +74,7 @@ def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -
         pass
     print(f"score {s.matched}/{s.joins}  ({s})")
     if svg:
-        write_atomically(svg, board_svg(puzzle, board))
+        write_file(svg, board_svg(puzzle, board))
     return s
 
 
@@ -149,12 +148,3 @@ def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
 
 def print_improvement(imp: Any) -> None:
     print(f"satiling: score {imp.score}/{imp.joins} after {imp.seconds:.1f} s", file=sys.stderr, flush=True)
-
-
-def _read(path: str) -> str:
-    try:
-        return Path(path).read_text()
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise SatilingError(f"{path}: not a text file") from None

@@ -95,9 +95,9 @@ def cmd_unique(args: argparse.Namespace) -> int:
     print(f"{'solved and proved unique' if result.unique else 'two solutions found'} in "
           f"{result.seconds:.2f} CPU-s", file=sys.stderr)
     if args.svg:
-        from ..cli import write_atomically
+        from ..fileio import write_file
         from ..render.iqlink_svg import solution_svg
-        write_atomically(args.svg, solution_svg(puzzle, result.solution))
+        write_file(args.svg, solution_svg(puzzle, result.solution))
     return 0
 
 
@@ -113,9 +113,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     how = f"--level {args.level}" if args.level else f"--pieces-to-place {k}"
     sys.stdout.write(challenge_toml(gen, f"iqlink generate {how} --seed {args.seed}"))
     if args.svg:
-        from ..cli import write_atomically
+        from ..fileio import write_file
         from ..render.iqlink_svg import challenge_svg, solution_svg
-        write_atomically(args.svg, challenge_svg(gen.puzzle))
+        write_file(args.svg, challenge_svg(gen.puzzle))
         stem = args.svg[:-4] if args.svg.endswith(".svg") else args.svg
-        write_atomically(stem + "-solution.svg", solution_svg(gen.puzzle, gen.solution))
+        write_file(stem + "-solution.svg", solution_svg(gen.puzzle, gen.solution))
     return 0

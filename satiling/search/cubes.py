@@ -474,16 +474,42 @@ def _terminate(ex: cf.ProcessPoolExecutor) -> None:
         p.join(5)
 
 
+#: seconds to reach a Dask scheduler, handshake included
+DASK_TIMEOUT = 10.0
+
+
+def _connect(client_class: Any, address: str, timeout: float) -> Any:
+    """A Dask client within ``timeout`` seconds, or SatilingError.  The client is built in a helper
+    thread: a listener that accepts and never answers stalls the handshake past the client's own
+    ``timeout``, and a malformed address raises ValueError deep inside."""
+    box: dict[str, Any] = {}
+
+    def build() -> None:
+        try:
+            box["client"] = client_class(address, timeout=f"{max(1.0, timeout - 1):g}s")
+        except BaseException as e:        # handed to the caller below
+            box["error"] = e
+
+    helper = threading.Thread(target=build, daemon=True)
+    helper.start()
+    helper.join(timeout)
+    if helper.is_alive():
+        raise SatilingError(f"the Dask scheduler at {address} did not answer within {timeout:g} s")
+    error = box.get("error")
+    if isinstance(error, (OSError, TimeoutError, ValueError, TypeError)):
+        raise SatilingError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    if error is not None:
+        raise error
+    return box["client"]
+
+
 @contextmanager
 def _dask_executor(address: str) -> Iterator[cf.Executor]:
     try:
         from distributed import Client
     except ImportError:
         raise SatilingError("--dask needs the 'distributed' package: pip install 'satiling[dask]'") from None
-    try:
-        client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as e:
-        raise SatilingError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    client = _connect(Client, address, DASK_TIMEOUT)
     try:
         ex = client.get_executor(pure=False)
         try:

@@ -24,10 +24,10 @@ import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import SatilingError
+from ..fileio import read_text, write_files
 from ..problem import Problem
 from .solve import lazy_cuts, primary_true, solver_name
 
@@ -35,6 +35,8 @@ from .solve import lazy_cuts, primary_true, solver_name
 #: empty clause, minisat/kissat write none)
 PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose3", "lingeling",
                  "maplechrono")
+#: the largest formula or proof read whole (a cap: /dev/zero is an error, not memory exhausted)
+PROOF_LIMIT = 1 << 30
 
 
 @dataclass
@@ -123,13 +125,20 @@ def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
            time_limit: float | None, comment: str) -> ProofReport:
     """Solve ``clauses`` with a proof-writing solver; on UNSAT write the proof and the formula it
     refutes, then check them.  With a time limit the solver runs in a child process killed at the
-    deadline (CaDiCaL cannot be interrupted through PySAT), which writes the files itself."""
+    deadline (CaDiCaL cannot be interrupted through PySAT); the files are written here, after it
+    answered, so a kill never leaves half a file."""
     start = time.perf_counter()
     if time_limit is None:
-        report = _solve_and_write(problem, clauses, path, name, comment)
+        answer = _solve(problem, clauses, name)
     else:
         from .solve import in_child
-        answer = in_child(_solve_and_write, time_limit, problem, clauses, path, name, comment)
+        answer = in_child(_solve, time_limit, problem, clauses, name)
+    if isinstance(answer, _Refutation):
+        clauses.extend(answer.cuts)
+        report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(answer.lines))
+        write_files({report.formula: _dimacs(clauses, answer.top, comment),
+                     path: "\n".join(answer.lines) + "\n"})
+    else:
         report = answer if isinstance(answer, ProofReport) else ProofReport(answer.status)
     report.seconds = time.perf_counter() - start
     if report.status == "UNSAT":
@@ -137,10 +146,20 @@ def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
     return report
 
 
-def _solve_and_write(problem: Problem, clauses: list[list[int]], path: str, name: str,
-                     comment: str) -> ProofReport:
-    """The solve (lazy checks as cuts, which join the refuted formula) and, on UNSAT, the files."""
+@dataclass
+class _Refutation:
+    """What the solver hands back on UNSAT: its proof lines, the lazy cuts it added (part of the
+    refuted formula) and the highest variable."""
+
+    lines: list[str]
+    cuts: list[list[int]]
+    top: int
+
+
+def _solve(problem: Problem, clauses: list[list[int]], name: str) -> "ProofReport | _Refutation":
+    """The solve, lazy checks as cuts: a solution (SAT) or the refutation."""
     from pysat.solvers import Solver
+    added: list[list[int]] = []
     with Solver(name=name, with_proof=True, bootstrap_with=clauses) as s:
         while s.solve():
             true = primary_true(problem, s.get_model())
@@ -149,27 +168,17 @@ def _solve_and_write(problem: Problem, clauses: list[list[int]], path: str, name
                 return ProofReport("SAT", true_vars=true)
             for c in cuts:
                 s.add_clause(c)
-                clauses.append(list(c))
+                added.append(list(c))
         lines = s.get_proof()
-        top = max(s.nof_vars(), max((abs(x) for c in clauses for x in c), default=0))
+        top = max(s.nof_vars(), max((abs(x) for c in clauses + added for x in c), default=0))
     if not lines or lines[-1].strip() != "0":
         lines.append("0")                       # checkers want the empty clause said out loud
-    report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(lines))
-    _write(report.formula, _dimacs(clauses, top, comment))
-    _write(path, "\n".join(lines) + "\n")
-    return report
+    return _Refutation(lines, added, top)
 
 
 def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:
     body = "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
     return f"{comment}\np cnf {top} {len(clauses)}\n{body}"
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        Path(path).write_text(text)
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot write: {e.strerror}") from None
 
 
 # -- checking -------------------------------------------------------------------------------------
@@ -204,7 +213,5 @@ def _drat_trim(formula: str, proof: str) -> Check:
 
 
 def _read(path: str) -> str:
-    try:
-        return Path(path).read_text()
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    """A formula or proof, read whole (dratify wants text) up to :data:`PROOF_LIMIT`."""
+    return read_text(path, PROOF_LIMIT, what="DIMACS formula or DRAT proof")
