@@ -79,9 +79,9 @@ def piece_set(set_name: str, lattice: str = "square") -> list[dict[str, Any]]:
         raise SatilingError(f"unknown piece set {set_name!r} (known: {', '.join(known)})")
     data = _read_toml(instances_dir() / "sets" / f"{set_name}.toml")
     try:
-        piece_set_format(lattice).check(data, f"piece set {set_name}")
+        piece_set_format(lattice).check(data, "")
     except SatilingError as e:
-        raise SatilingError(f"{e} (on the {lattice} lattice)") from None
+        raise SatilingError(f"piece set {set_name} on the {lattice} lattice: {e}") from None
     return list(data["piece"])
 
 

@@ -78,6 +78,11 @@ class Puzzle(ABC):
         """Facts for ``satiling info`` beyond the model's size."""
         return {}
 
+    def obstruction(self) -> str | None:
+        """Why the puzzle has no solution, proved cheaply before any search (e.g. a parity
+        argument), in one line; None when there is no such proof."""
+        return None
+
 
 def _sort_key(placement: Any) -> Any:
     return placement.sort_key() if hasattr(placement, "sort_key") else repr(placement)

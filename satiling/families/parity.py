@@ -184,6 +184,22 @@ def parity_argument(puzzle: "PolyformPuzzle") -> str:
     """One line for ``satiling info``: the parity argument when it alone rules the puzzle out."""
     if puzzle.cells_rule != "exact":
         return "not applicable (cells may stay empty)"
+    return parity_obstruction(puzzle) or _no_obstruction(puzzle)
+
+
+def _no_obstruction(puzzle: "PolyformPuzzle") -> str:
+    placed = {pl.piece for pl in puzzle.placements()}
+    if puzzle.pieces_rule == "exact" and any(p.name not in placed for p in puzzle.pieces):
+        return "no obstruction (a piece fits nowhere, which is not a parity matter)"
+    return f"no obstruction ({', '.join(c.name for c in colourings(puzzle.lattice.name))})"
+
+
+def parity_obstruction(puzzle: "PolyformPuzzle") -> str | None:
+    """The parity argument in one line when it rules out every tiling, else None: cheap enough
+    (a subset-sum over the pieces' imbalances, 0.003 s for 6x10, 0.25 s for Tortoise) to run
+    before any search."""
+    if puzzle.cells_rule != "exact":
+        return None
     cols = colourings(puzzle.lattice.name)
     placements = puzzle.placements()
     region, values = imbalances(cols, puzzle.region, (pl.cells for pl in placements))
@@ -193,7 +209,7 @@ def parity_argument(puzzle: "PolyformPuzzle") -> str:
     counts = {p.name: p.count for p in puzzle.pieces}
     exact = puzzle.pieces_rule == "exact"
     if exact and any(not v for v in options.values()):
-        return "no obstruction (a piece fits nowhere, which is not a parity matter)"
+        return None                       # a piece fits nowhere, which is not a parity matter
     for d, (colouring, label) in enumerate(labels(cols)):
         per_piece = {p: {v[d] for v in vs} for p, vs in options.items()}
         reach = _reachable(per_piece, counts, exact, None)
@@ -209,7 +225,7 @@ def parity_argument(puzzle: "PolyformPuzzle") -> str:
                 return (f"{colouring.name}: no choice of placements reaches the region's "
                         f"({', '.join(colouring.labels)}) = {region[part]}: no tiling")
         start += colouring.dims
-    return f"no obstruction ({', '.join(c.name for c in cols)})"
+    return None
 
 
 def _reachable(options: dict, counts: dict[str, int], exact: bool, limit: int | None):

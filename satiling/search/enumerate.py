@@ -5,7 +5,8 @@ Two engines give the same stream of solutions (frozensets of true placement vari
 * ``walk`` -- the DPLL walk of :mod:`satiling.search.walk`, for exact covers;
 * ``sat`` / ``cpsat`` -- an incremental solver with one blocking clause per solution over the true
   placement literals (the shortest clause that excludes exactly that solution), for problems with
-  auxiliary variables or constraints the walk does not know.
+  auxiliary variables or constraints the walk does not know.  The solver runs in a child process
+  (:mod:`satiling.signals`), so Ctrl-C or SIGTERM stops it at once and cleanly.
 
 :func:`puzzle_solutions` adds symmetry: it restricts one piece to a fundamental domain (unless told
 not to), then emits each class of equivalent solutions once (``distinct``) or expands every class to
@@ -19,6 +20,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..families.base import Puzzle
 from ..problem import Problem
+from ..signals import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .walk import Walk, supports
@@ -34,7 +36,7 @@ def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
     if engine == "walk":
         yield from Walk(problem).solutions(assume)
     elif engine == "cpsat":
-        yield from _cpsat_solutions(problem, assume)
+        yield from child_items(_cpsat_solutions, problem, assume)
     else:
         yield from _sat_solutions(problem, solver, assume)
 
@@ -60,7 +62,7 @@ def blocker(problem: Problem) -> Callable[[frozenset[int]], list[int]]:
 def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
     name = solver_name(solver)
     if name == "cpsat":
-        yield from _cpsat_solutions(problem, assume)
+        yield from child_items(_cpsat_solutions, problem, assume)
         return
     block = blocker(problem)
     with open_pysat(problem, name) as s:
@@ -79,7 +81,8 @@ def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iter
 
 
 def _cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
-    """CP-SAT, one solve per solution with blocking clauses (so lazy checks can run between)."""
+    """CP-SAT, one solve per solution with blocking clauses (so lazy checks can run between); one
+    search thread per solve."""
     from ortools.sat.python import cp_model
     from ..backends.cpsat import add_clause, to_cpsat
     model, x = to_cpsat(problem)

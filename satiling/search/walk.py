@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Iterator, Sequence
 
-import numpy as np
-
 from ..problem import Problem
 
 
 #: boards with up to this many placements get every conflict set up front (20000^2 bits = 50 MB)
 EAGER_ROWS = 20000
+#: bit sets over up to this many placements are built by shifts, without numpy
+SMALL_BOARD = 4096
 
 
 def supports(problem: Problem) -> bool:
@@ -221,8 +221,15 @@ class _Conflicts(dict):
 
 
 def _bit_set(lits: Sequence[int], n: int) -> int:
-    """The integer with bit v-1 set for every literal v (numpy packs the bits: building it by
-    shifts costs a big-integer operation per literal, quadratic on large boards)."""
+    """The integer with bit v-1 set for every literal v (on large boards numpy packs the bits:
+    building it by shifts costs a big-integer operation per literal, quadratic there; on small
+    ones the shifts are cheap and numpy's import, 0.1 CPU-s, is not)."""
+    if n <= SMALL_BOARD:
+        out = 0
+        for v in lits:
+            out |= 1 << (v - 1)
+        return out
+    import numpy as np
     bits = np.zeros(n, dtype=np.uint8)
     bits[np.fromiter(lits, dtype=np.int64, count=len(lits)) - 1] = 1
     return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")

@@ -1,0 +1,349 @@
+"""One interrupt contract for every command and every solver.
+
+SIGINT (Ctrl-C) and SIGTERM both raise :class:`Interrupt`, a ``KeyboardInterrupt`` that remembers its
+signal, so every ``except KeyboardInterrupt`` and every ``finally`` already in the code cleans up the
+same way for both.  A command keeps what it found (the solutions so far, the count so far marked
+partial) and the CLI exits ``128 + signal``: 130 for SIGINT, 143 for SIGTERM.
+
+Python code is interrupted between two bytecodes.  A solver inside a C call is not (CaDiCaL through
+PySAT cannot be interrupted at all, and Ctrl-C in the middle of its search leaves it in a state that
+aborts the process), so such solvers run in a forked child (:func:`run_in_child`,
+:class:`ChildObject`, :func:`child_items`) while this process waits in Python; on an interrupt the
+child is killed.  The child also sends its stdout to stderr, so a solver's banner never mixes with
+the data on stdout.
+
+:class:`stop_on` turns an interrupt or a time limit into a clean end of a block (counts and
+enumerations), with a critical section for writing a solution and counting it.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+import _thread
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from .errors import SatilingError
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
+REASONS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+
+
+class Interrupt(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived; ``exit_code`` is what the command exits with."""
+
+    def __init__(self, signum: int = signal.SIGINT) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
+def exit_code(exc: BaseException | None = None, reason: str = "interrupted") -> int:
+    """130 or 143: from an exception (a plain KeyboardInterrupt is SIGINT) or a stop reason."""
+    if isinstance(exc, Interrupt):
+        return exc.exit_code
+    if exc is None and reason == REASONS[signal.SIGTERM]:
+        return 128 + signal.SIGTERM
+    return 128 + signal.SIGINT
+
+
+def _raise(signum: int, frame: Any) -> None:
+    raise Interrupt(signum)
+
+
+@contextmanager
+def interrupts() -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`Interrupt` inside the block (the CLI's whole run)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {sig: signal.signal(sig, _raise) for sig in SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+
+
+# -- solvers in a child process -------------------------------------------------------------------
+class _Child:
+    """A forked process running ``serve(send, recv)``; messages are pickled over two pipes."""
+
+    def __init__(self, serve: Callable[[Callable[[Any], None], Callable[[], Any]], None]) -> None:
+        down_r, down_w = os.pipe()        # requests to the child
+        up_r, up_w = os.pipe()            # answers from it
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:                                    # the child
+            os.close(down_w)
+            os.close(up_r)
+            code = 0
+            try:
+                _become_child()
+                with os.fdopen(up_w, "wb") as up, os.fdopen(down_r, "rb") as down:
+                    serve(lambda msg: _send(up, msg), lambda: pickle.load(down))
+            except BaseException:                            # noqa: the parent sees a closed pipe
+                code = 1
+            finally:
+                sys.stderr.flush()
+                os._exit(code)
+        os.close(down_r)
+        os.close(up_w)
+        self._down = os.fdopen(down_w, "wb")
+        self._up = os.fdopen(up_r, "rb")
+        self.alive = True
+
+    def send(self, msg: Any) -> None:
+        _send(self._down, msg)
+
+    def receive(self, deadline: float | None = None) -> Any:
+        """The next answer; TimeoutError at the deadline.  Waiting is plain Python, so a signal
+        interrupts it (and the caller kills the child)."""
+        import select
+        fd = self._up.fileno()
+        while deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            if select.select([fd], [], [], left)[0]:
+                break
+        try:
+            return pickle.load(self._up)
+        except (EOFError, pickle.UnpicklingError):
+            raise ChildDied from None
+
+    def kill(self) -> None:
+        if not self.alive:
+            return
+        self.alive = False
+        for f in (self._down, self._up):
+            try:
+                f.close()
+            except OSError:
+                pass
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+
+
+class ChildDied(Exception):
+    """The child process ended without answering (killed, out of memory, a crash in C)."""
+
+
+def _send(f, msg: Any) -> None:
+    pickle.dump(msg, f, protocol=pickle.HIGHEST_PROTOCOL)
+    f.flush()
+
+
+def _become_child() -> None:
+    """The child leaves the terminal's Ctrl-C to its parent (which kills it), dies with its parent,
+    and writes what solvers print to stderr."""
+    for sig in SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+    os.setpgrp()                          # Ctrl-C at the terminal goes to the parent only
+    _die_with_parent()
+    os.dup2(2, 1)                         # a solver's banner never reaches the data on stdout
+    sys.stdout = sys.stderr
+
+
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+
+
+def _answer(func: Callable[[], Any]) -> tuple[str, Any]:
+    """("ok", value) or ("error", exception) -- a SatilingError keeps its message."""
+    try:
+        return "ok", func()
+    except SatilingError as e:
+        return "error", SatilingError(str(e))
+    except Exception as e:                                   # noqa: a bug, reported by type
+        return "error", RuntimeError(f"{type(e).__name__}: {e}")
+
+
+def _unwrap(answer: tuple[str, Any]) -> Any:
+    kind, value = answer
+    if kind == "error":
+        raise value
+    return value
+
+
+def run_in_child(func: Callable[..., Any], *args: Any, time_limit: float | None = None) -> Any:
+    """``func(*args)`` computed in a forked child.  TimeoutError when ``time_limit`` seconds pass
+    first; on a signal (or any other exit) the child is killed."""
+    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
+
+    def serve(send, receive) -> None:
+        send(_answer(lambda: func(*args)))
+
+    child = _Child(serve)
+    try:
+        return _unwrap(child.receive(deadline))
+    finally:
+        child.kill()
+
+
+class ChildObject:
+    """An object built in a forked child, its methods called from here: ``make(*args)`` there,
+    then ``call(name, *args)`` for each request.  :meth:`close` (or any interrupt during a call)
+    kills the child; a call after that raises :class:`ChildDied`."""
+
+    def __init__(self, make: Callable[..., Any], *args: Any) -> None:
+        def serve(send, receive) -> None:
+            answer = _answer(lambda: make(*args))
+            send(("ok", None) if answer[0] == "ok" else answer)
+            if answer[0] != "ok":
+                return
+            obj = answer[1]
+            while True:
+                name, call_args = receive()
+                send(_answer(lambda: getattr(obj, name)(*call_args)))
+
+        self._child = _Child(serve)
+        self._call(None)
+
+    def _call(self, request: tuple[str, tuple] | None) -> Any:
+        if not self._child.alive:
+            raise ChildDied
+        try:
+            if request is not None:
+                self._child.send(request)
+            return _unwrap(self._child.receive())
+        except BaseException:
+            self._child.kill()
+            raise
+
+    def call(self, name: str, *args: Any) -> Any:
+        return self._call((name, args))
+
+    @property
+    def alive(self) -> bool:
+        return self._child.alive
+
+    def close(self) -> None:
+        self._child.kill()
+
+
+def child_items(make: Callable[..., Iterator[Any]], *args: Any) -> Iterator[Any]:
+    """The items of the iterator ``make(*args)``, produced in a forked child (which runs ahead of
+    the reader by what the pipe holds, and is killed when the reader stops or is interrupted)."""
+    def serve(send, receive) -> None:
+        items = iter(make(*args))
+        while True:
+            kind, item = _answer(lambda: next(items, _END))
+            if kind == "ok" and item is _END:
+                send(("end", None))
+                return
+            send((kind, item))
+            if kind == "error":
+                return
+
+    child = _Child(serve)
+    try:
+        while True:
+            answer = child.receive()
+            if answer[0] == "end":
+                return
+            yield _unwrap(answer)
+    finally:
+        child.kill()
+
+
+_END = object()        # the end of a child's items (never sent itself)
+
+
+# -- stopping a block cleanly -----------------------------------------------------------------------
+class stop_on:
+    """Turn SIGINT, SIGTERM and the time limit into a clean stop: the block ends, ``reason`` says
+    why ("" if it ran to the end; "interrupted", "terminated" or "time limit").  Cleanup inside
+    the block (closing workers) runs first.
+
+    The block starts with ``stop.arm()``: the clock and the signal handlers start there, inside the
+    block, so a limit already used up (by building the model) still ends the block cleanly.
+    Inside ``with stop.critical():`` (writing a solution and counting it) a stop waits until the
+    section is over, so what was written and what was counted always agree.
+    """
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds, self.reason = seconds, ""
+        self.signum = 0
+        self._expired = self._done = False
+        self._in_critical = self._pending = self._leaving = False
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._old: dict = {}
+
+    def __enter__(self) -> "stop_on":
+        return self
+
+    def arm(self) -> None:
+        main = threading.current_thread() is threading.main_thread()
+        if main:
+            for sig in SIGNALS:
+                self._old[sig] = signal.signal(sig, self._on_signal)
+        if self.seconds is None:
+            return
+        if not main:
+            raise SatilingError("a time limit needs the main thread (it stops the run with a signal)")
+        if self.seconds <= 0:
+            self._expired = True
+            raise KeyboardInterrupt
+        self._timer = threading.Timer(self.seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _expire(self) -> None:
+        with self._lock:
+            if not self._done:
+                self._expired = True
+                _thread.interrupt_main()          # runs _on_signal in the main thread
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        if not (self._expired and signum == signal.SIGINT) and not self.signum:
+            self.signum = signum                   # the first real signal decides the exit code
+        if self._in_critical or self._leaving:     # never raise inside the cleanup
+            self._pending = True
+        else:
+            raise Interrupt(signum)
+
+    @contextmanager
+    def critical(self) -> Iterator[None]:
+        self._in_critical = True
+        try:
+            yield
+        finally:
+            self._in_critical = False
+        if self._pending:
+            raise Interrupt(self.signum or signal.SIGINT)
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        self._leaving = True
+        with self._lock:
+            self._done = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+            if self.signum:
+                self.reason = REASONS.get(self.signum, "interrupted")
+            elif self._expired:
+                self.reason = "time limit"
+            else:
+                self.reason = REASONS.get(getattr(exc, "signum", signal.SIGINT), "interrupted")
+            return True
+        return False
