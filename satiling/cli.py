@@ -19,6 +19,7 @@ from . import catalog
 from .errors import SatilingError, VerificationError
 from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
+from .signals import exit_code, interrupts
 
 write_atomically = write_file          # the older name, still imported by plugins and tools
 
@@ -54,8 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         for option in OUTPUT_OPTIONS:     # refused before any work is done
             if getattr(args, option, None):
                 check_writable(getattr(args, option))
-        code = int(args.run(args) or 0)
-        sys.stdout.flush()                # a full disk on stdout is an error, not a lost answer
+        with interrupts():                # SIGINT and SIGTERM: Interrupt, exit 130 / 143
+            code = int(args.run(args) or 0)
+            sys.stdout.flush()            # a full disk on stdout is an error, not a lost answer
         return code
     except SatilingError as e:
         print(f"satiling: error: {e}", file=sys.stderr)
@@ -67,9 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         print(f"satiling: error: cannot write: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
-    except KeyboardInterrupt:
-        print("satiling: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:        # what was found is printed already
+        print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated", file=sys.stderr)
+        return exit_code(e)
 
 
 def _silence_stdout() -> None:
@@ -182,10 +184,12 @@ def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.Argume
 
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--solver", default="cadical",
-                   help="cadical (default), glucose, kissat, minisat (SAT); cpsat; scip, highs, "
-                        "cbc (MIP); walk (exact-cover search, fastest on the polydrafter boards); "
-                        "or a PySAT name")
+    s.add_argument("--solver", default="auto",
+                   help="auto (default): the exact-cover search (walk) on exact covers, else "
+                        "cadical; walk; cadical, glucose, kissat, minisat (SAT); cpsat; scip, highs, "
+                        "cbc (MIP); or a PySAT name")
+    s.add_argument("--threads", type=int, metavar="N",
+                   help="CP-SAT search threads (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
@@ -274,22 +278,29 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .search.solve import solve
+    from .search.solve import solve, solver_name
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
                             args.svg, args.json, engine=args.maximize_matches)
-    puzzle, problem = load_model(args)
+    args.solver = args.solver or "auto"
+    solver_name(args.solver)              # an unknown name is an error before any work
+    puzzle = catalog.load(args.name)
+    if not args.proof and _ruled_out(puzzle):
+        print("no solution")
+        return EXIT_NONE
+    problem = puzzle.problem(**model_options(args))
     if args.proof:
         from .search.proof import solve_with_proof
-        result = solve_with_proof(problem, args.proof, args.solver, args.time_limit)
+        prover = "cadical" if args.solver == "auto" else args.solver
+        result = solve_with_proof(problem, args.proof, prover, args.time_limit)
         if result.status == "UNSAT":
             print(f"satiling: {puzzle.name}: UNSAT in {result.seconds:.2f} s; {result.summary()}",
                   file=sys.stderr)
             print("no solution")
             return EXIT_NONE if result.verified else EXIT_ERROR
     else:
-        result = solve(problem, solver=args.solver, time_limit=args.time_limit)
+        result = solve(problem, solver=args.solver, time_limit=args.time_limit, workers=args.threads)
     print(f"satiling: {puzzle.name}: {result.status} by {getattr(result, 'solver', args.solver)} in "
           f"{result.seconds:.2f} s", file=sys.stderr)
     if result.status == "UNKNOWN":
@@ -305,7 +316,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
-    puzzle, problem = load_model(args)
+    puzzle = catalog.load(args.name)
+    if not args.proof and not args.resume and _ruled_out(puzzle):
+        print(0)
+        return EXIT_NONE
+    problem = puzzle.problem(**model_options(args))
     if args.proof and args.resume:
         raise SatilingError("--proof needs every solution of one run: drop --resume or --proof")
     run = Run(args.name, puzzle, problem, model_options(args), Settings.from_namespace(args))
@@ -314,8 +329,8 @@ def cmd_count(args: argparse.Namespace) -> int:
     if not outcome.complete:
         hint = f"; continue with --resume {args.resume}" if args.resume else ""
         print(f"satiling: {outcome.stopped}: {outcome.total} solutions so far, the count is not "
-              f"complete{hint}", file=sys.stderr)
-        return EXIT_TIMEOUT if outcome.stopped == "time limit" else 130
+              f"complete (partial){hint}", file=sys.stderr)
+        return EXIT_TIMEOUT if outcome.stopped == "time limit" else exit_code(reason=outcome.stopped)
     print(outcome.total)
     if args.raw and outcome.found == outcome.total:
         print(f"satiling: {outcome.total} solutions in {outcome.classes} symmetry classes", file=sys.stderr)
@@ -330,7 +345,10 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
-    puzzle, problem = load_model(args)
+    puzzle = catalog.load(args.name)
+    if not args.proof and not args.resume and _ruled_out(puzzle):
+        return EXIT_NONE
+    problem = puzzle.problem(**model_options(args))
     if args.resume and args.out and Path(args.out).resolve() != Path(args.resume).resolve():
         raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
     if args.proof and args.limit is not None:
@@ -360,11 +378,11 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     finally:
         if out is not None:
             out.close()
-    if outcome.stopped in ("time limit", "interrupted"):
+    if outcome.stopped in ("time limit", "interrupted", "terminated"):
         where = f" ({outcome.total} in {path}); continue with --resume {path}" if path else ""
         print(f"satiling: {outcome.stopped}: stopped after {outcome.found} solutions{where}",
               file=sys.stderr)
-        return EXIT_TIMEOUT if outcome.stopped == "time limit" else 130
+        return EXIT_TIMEOUT if outcome.stopped == "time limit" else exit_code(reason=outcome.stopped)
     if args.proof and outcome.complete:
         from .search.proof import prove_complete
         found = (point.solutions if point else []) + outcome.solutions
@@ -434,6 +452,16 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+def _ruled_out(puzzle) -> bool:
+    """Whether a cheap proof (the parity argument) rules the puzzle out before any search; the
+    proof goes to stderr."""
+    reason = puzzle.obstruction()
+    if reason is not None:
+        print(f"satiling: {puzzle.name}: no solution, proved before any search: {reason}",
+              file=sys.stderr)
+    return reason is not None
+
+
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
     """Print a verified solution (picture or JSON) and optionally write its SVG."""
     print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))

@@ -13,7 +13,8 @@ cube is computed twice.  The file is checked while it is read: every line must b
 this puzzle in the stream's order, or the resume is refused.
 
 **Stopping.**  Ctrl-C, SIGTERM and ``--time-limit`` end the run between two steps of the search
-(the walk is Python, so at once; a SAT or CP-SAT call in progress is finished first), local workers
+(the walk is Python, so at once; a SAT or CP-SAT solver runs in a child process, killed: see
+:mod:`satiling.signals`), local workers
 are killed, queued cubes cancelled; a ``kill -9`` of the driver makes its workers exit within a
 second.
 
@@ -23,16 +24,13 @@ cubes not yet in the file.  Both files, their headers, checksums and locks: :mod
 """
 from __future__ import annotations
 
-import signal
-import threading
 import time
-import _thread
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import SatilingError
+from ..signals import stop_on
 from .cubes import CubeRunner, CubeSpace, Job, executor, in_order, results
 from .runfiles import Checkpoint, ResumePoint, SolutionFile, read_resume
 
@@ -73,7 +71,7 @@ class Settings:
 @dataclass
 class Outcome:
     """How a run ended: ``found`` this time, ``total`` with what an earlier run had; ``stopped`` is
-    "" (finished), "limit", "time limit" or "interrupted"."""
+    "" (finished), "limit", "time limit", "interrupted" (SIGINT) or "terminated" (SIGTERM)."""
 
     found: int = 0
     total: int = 0
@@ -205,77 +203,3 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
         out.total += runner.partial       # the cube in progress, counted so far
         out.found += runner.partial
     return out
-
-
-# -- stopping cleanly ---------------------------------------------------------------------------
-class stop_on:
-    """Turn Ctrl-C, SIGTERM and the time limit into a clean stop: the block ends, ``reason`` says
-    why ("" if it ran to the end).  Cleanup inside the block (closing workers) runs first.
-
-    The block starts with ``stop.arm()``: the clock and the signal handlers start there, inside the
-    block, so a limit already used up (by building the model) still ends the block cleanly.
-    Inside ``with stop.critical():`` (writing a solution and counting it) a stop waits until the
-    section is over, so what was written and what was counted always agree.
-    """
-
-    def __init__(self, seconds: float | None) -> None:
-        self.seconds, self.reason = seconds, ""
-        self._expired = self._done = False
-        self._in_critical = self._pending = self._leaving = False
-        self._lock = threading.Lock()
-        self._timer: threading.Timer | None = None
-        self._old: dict = {}
-
-    def __enter__(self) -> "stop_on":
-        return self
-
-    def arm(self) -> None:
-        main = threading.current_thread() is threading.main_thread()
-        if main:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._old[sig] = signal.signal(sig, self._on_signal)
-        if self.seconds is None:
-            return
-        if not main:
-            raise SatilingError("a time limit needs the main thread (it stops the run with a signal)")
-        if self.seconds <= 0:
-            self._expired = True
-            raise KeyboardInterrupt
-        self._timer = threading.Timer(self.seconds, self._expire)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def _expire(self) -> None:
-        with self._lock:
-            if not self._done:
-                self._expired = True
-                _thread.interrupt_main()          # runs _on_signal in the main thread
-
-    def _on_signal(self, signum, frame) -> None:
-        if self._in_critical or self._leaving:     # never raise inside the cleanup
-            self._pending = True
-        else:
-            raise KeyboardInterrupt
-
-    @contextmanager
-    def critical(self) -> Iterator[None]:
-        self._in_critical = True
-        try:
-            yield
-        finally:
-            self._in_critical = False
-        if self._pending:
-            raise KeyboardInterrupt
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        self._leaving = True
-        with self._lock:
-            self._done = True
-        if self._timer is not None:
-            self._timer.cancel()
-        for sig, handler in self._old.items():
-            signal.signal(sig, handler)
-        if exc_type is KeyboardInterrupt:
-            self.reason = "time limit" if self._expired else "interrupted"
-            return True
-        return False
