@@ -128,22 +128,32 @@ def maximize(puzzle: Any, time_limit: float | None,
 def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
                  svg: str | None = None, as_json: bool = False, engine: str = "auto") -> int:
     """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr), then
-    the best board (text or JSON, SVG optionally).  Exit 0 when every join matches (a solution),
-    3 when the time ran out first (the best board is still printed)."""
+    the best board (text or JSON, SVG optionally).  Exit 0 with a board (a solution when every
+    join matches, else the best one in the time), 3 when the time ran out before any board;
+    Ctrl-C / SIGTERM print the best board so far and exit 130 / 143."""
     from ..cli import show
     from ..options import check_known
     check_known(puzzle.family, {k: v for k, v in options.items() if k != "hints"}, set())
     result = maximize(puzzle, time_limit, engine=engine, hints=options.get("hints", False))
+    stopped = result.stopped_by
     if not result.solution:
-        print(f"satiling: {puzzle.name}: no board within the time limit", file=sys.stderr)
-        return 3
+        why = "interrupted" if stopped is not None else "no board within the time limit"
+        print(f"satiling: {puzzle.name}: {why}", file=sys.stderr)
+        return _signal_exit(stopped) if stopped is not None else 3
     if result.score == result.joins:
         puzzle.verify(result.solution)          # a full score claims a solution: check it
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
+    how = "interrupted" if stopped is not None else result.status
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
-          f"{result.status} after {result.seconds:.1f} s", file=sys.stderr)
+          f"{how} after {result.seconds:.1f} s", file=sys.stderr)
     show(puzzle, result.solution, svg, as_json=as_json)
-    return 0 if result.score == result.joins else 3
+    return _signal_exit(stopped) if stopped is not None else 0
+
+
+def _signal_exit(stop: BaseException) -> int:
+    """128 + the signal: 130 for Ctrl-C (a plain KeyboardInterrupt), 143 for SIGTERM."""
+    import signal
+    return 128 + int(getattr(stop, "signum", signal.SIGINT))
 
 
 def print_improvement(imp: Any) -> None:

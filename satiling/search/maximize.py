@@ -4,6 +4,10 @@ The family builds the model (:meth:`EdgeMatchPuzzle.match_problem`): every squar
 every piece one square (hard), and each interior join has a variable that may be true only if the
 join matches.  Two engines maximise the sum of those variables:
 
+* ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
+  backtracker that may break joins by a schedule over the depth, restarted with a new candidate
+  order every few million nodes; on small boards it runs without a schedule to the end, which
+  proves the best score (branch and bound);
 * ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
   better board it finds is reported, and it starts from a greedy board given as a hint;
 * ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II: CP-SAT finds no
@@ -16,9 +20,12 @@ join matches.  Two engines maximise the sum of those variables:
   child process so the time limit can stop it.
 
 Every reported board is re-scored from the pieces (the model's own count is never trusted).
+Ctrl-C or SIGTERM (raised as ``KeyboardInterrupt``) ends any engine with the best board so far:
+the result's ``stopped_by`` holds the exception.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import time
 from dataclasses import dataclass, field
@@ -26,9 +33,13 @@ from typing import Any, Callable
 
 from ..errors import SatilingError
 
-ENGINES = ("auto", "cpsat", "lns", "rc2")
-#: ``auto`` uses the whole-board CP-SAT model up to this many squares, LNS above
+ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
+#: ``auto`` uses the whole-board CP-SAT model up to this many squares, the backtracker above
 WHOLE_BOARD_LIMIT = 100
+#: the backtracker searches boards up to this many squares without a schedule (to the proof)
+EXACT_LIMIT = 25
+#: nodes between the backtracker's restarts (about a second on Eternity II)
+RESTART_NODES = 1 << 25
 
 
 @dataclass
@@ -51,36 +62,119 @@ class MaxResult:
     solution: list[Any]
     seconds: float
     bound: int | None = None       # an upper bound on the score, when the engine proved one
+    stopped_by: BaseException | None = None     # the interrupt that ended the search early
 
 
 def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
                      hints: bool = False, workers: int = 1, greedy_start: bool = True,
                      seed: int = 0) -> MaxResult:
-    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock)."""
+    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock).  An
+    interrupt ends the search early with the best board so far (``stopped_by`` set)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     if engine == "auto":
-        engine = "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else "lns"
+        engine = "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else "backtrack"
     start = time.perf_counter()
-    if engine == "lns":
-        if time_limit is None:
-            raise SatilingError("--maximize-matches on a large board needs --time-limit")
-        result = _lns(puzzle, time_limit, on_improve, hints, start, seed)
-        result.seconds = time.perf_counter() - start
-        return result
-    problem, matched = puzzle.match_problem(hints=hints)
-    if engine == "cpsat":
-        result = _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints)
-    else:
-        result = _rc2(puzzle, problem, matched, time_limit, on_improve, start)
+    best = _Best(on_improve, len(puzzle.joins()))
+    try:
+        result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed)
+    except KeyboardInterrupt as stop:
+        result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
+        result.stopped_by = stop
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed) -> MaxResult:
+    if engine in ("lns", "backtrack"):
+        if time_limit is None and (engine == "lns" or puzzle.rows * puzzle.cols > EXACT_LIMIT):
+            raise SatilingError("--maximize-matches on a large board needs --time-limit")
+        if engine == "lns":
+            return _lns(puzzle, time_limit, on_improve, hints, start, seed)
+        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed)
+    problem, matched = puzzle.match_problem(hints=hints)
+    if engine == "cpsat":
+        return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints)
+    return _rc2(puzzle, problem, matched, time_limit, on_improve, start)
+
+
+class _Best:
+    """The best board reported so far, passed on to the caller's ``on_improve``."""
+
+    def __init__(self, on_improve: Callable[[Improvement], None] | None, joins: int) -> None:
+        self.on_improve, self.joins = on_improve, joins
+        self.score, self.solution = -1, []
+
+    def improve(self, imp: Improvement) -> None:
+        if imp.score > self.score:
+            self.score, self.solution = imp.score, imp.solution
+        if self.on_improve:
+            self.on_improve(imp)
+
+    def result(self, status: str) -> MaxResult:
+        return MaxResult(status, max(self.score, 0), self.joins, self.solution, 0.0)
 
 
 def _score(puzzle: Any, solution: list[Any]) -> int:
     from ..families.edgematch_score import score
     return score(puzzle, puzzle.board_from(solution, strict=False)).matched
+
+
+# -- the compiled backtracker -----------------------------------------------------------------
+def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
+               restart_nodes: int = RESTART_NODES) -> MaxResult:
+    """Restarts of the scoring search, each with the candidates in a new random order and the
+    cap one below the best board so far.  Small boards get one run without a schedule: if it
+    ends, its best board is optimal."""
+    from ..engines import edgescore
+    n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
+    exact = n <= EXACT_LIMIT
+    best = {"breaks": joins + 1, "solution": []}
+    for k in itertools.count():
+        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        if best["breaks"] == 0 or (left is not None and left <= 0):
+            break
+        lay = edgescore.layout(puzzle, hints, seed=seed + k)
+
+        def found(breaks: int, nodes: int, raw: list) -> bool:
+            solution = puzzle.tiles(lay.board(raw))
+            score = checked_score(puzzle, solution, hints)
+            if score != joins - breaks:
+                raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
+                                    f"joins, the board has {score}")
+            best.update(breaks=breaks, solution=solution)
+            on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+            return False
+
+        cap = best["breaks"] - 1
+        held = [0] * n if exact else edgescore.reserve(n, cap)
+        out = edgescore.search(lay, held, cap, found, 0 if exact else restart_nodes,
+                               0.0 if left is None else max(left, 1e-3))
+        if exact and out.status == "exhausted":
+            break
+    score = joins - best["breaks"] if best["solution"] else 0
+    proved = best["breaks"] == 0 or (exact and out.status == "exhausted")
+    if not best["solution"]:
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0, joins if proved else None)
+    return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
+                     score if proved else None)
+
+
+def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
+    """The matching joins of a full board, counted by the scorer ``satiling score`` uses, after
+    checking it is a board: every square one piece, every piece once, grey exactly on the rim,
+    the pinned pieces in place."""
+    from ..families.edgematch_score import check_board, score
+    board = puzzle.board_from(solution, strict=False)
+    check_board(puzzle, board)
+    s = score(puzzle, board)
+    if s.placed != s.squares or s.misfits:
+        raise SatilingError(f"internal error: not a full board ({s})")
+    for t in puzzle.fixed + (puzzle.hints if hints else []):
+        if board.get((t.row, t.col)) != (t.piece, t.rotation):
+            raise SatilingError(f"internal error: pinned piece {t.piece} is not on {t.square}")
+    return s.matched
 
 
 # -- CP-SAT ------------------------------------------------------------------------------------

@@ -1,0 +1,281 @@
+/* The scoring search for edge-matching boards: a depth-first backtracker that fills the squares in
+ * a fixed order and may break joins, as many as a schedule allows at each depth.
+ *
+ * The wrapper (edgescore.py) prepares everything this file needs, so the search stays small:
+ *
+ *   cands   the pieces pre-rotated, 8 bytes each (piece, rotation, N, E, S, W colours), grouped in
+ *           runs: per frame class and (south, west) colour pair the exact candidates, per class and
+ *           west colour those with any south side, per class and south colour those with any west
+ *           side; a pinned piece has a run of its own;
+ *   spans   (first, end) of every run;
+ *   cells   per square in search order, 9 ints: south and west neighbour (depth, -1 on the rim);
+ *           the first run of its class's exact candidates (run + s * colours + w), of its
+ *           west-only runs (run + w) and south-only runs (run + s) (the run after those holds
+ *           every candidate of the class); the colour a pinned north and
+ *           east neighbour demands (-1 if none); the pinned piece's run (-1 if the square is free)
+ *           and the breaks between a pinned square and the pinned squares before it;
+ *   reserve breaks held back at each depth for the squares after it.
+ *
+ * A square is tried with its exact candidates first, then (if the schedule allows one more break)
+ * those breaking the south join, then those breaking the west join, then (two more breaks) any.
+ * At depth d the breaks so far may not exceed max(0, cap - reserve[d]); ``cap`` starts one below
+ * the best board known and drops with every better board, so the whole schedule tightens (and its
+ * first break moves deeper) as the search improves.
+ *
+ * edgescore_ref.py is the same search in Python; a test holds the two to the same node sequence.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    uint16_t piece;
+    uint8_t rot, n, e, s, w, pad;
+} Cand;
+
+enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, CELL_INTS };
+
+#define CHECK_EVERY (1u << 20)      /* nodes between looks at the clock and at signals */
+
+typedef struct {
+    const Cand *cands;
+    const int32_t *spans;
+    const int32_t *cells;
+    const int32_t *reserve;
+    int n, npieces, colours;
+    long long cap;                  /* most breaks a board may have to be reported */
+    long long nodes, node_limit;
+    double deadline;                /* monotonic seconds; 0 = none */
+    PyObject *callback;
+} Search;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The most breaks a partial board may have after depth d. */
+static inline long long allowed(const Search *S, int d) {
+    long long a = S->cap - S->reserve[d];
+    return a > 0 ? a : 0;
+}
+
+/* Hand a full board with ``breaks`` broken joins to Python: callback(breaks, nodes, board).
+ * Returns -1 on a Python error, 1 if the callback asks to stop, else 0. */
+static int report(Search *S, const Cand **board, long long breaks) {
+    PyObject *list = PyList_New(S->n);
+    if (!list) return -1;
+    for (int d = 0; d < S->n; d++) {
+        PyObject *t = Py_BuildValue("(ii)", (int)board[d]->piece, (int)board[d]->rot);
+        if (!t) { Py_DECREF(list); return -1; }
+        PyList_SET_ITEM(list, d, t);
+    }
+    PyObject *r = PyObject_CallFunction(S->callback, "LLO", breaks, S->nodes, list);
+    Py_DECREF(list);
+    if (!r) return -1;
+    int stop = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return stop;
+}
+
+/* The search proper.  Returns 0 when the tree is exhausted, 1 at the node limit, 2 at the
+ * deadline, 3 when the callback asked to stop, -1 on a Python error (a signal included). */
+static int run(Search *S) {
+    const int n = S->n, C = S->colours;
+    const Cand **board = calloc((size_t)n + 1, sizeof *board);
+    const Cand **cur = calloc((size_t)n + 1, sizeof *cur);
+    const Cand **end = calloc((size_t)n + 1, sizeof *end);
+    int *phase = calloc((size_t)n + 1, sizeof *phase);
+    int *sc = calloc((size_t)n + 1, sizeof *sc), *wc = calloc((size_t)n + 1, sizeof *wc);
+    long long *base = calloc((size_t)n + 1, sizeof *base);
+    uint8_t *used = calloc((size_t)S->npieces + 1, 1);
+    int status = 0;
+    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used) {
+        PyErr_NoMemory();
+        status = -1;
+        goto out;
+    }
+    long long breaks = 0;
+    unsigned long tick = 0;
+    int d = 0;
+
+enter:                              /* square d gets its first candidate */
+    if (d == n) {
+        if (breaks <= S->cap) {
+            int r = report(S, board, breaks);
+            if (r) { status = r < 0 ? -1 : 3; goto out; }
+            S->cap = breaks - 1;
+            if (S->cap < 0) goto out;       /* every join matches: nothing better exists */
+        }
+        goto backtrack;
+    }
+    {
+        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
+        base[d] = breaks;
+        if (cell[PINNED] >= 0) {        /* one candidate, its breaks fixed in advance */
+            const Cand *c = S->cands + S->spans[2 * cell[PINNED]];
+            if (breaks + cell[PINNED_BREAKS] > allowed(S, d)) goto backtrack;
+            board[d] = c;
+            cur[d] = end[d] = c;
+            phase[d] = 3;
+            breaks += cell[PINNED_BREAKS];
+            S->nodes++;
+            d++;
+            goto enter;
+        }
+        sc[d] = cell[SOUTH] >= 0 ? board[cell[SOUTH]]->n : 0;
+        wc[d] = cell[WEST] >= 0 ? board[cell[WEST]]->e : 0;
+        phase[d] = 0;
+        cur[d] = end[d] = NULL;
+    }
+
+next:                               /* square d tries its next candidate */
+    {
+        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
+        const long long avail = allowed(S, d) - base[d];
+        if (avail < 0) goto backtrack;
+        for (;;) {
+            if (cur[d] == NULL) {       /* open the run of this phase */
+                int32_t k = phase[d] == 0 ? cell[EXACT] + sc[d] * C + wc[d]
+                          : phase[d] == 1 ? cell[WONLY] + wc[d]
+                          : phase[d] == 2 ? cell[SONLY] + sc[d] : cell[SONLY] + C;
+                cur[d] = S->cands + S->spans[2 * k];
+                end[d] = S->cands + S->spans[2 * k + 1];
+            }
+            const int s = sc[d], w = wc[d], ph = phase[d];
+            const int nn = cell[NEED_N], ne = cell[NEED_E];
+            while (cur[d] < end[d]) {
+                const Cand *c = cur[d]++;
+                if (used[c->piece]) continue;
+                if (ph == 1 && c->s == s) continue;     /* tried among the exact ones */
+                if (ph == 2 && c->w == w) continue;
+                if (ph == 3 && (c->s == s || c->w == w)) continue;
+                long long pen = ph == 0 ? 0 : ph == 3 ? 2 : 1;
+                if (nn >= 0 && c->n != nn) pen++;
+                if (ne >= 0 && c->e != ne) pen++;
+                if (pen > avail) continue;
+                board[d] = c;
+                used[c->piece] = 1;
+                breaks = base[d] + pen;
+                S->nodes++;
+                if (++tick >= CHECK_EVERY) {
+                    tick = 0;
+                    if (PyErr_CheckSignals() < 0) { status = -1; goto out; }
+                    if (S->deadline > 0 && now() >= S->deadline) { status = 2; goto out; }
+                }
+                if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = 1; goto out; }
+                d++;
+                goto enter;
+            }
+            if (ph >= 3 || avail < 1 || (ph == 2 && avail < 2)) break;
+            phase[d]++;
+            cur[d] = NULL;
+        }
+    }
+
+backtrack:
+    if (d == 0) goto out;
+    d--;
+    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) used[board[d]->piece] = 0;
+    breaks = base[d];
+    goto next;
+
+out:
+    free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base); free(used);
+    return status;
+}
+
+/* A read-only byte buffer of at least ``size`` bytes, or an exception. */
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t size, const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
+    if (view->len < size) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected at least %zd", what, view->len, size);
+        return -1;
+    }
+    return 0;
+}
+
+/* The wrapper builds the buffers; still, never let a bad one send the search out of bounds. */
+static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
+    const int C = S->colours;
+    for (Py_ssize_t i = 0; i < ncands; i++) {
+        const Cand *c = S->cands + i;
+        if (c->piece >= S->npieces || c->n >= C || c->e >= C || c->s >= C || c->w >= C) return -1;
+    }
+    for (Py_ssize_t k = 0; k < nruns; k++)
+        if (S->spans[2 * k] < 0 || S->spans[2 * k] > S->spans[2 * k + 1] || S->spans[2 * k + 1] > ncands)
+            return -1;
+    for (int d = 0; d < S->n; d++) {
+        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
+        if (cell[SOUTH] >= d || cell[WEST] >= d || cell[SOUTH] < -1 || cell[WEST] < -1) return -1;
+        if (cell[PINNED] >= 0) {
+            if (cell[PINNED] >= nruns || S->spans[2 * cell[PINNED]] >= S->spans[2 * cell[PINNED] + 1])
+                return -1;
+        } else if (cell[EXACT] < 0 || (Py_ssize_t)cell[EXACT] + (Py_ssize_t)C * C > nruns ||
+                   cell[WONLY] < 0 || cell[WONLY] + C > nruns || cell[SONLY] < 0 || cell[SONLY] + C + 1 > nruns)
+            return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(search_doc,
+"search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, seconds, callback)\n"
+"-> (status, nodes, cap)\n\n"
+"Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
+"nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
+"cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
+"'time' or 'stopped'.  A signal raises its exception (KeyboardInterrupt) from inside the search.");
+
+static PyObject *search(PyObject *self, PyObject *args) {
+    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback;
+    int n, npieces, colours;
+    long long cap, node_limit;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLdO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+                          &npieces, &colours, &cap, &node_limit, &seconds, &callback))
+        return NULL;
+    if (!PyCallable_Check(callback)) {
+        PyErr_SetString(PyExc_TypeError, "callback must be callable");
+        return NULL;
+    }
+    if (n < 1 || npieces < 1 || colours < 1 || npieces > 65535) {
+        PyErr_SetString(PyExc_ValueError, "bad board size");
+        return NULL;
+    }
+    Py_buffer cv, sv, ev, rv;
+    if (get_buffer(cands_o, &cv, 0, "cands") < 0) return NULL;
+    if (get_buffer(spans_o, &sv, 0, "spans") < 0) { PyBuffer_Release(&cv); return NULL; }
+    if (get_buffer(cells_o, &ev, (Py_ssize_t)n * CELL_INTS * 4, "cells") < 0) {
+        PyBuffer_Release(&cv); PyBuffer_Release(&sv); return NULL;
+    }
+    if (get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0) {
+        PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); return NULL;
+    }
+    Search S = {cv.buf, sv.buf, ev.buf, rv.buf, n, npieces, colours, cap, 0, node_limit,
+                seconds > 0 ? now() + seconds : 0.0, callback};
+    int status = check_layout(&S, cv.len / (Py_ssize_t)sizeof(Cand), sv.len / 8);
+    if (status < 0) PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
+    else status = run(&S);
+    PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
+    if (status < 0) return NULL;
+    static const char *names[] = {"exhausted", "nodes", "time", "stopped"};
+    return Py_BuildValue("(sLL)", names[status], S.nodes, S.cap);
+}
+
+static PyMethodDef methods[] = {
+    {"search", search, METH_VARARGS, search_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_edgescore",
+    "The scoring search for edge-matching boards (compiled; see edgescore.py).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__edgescore(void) { return PyModule_Create(&module); }

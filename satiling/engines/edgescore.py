@@ -1,0 +1,153 @@
+"""The scoring search for edge-matching boards: the board with the fewest broken joins it can find.
+
+A depth-first backtracker in the style of the Eternity II record searches (Verhaard's eii,
+Blackwood): the squares are filled in a fixed order -- row by row from the bottom-left corner, so
+each square has its south and west neighbours placed -- from candidate tables of pre-rotated
+pieces indexed by those two colours; frame pieces sit only on frame squares (a table per kind of
+square); pinned pieces (the starter, optionally the hints) are placed when the scan reaches them and
+checked by the squares that touch them.  Some joins may break: a square first tries the pieces
+that match both placed neighbours, then, if the schedule allows one more break, those that match
+only one, and with two more allowed any piece (so a loose schedule always reaches a full board).
+The schedule (:func:`reserve`) allows no break before a depth ``start`` and a growing number after
+it, up to the cap -- one below the best board found so far -- at depth ``full``: the shape of the
+schedules behind the 460+ Eternity II boards (Blackwood's breaks at depths 201-239).
+
+This module builds the tables (:func:`layout`) and runs the compiled search (:func:`search`,
+``_edgescore.c``); :mod:`edgescore_ref` is the same search in Python, for the tests.
+"""
+from __future__ import annotations
+
+import math
+import random
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+#: (piece index, rotation, N, E, S, W): one pre-rotated candidate
+Cand = tuple[int, int, int, int, int, int]
+#: callback(breaks, nodes, board) for every full board within the cap; a true result stops
+OnBoard = Callable[[int, int, list[tuple[int, int]]], Any]
+
+CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "pinned", "pinned_breaks")
+#: the schedule's first break and its full allowance, as fractions of the squares (measured on
+#: Eternity II: depths 200 and 250 of 256; see tools/bench_e2_score.py)
+START, FULL = 200 / 256, 250 / 256
+
+
+@dataclass
+class Layout:
+    """Everything the search reads: ``cands`` in runs ``spans`` (first, end); ``cells`` per depth
+    (the :data:`CELL_FIELDS`); ``order`` the square at each depth; ``joins`` interior joins."""
+
+    order: list[tuple[int, int]]
+    colours: int
+    npieces: int
+    joins: int
+    cands: list[Cand]
+    spans: list[tuple[int, int]]
+    cells: list[tuple[int, ...]]
+    packed: tuple[bytes, bytes, bytes] = field(default=(b"", b"", b""), repr=False)
+
+    def board(self, raw: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
+        """The search's board (piece index, rotation per depth) as square -> (piece id, rotation)."""
+        return {sq: (p + 1, r) for sq, (p, r) in zip(self.order, raw)}
+
+
+@dataclass
+class Outcome:
+    """``status``: exhausted (the whole tree searched), nodes, time or stopped (by the callback)."""
+
+    status: str
+    nodes: int
+    cap: int
+
+
+def layout(puzzle: Any, hints: bool = False, seed: int | None = None) -> Layout:
+    """The search tables of an edge-matching ``puzzle`` (its pinned pieces, and the hints if
+    asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order."""
+    rows, cols = puzzle.rows, puzzle.cols
+    order = [(r, c) for r in range(rows - 1, -1, -1) for c in range(cols)]
+    depth = {sq: d for d, sq in enumerate(order)}
+    pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
+    taken = {p for p, _ in pinned.values()}
+    colours = 1 + max(max(e) for e in puzzle.pieces)
+    rng = random.Random(seed) if seed is not None else None
+    cands: list[Cand] = []
+    spans: list[tuple[int, int]] = []
+    runs: dict[tuple[bool, ...], tuple[int, int, int]] = {}
+
+    def add_run(entries: list[Cand]) -> None:
+        spans.append((len(cands), len(cands) + len(entries)))
+        cands.extend(entries)
+
+    for sq in order:
+        rim = tuple(puzzle.on_rim(sq, d) for d in range(4))
+        if rim in runs or sq in pinned:
+            continue
+        entries = [(p - 1, r, *puzzle.edges(p, r)) for p in range(1, len(puzzle.pieces) + 1)
+                   if p not in taken for r in puzzle.legal_rotations(p, sq)]
+        if rng is not None:
+            rng.shuffle(entries)
+        first = len(spans)
+        for s in range(colours):
+            for w in range(colours):
+                add_run([e for e in entries if e[4] == s and e[5] == w])
+        for w in range(colours):
+            add_run([e for e in entries if e[5] == w])
+        for s in range(colours):
+            add_run([e for e in entries if e[4] == s])
+        add_run(entries)
+        runs[rim] = (first, first + colours * colours, first + colours * colours + colours)
+
+    cells = []
+    for d, (r, c) in enumerate(order):
+        south = depth.get((r + 1, c), -1) if r + 1 < rows else -1
+        west = depth.get((r, c - 1), -1) if c > 0 else -1
+        if (r, c) in pinned:
+            p, rot = pinned[r, c]
+            e = puzzle.edges(p, rot)
+            cells.append((south, west, -1, -1, -1, -1, -1, len(spans),
+                          _pinned_breaks(puzzle, pinned, (r, c), e)))
+            add_run([(p - 1, rot, *e)])
+            continue
+        up, right = pinned.get((r - 1, c)), pinned.get((r, c + 1))
+        need_n = puzzle.edges(*up)[2] if up else -1
+        need_e = puzzle.edges(*right)[3] if right else -1
+        rim = tuple(puzzle.on_rim((r, c), k) for k in range(4))
+        cells.append((south, west, *runs[rim], need_n, need_e, -1, 0))
+    lay = Layout(order, colours, len(puzzle.pieces), len(puzzle.joins()), cands, spans, cells)
+    lay.packed = (b"".join(struct.pack("<HBBBBBB", *cand, 0) for cand in cands),
+                  struct.pack(f"<{2 * len(spans)}i", *(x for sp in spans for x in sp)),
+                  struct.pack(f"<{len(CELL_FIELDS) * len(cells)}i", *(x for cell in cells for x in cell)))
+    return lay
+
+
+def reserve(n: int, cap: int, start: float = START, full: float = FULL) -> list[int]:
+    """Breaks held back at each depth of ``n`` for a cap of ``cap``: all of them before depth
+    ``start * n``, none from ``full * n`` on, falling evenly in between."""
+    d0, d1 = start * n, max(start * n + 1, full * n)
+    return [cap - min(cap, max(0, math.floor(cap * (d - d0) / (d1 - d0)))) for d in range(n)]
+
+
+def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple) -> int:
+    """Broken joins between a pinned square and the pinned squares south and west of it (the
+    joins with free squares are counted when those squares are filled)."""
+    out = 0
+    for side, nb in ((2, (sq[0] + 1, sq[1])), (3, (sq[0], sq[1] - 1))):
+        if nb in pinned and puzzle.edges(*pinned[nb])[(side + 2) % 4] != edges[side]:
+            out += 1
+    return out
+
+
+def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
+           seconds: float = 0.0) -> Outcome:
+    """Run the compiled search until the tree is exhausted, ``node_limit`` nodes (0: no limit),
+    ``seconds`` (0: no limit) or ``on_board`` returns true.  At depth d the breaks so far stay
+    within ``max(0, cap - held[d])`` (see :func:`reserve`); boards with at most ``cap`` breaks are
+    reported, each lowering the cap below itself.  Ctrl-C raises KeyboardInterrupt within about
+    a million nodes (the boards reported so far are the caller's)."""
+    from . import _edgescore
+    packed = struct.pack(f"<{len(held)}i", *held)
+    status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
+                                           lay.colours, cap, node_limit, seconds, on_board)
+    return Outcome(status, nodes, cap)

@@ -1,0 +1,87 @@
+"""The scoring search of ``_edgescore.c`` in plain Python, node for node: the reference the tests
+hold the compiled search to.  It reads the same :class:`~satiling.engines.edgescore.Layout`, so
+the two try the same candidates in the same order and report the same boards after the same
+number of nodes.  Far too slow for real boards.
+"""
+from __future__ import annotations
+
+from .edgescore import Cand, Layout, OnBoard, Outcome
+
+
+class _Stop(Exception):
+    def __init__(self, status: str) -> None:
+        self.status = status
+
+
+class _Search:
+    def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
+                 node_limit: int) -> None:
+        self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
+        self.node_limit, self.nodes = node_limit, 0
+        self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
+        self.used = [False] * lay.npieces
+
+    def allowed(self, d: int) -> int:
+        """The most breaks a partial board may have after depth ``d``."""
+        return max(0, self.cap - self.held[d])
+
+    def fill(self, d: int, breaks: int) -> None:
+        """Try every candidate on square ``d`` that the schedule allows, with ``breaks`` so far."""
+        lay = self.lay
+        if d == len(lay.order):
+            if breaks <= self.cap:
+                if self.on_board(breaks, self.nodes, [(c[0], c[1]) for c in self.board]):
+                    raise _Stop("stopped")
+                self.cap = breaks - 1
+                if self.cap < 0:
+                    raise _Stop("exhausted")      # every join matches: nothing better exists
+            return
+        south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d]
+        if pinned >= 0:
+            if breaks + pinned_breaks <= self.allowed(d):
+                self.board[d] = lay.cands[lay.spans[pinned][0]]
+                self.nodes += 1
+                self.fill(d + 1, breaks + pinned_breaks)
+            return
+        s = self.board[south][2] if south >= 0 else 0      # the south neighbour's N colour
+        w = self.board[west][3] if west >= 0 else 0        # the west neighbour's E colour
+        avail = self.allowed(d) - breaks
+        if avail < 0:
+            return
+        runs = (exact + s * lay.colours + w, wonly + w, sonly + s, sonly + lay.colours)
+        for phase, run in enumerate(runs):
+            if phase and avail < (2 if phase == 3 else 1):
+                return
+            first, end = lay.spans[run]
+            for c in lay.cands[first:end]:
+                if self.used[c[0]] or _tried(phase, c, s, w):
+                    continue
+                pen = (0, 1, 1, 2)[phase] + (need_n >= 0 and c[2] != need_n) + (need_e >= 0 and c[3] != need_e)
+                if pen > avail:
+                    continue
+                self.board[d] = c
+                self.used[c[0]] = True
+                self.nodes += 1
+                if self.node_limit and self.nodes >= self.node_limit:
+                    raise _Stop("nodes")
+                self.fill(d + 1, breaks + pen)
+                self.used[c[0]] = False
+                avail = self.allowed(d) - breaks    # a board found below lowers the cap
+                if avail < 0:
+                    return
+
+
+def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
+    """True if an earlier phase of the same square already tried ``c``."""
+    south_ok, west_ok = c[4] == s, c[5] == w
+    return (phase == 1 and south_ok) or (phase == 2 and west_ok) or (phase == 3 and (south_ok or west_ok))
+
+
+def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0) -> Outcome:
+    """:func:`satiling.engines.edgescore.search` without the clock."""
+    run = _Search(lay, held, cap, on_board, node_limit)
+    try:
+        run.fill(0, 0)
+    except _Stop as stop:
+        return Outcome(stop.status, run.nodes, run.cap)
+    return Outcome("exhausted", run.nodes, run.cap)
