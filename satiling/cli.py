@@ -129,11 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
     s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
     s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
-                   choices=("auto", "cpsat", "lns", "rc2"),
+                   choices=("auto", "backtrack", "cpsat", "lns", "rc2"),
                    help="edge matching: the board with the most matching joins in --time-limit "
-                        "seconds, its score on stderr as it improves; ENGINE cpsat (whole board), "
-                        "lns (windows re-solved by CP-SAT, for large boards), rc2 (PySAT MaxSAT); "
-                        "default: by board size")
+                        "seconds, its score on stderr as it improves; ENGINE backtrack (compiled "
+                        "search with a schedule of broken joins; default above 100 squares), cpsat "
+                        "(whole board; default up to 100), lns (windows re-solved by CP-SAT), rc2 "
+                        "(PySAT MaxSAT)")
 
     s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
     _enum_options(s)
