@@ -146,8 +146,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _model_command(sub, "decode", "read a SAT solver's output for the DIMACS of NAME", cmd_decode)
     s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin): "
-                   "SAT-competition 's'/'v' lines or a plain literal list, complete or partial "
-                   "(a partial edge-matching board is drawn with its score; exit 1)")
+                   "SAT-competition 's'/'v' lines, MiniSat's result file or a plain literal list, "
+                   "complete or partial (a partial edge-matching board is drawn with its score; "
+                   "exit 1); a complete model is checked against every clause")
+    s.add_argument("--cnf", metavar="FILE",
+                   help="the DIMACS file the solver read: the model options and --amo are taken "
+                        "from its 'c satiling encode' line and the model is checked against its "
+                        "clauses")
+    s.add_argument("--amo", default="pairwise",
+                   help="the at-most-one encoding it was encoded with (without --cnf)")
     s.add_argument("--svg", metavar="FILE",
                    help="also draw the solution (or partial edge-matching board) as SVG to FILE")
 
@@ -266,7 +273,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     with output_file(args.output) as out:
         if args.format == "dimacs":
             from .backends.dimacs import write_dimacs
-            n_vars, n_clauses = write_dimacs(problem, out, args.amo)
+            n_vars, n_clauses = write_dimacs(problem, out, args.amo, options=model_options(args))
             print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
         elif args.format == "cpsat":
             from .backends.cpsat import to_cpsat
@@ -396,11 +403,14 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """A solver's model: 0 and a picture for a solution; 1 for a consistent partial model (the
-    board so far, for edge matching); 2 for a contradictory one; 3 when the solver gave up."""
-    from .backends.dimacs import read_solver_output
-    puzzle, problem = load_model(args)
-    text = read_text(args.output, 64 + 16 * problem.num_vars + (1 << 20), what="solver output")
-    out = read_solver_output(text)
+    board so far, for edge matching); 2 for a contradictory one, or a complete model that breaks
+    a clause of the formula; 3 when the solver gave up."""
+    from .backends.dimacs import Formula
+    puzzle = catalog.load(args.name)
+    formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
+    problem = formula.problem
+    text = read_text(args.output, 64 + 16 * formula.variables + (1 << 20), what="solver output")
+    out = formula.read_model(text)
     if out.status == "UNSATISFIABLE":
         print("no solution")
         return EXIT_NONE

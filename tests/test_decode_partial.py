@@ -194,3 +194,63 @@ def test_partial_polyform_model_is_one_clear_line(cli, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1
     assert "partial model: 2 placements set true; not a complete solution" in lines[0]
+
+
+# -- the whole model against the whole formula (solver formats, encodings) ------------------------
+def test_minisat_result_file_is_read(cli, clue1):
+    puzzle, model, var_map, work = clue1
+    r = decode(cli, work, "SAT\n" + " ".join(map(str, model)) + " 0\n")
+    assert r.returncode == 0, r.stderr
+    assert printed_board(puzzle, r.stdout) == board_of(puzzle, var_map, tile_vars(model, var_map))
+    r = decode(cli, work, "UNSAT\n")
+    assert r.returncode == 1 and r.stdout.strip() == "no solution"
+
+
+def test_unsatisfiable_with_a_model_is_an_error(cli, clue1):
+    puzzle, model, var_map, work = clue1
+    line = one_error_line(decode(cli, work, "s UNSATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n"))
+    assert "UNSATISFIABLE and also gives a model" in line
+
+
+def test_literals_beyond_the_formula_are_an_error(cli, clue1):
+    puzzle, model, var_map, work = clue1
+    top = len(model)                                   # the solver gives every variable a value
+    line = one_error_line(decode(cli, work, "v " + " ".join(map(str, model)) + f" {top + 7} 0\n"))
+    assert f"names variable {top + 7}, but the formula has {top}" in line
+
+
+def test_a_flipped_auxiliary_variable_names_the_broken_clause(cli, clue1):
+    """Every placement as the solver found it, one auxiliary variable flipped: the placements alone
+    would pass, but the model is not a model of the formula."""
+    puzzle, model, var_map, work = clue1
+    aux = [lit for lit in model if abs(lit) not in var_map]
+    assert aux, "clue1's direct encoding has auxiliary variables"
+    flipped = [-lit if lit == aux[0] else lit for lit in model]
+    cnf = CNF(from_file=str(work / "clue1.cnf"))
+    first = next(k for k, c in enumerate(cnf.clauses, 1)
+                 if not any(lit in set(flipped) for lit in c))          # found independently
+    line = one_error_line(decode(cli, work, "s SATISFIABLE\nv " + " ".join(map(str, flipped)) + " 0\n"))
+    assert f"breaks clause {first} of the formula" in line
+    line = one_error_line(decode(cli, work, "s SATISFIABLE\nv " + " ".join(map(str, flipped)) + " 0\n",
+                                 "--cnf", str(work / "clue1.cnf")))
+    assert f"breaks clause {first}" in line and "not a model of" in line
+
+
+def test_the_encoding_comes_from_the_dimacs_header(cli, clue1):
+    """A model of the compact encoding: decoded through --cnf without repeating the option, and
+    without --cnf the mismatch says which option would fit."""
+    puzzle, _, _, work = clue1
+    cnf = work / "compact.cnf"
+    assert cli("encode", "clue1", "--encoding", "compact", "-o", str(cnf)).returncode == 0
+    assert cnf.read_text().startswith("c satiling encode clue1 --amo pairwise --encoding compact\n")
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf))) as s:
+        assert s.solve()
+        model = s.get_model()
+    text = "s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n"
+    r = decode(cli, work, text, "--cnf", str(cnf))
+    assert r.returncode == 0, r.stderr
+    puzzle.verify(puzzle.tiles(printed_board(puzzle, r.stdout)))
+    line = one_error_line(decode(cli, work, text))
+    assert "was it encoded with --encoding compact?" in line
+    line = one_error_line(decode(cli, work, text, "--cnf", str(cnf), "--hints"))
+    assert "--hints" in line

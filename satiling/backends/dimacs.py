@@ -1,19 +1,24 @@
 """DIMACS CNF out (with a map from variables to placements), solver output in.
 
-The written file starts with ``c`` lines: ``c satiling PUZZLE``, then one ``c v VAR JSON`` line per
-primary variable giving its placement, so any solver's model can be decoded later
-(``satiling decode``).  Clauses stream to the file; the header's clause count is computed first
-without producing the clauses, so memory stays bounded however large the formula is.
+The written file starts with ``c`` lines: ``c satiling encode PUZZLE --amo AMO [model options]``
+(the command that rebuilds the same formula), then one ``c v VAR JSON`` line per primary variable
+giving its placement, so any solver's model can be decoded later (``satiling decode``, which takes
+the options from this line with ``--cnf FILE``).  Clauses stream to the file; the header's clause
+count is computed first without producing the clauses, so memory stays bounded however large the
+formula is.
 
-Solver output is read in SAT-competition form (``s SATISFIABLE`` / ``v 1 -2 ... 0``) or as a plain
-list of literals.
+Solver output is read in three forms: the SAT competition's (``s SATISFIABLE`` / ``v 1 -2 ... 0``),
+MiniSat's result file (``SAT`` / ``UNSAT`` / ``INDET`` on the first line, the model on the next), or
+a plain list of literals.  A complete model (every variable of the formula given a value) is then
+checked against every clause of the formula (:func:`first_broken_clause`).
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Callable, Iterator, TextIO
+import shlex
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from ..errors import SatilingError
 from ..problem import Problem
@@ -23,14 +28,16 @@ _CHUNK = 20000
 
 
 def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
-                 describe: Callable[[object], object] | None = None) -> tuple[int, int]:
+                 describe: Callable[[object], object] | None = None,
+                 options: dict[str, Any] | None = None) -> tuple[int, int]:
     """Write ``problem`` as DIMACS to ``out``; return (variables, clauses).
 
-    ``describe`` turns a placement into JSON-able data (default: ``placement.to_json()``).
+    ``describe`` turns a placement into JSON-able data (default: ``placement.to_json()``);
+    ``options`` are the model options ``problem`` was built with, recorded in the header.
     """
     describe = describe or (lambda m: m.to_json() if hasattr(m, "to_json") else str(m))
     n_vars, n_clauses = CnfEncoder(problem, amo).size()
-    out.write(f"c satiling {problem.name}\n")
+    out.write(f"c satiling encode {encode_command(problem.name, amo, options or {})}\n")
     out.write(f"c primary variables: {sum(problem.primary)} of {n_vars}; 'c v VAR PLACEMENT' maps them\n")
     if problem.lazy:
         out.write("c note: lazy constraints are not in this file; a model may need re-checking\n")
@@ -47,53 +54,177 @@ def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
     return n_vars, n_clauses
 
 
+def encode_command(name: str, amo: str, options: dict[str, Any]) -> str:
+    """The arguments of ``satiling encode`` that build this formula again."""
+    args = [name, "--amo", amo]
+    for key, value in sorted(options.items()):
+        if value is True:
+            args.append("--" + key.replace("_", "-"))
+        elif value not in (None, False):
+            args += ["--" + key.replace("_", "-"), str(value)]
+    return shlex.join(args)
+
+
+@dataclass
+class EncodeHeader:
+    """What a DIMACS file from ``satiling encode`` says about itself."""
+
+    puzzle: str
+    amo: str
+    options: dict[str, Any]
+    variables: int
+    clauses: int
+
+
+def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
+    """The ``c satiling encode`` line and the ``p cnf`` line of a DIMACS file (SatilingError for a
+    file without them)."""
+    from ..options import MODEL_OPTIONS
+    command = None
+    for line in lines:
+        if line.startswith("c satiling encode "):
+            command = line[len("c satiling encode "):].strip()
+        elif line.startswith("p "):
+            break
+        elif line.strip() and not line.startswith("c"):
+            raise SatilingError(f"{where}: not DIMACS (a line before 'p cnf' is not a comment)")
+    else:
+        raise SatilingError(f"{where}: not DIMACS (no 'p cnf' line)")
+    m = re.fullmatch(r"p cnf (\d+) (\d+)\s*", line)
+    if m is None:
+        raise SatilingError(f"{where}: the 'p cnf VARIABLES CLAUSES' line is malformed")
+    if command is None:
+        raise SatilingError(f"{where}: not written by 'satiling encode' (no 'c satiling encode' "
+                            "line): decode without --cnf, with the options it was encoded with")
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = []
+    if len(words) < 3 or words[1] != "--amo":
+        raise SatilingError(f"{where}: the 'c satiling encode' line is malformed")
+    flags = {opt.flag: opt for opt in MODEL_OPTIONS}
+    options: dict[str, Any] = {}
+    rest = iter(words[3:])
+    for word in rest:
+        opt = flags.get(word)
+        if opt is None:
+            raise SatilingError(f"{where}: unknown option {word[:30]!r} in the 'c satiling encode' line")
+        if opt.kind == "flag":
+            options[opt.key] = True
+        else:
+            value = next(rest, None)
+            if value is None or (opt.kind == "int" and not value.isdigit()):
+                raise SatilingError(f"{where}: option {word} has no value in the 'c satiling encode' line")
+            options[opt.key] = int(value) if opt.kind == "int" else value
+    return EncodeHeader(words[0], words[2], options, int(m.group(1)), int(m.group(2)))
+
+
+def read_clauses(lines: Iterable[str], where: str) -> Iterator[list[int]]:
+    """The clauses after the ``p cnf`` line of a DIMACS file (a clause may span lines)."""
+    clause: list[int] = []
+    started = False
+    for n, line in enumerate(lines, 1):
+        if not started:
+            started = line.startswith("p ")
+            continue
+        if line.startswith(("c", "%")) or not line.strip():
+            continue
+        for tok in line.split():
+            if not _TOKEN.fullmatch(tok):
+                raise SatilingError(f"{where}: line {n}: {tok[:20]!r} is not a literal")
+            lit = int(tok)
+            if lit == 0:
+                yield clause
+                clause = []
+            else:
+                clause.append(lit)
+    if clause:
+        yield clause
+
+
 @dataclass
 class SolverOutput:
     """What a SAT solver said: ``status`` is SATISFIABLE, UNSATISFIABLE, UNKNOWN or None (plain
-    literal list), ``true_vars`` the positive literals of the model."""
+    literal list), ``true_vars`` the positive literals of the model; ``value[v]`` is 1 (true),
+    2 (false) or 0 (not given) for every variable up to the formula's, when that is known."""
 
     status: str | None
     true_vars: frozenset[int]
     literals: int
+    value: bytearray = field(default_factory=bytearray, repr=False)
+
+    @property
+    def complete(self) -> bool:
+        """Every variable of the formula has a value (only then can every clause be checked)."""
+        return len(self.value) > 1 and self.value.count(0) == 1      # value[0] is unused
 
 
 _TOKEN = re.compile(r"-?\d+")
+_STATUS = {"SATISFIABLE": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN",
+           "SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}
 
 
 def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
-    """Parse SAT-competition output (``s``/``v`` lines) or a plain whitespace-separated literal list.
+    """Parse SAT-competition output (``s``/``v``/``c`` lines), MiniSat's result file (``SAT`` then
+    the model) or a plain whitespace-separated literal list.
 
-    Raises SatilingError on anything that is neither: a stray word, a literal out of range, a
-    variable that is both true and false.
+    Raises SatilingError on anything that is none of these: a stray word, a variable beyond the
+    formula's ``num_vars``, a variable that is both true and false, a model after "unsatisfiable",
+    two verdicts.
     """
     status, lits = None, []
-    competition = any(line.startswith(("s ", "v ")) for line in text.splitlines())
-    for n, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("c")), "")
+    minisat = first in ("SAT", "UNSAT", "INDET")
+    competition = not minisat and any(line.startswith(("s ", "v ")) for line in lines)
+    for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line or line.startswith("c"):
             continue
+        said = line[2:].strip().upper() if competition and line.startswith("s ") else \
+            line if minisat and line in ("SAT", "UNSAT", "INDET") else None
+        if said is not None:
+            if said not in _STATUS:
+                raise SatilingError(f"solver output line {n}: unknown status {said[:30]!r}")
+            if status is not None:
+                raise SatilingError(f"solver output line {n}: a second verdict ({said})")
+            status = _STATUS[said]
+            continue
         if competition:
-            if line.startswith("s "):
-                status = line[2:].strip().upper()
-                if status not in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
-                    raise SatilingError(f"solver output line {n}: unknown status {status!r}")
-                continue
             if not line.startswith("v "):
                 raise SatilingError(f"solver output line {n}: expected 's', 'v' or 'c', got {line[:30]!r}")
             line = line[2:]
         lits.extend(_ints(line, n))
     lits = [lit for lit in lits if lit != 0]
+    if lits and status == "UNSATISFIABLE":
+        raise SatilingError("the solver output says UNSATISFIABLE and also gives a model: which is it?")
     if not lits and status not in ("UNSATISFIABLE", "UNKNOWN"):
         raise SatilingError("solver output has no model (no literals found)")
-    seen: dict[int, bool] = {}
+    top = max((abs(lit) for lit in lits), default=0)
+    if num_vars is not None and top > num_vars:
+        raise ModelMismatch(f"solver output names variable {top}, but the formula has {num_vars}", top)
+    value = bytearray(num_vars + 1) if num_vars is not None else None
+    seen: dict[int, int] = {}
     for lit in lits:
-        v = abs(lit)
-        if num_vars is not None and v > num_vars:
-            raise SatilingError(f"solver output names variable {v}, but the formula has {num_vars}")
-        if seen.get(v, lit > 0) != (lit > 0):
+        v, val = abs(lit), 1 if lit > 0 else 2
+        old = value[v] if value is not None else seen.get(v, 0)
+        if old not in (0, val):
             raise SatilingError(f"solver output sets variable {v} both true and false")
-        seen[v] = lit > 0
-    return SolverOutput(status, frozenset(v for v, val in seen.items() if val), len(lits))
+        if value is not None:
+            value[v] = val
+        else:
+            seen[v] = val
+    true = frozenset(lit for lit in lits if lit > 0)
+    return SolverOutput(status, true, len(lits), value if value is not None else bytearray())
+
+
+def first_broken_clause(value: bytearray, clauses: Iterable[list[int]]) -> tuple[int, list[int]] | None:
+    """(number from 1, literals) of the first clause no literal of which the complete assignment
+    ``value`` makes true, or None when every clause holds."""
+    for k, clause in enumerate(clauses, 1):
+        if not any(value[lit] == 1 if lit > 0 else value[-lit] == 2 for lit in clause):
+            return k, clause
+    return None
 
 
 def _ints(line: str, n: int) -> Iterator[int]:
@@ -113,3 +244,112 @@ def read_variable_map(lines: TextIO) -> dict[int, object]:
             _, _, var, data = line.split(" ", 3)
             out[int(var)] = json.loads(data)
     return out
+
+
+# -- decoding: the formula a model must satisfy ---------------------------------------------------
+class ModelMismatch(SatilingError):
+    """A model that does not belong to the formula (too many variables, a broken clause);
+    ``top`` is the highest variable it names."""
+
+    def __init__(self, message: str, top: int = 0) -> None:
+        super().__init__(message)
+        self.top = top
+
+
+@dataclass
+class Formula:
+    """The formula a solver's model is checked against: rebuilt from the puzzle with the options
+    given (``cnf`` None), or read from the DIMACS file ``cnf`` whose header names the options."""
+
+    puzzle: Any
+    problem: Problem
+    options: dict[str, Any]
+    amo: str
+    variables: int
+    cnf: str | None = None
+
+    @classmethod
+    def from_args(cls, puzzle: Any, options: dict[str, Any], amo: str, cnf: str | None) -> "Formula":
+        """From ``decode``'s arguments; with a DIMACS file, its header decides the options and
+        options also given must agree with it."""
+        if cnf is None:
+            problem = puzzle.problem(**options)
+            return cls(puzzle, problem, options, amo, CnfEncoder(problem, amo).size()[0])
+        from ..fileio import iter_lines
+        header = read_encode_header((ln for _, ln in iter_lines(cnf, 1 << 20, "DIMACS file")), cnf)
+        if header.puzzle != puzzle.name:
+            raise SatilingError(f"{cnf} encodes {header.puzzle}, not {puzzle.name}")
+        for key, value in options.items():
+            if header.options.get(key) != value:
+                raise SatilingError(f"{cnf} was encoded as 'satiling encode "
+                                    f"{encode_command(header.puzzle, header.amo, header.options)}': "
+                                    f"drop --{key.replace('_', '-')} or encode again")
+        problem = puzzle.problem(**header.options)
+        size = CnfEncoder(problem, header.amo).size()
+        if size != (header.variables, header.clauses):
+            raise SatilingError(f"{cnf} has {header.variables} variables and {header.clauses} "
+                                f"clauses, this version builds {size[0]} and {size[1]}: encode it again")
+        return cls(puzzle, problem, header.options, header.amo, header.variables, cnf)
+
+    def clauses(self) -> Iterator[list[int]]:
+        if self.cnf is None:
+            return CnfEncoder(self.problem, self.amo).clauses()
+        from ..fileio import iter_lines
+        return read_clauses((ln for _, ln in iter_lines(self.cnf, 1 << 20, "DIMACS file")), self.cnf)
+
+    def read_model(self, text: str) -> SolverOutput:
+        """The solver's output, a complete model checked against every clause (ModelMismatch,
+        with a hint at the options that would fit, when it does not belong to this formula)."""
+        try:
+            out = read_solver_output(text, self.variables)
+        except ModelMismatch as e:
+            raise ModelMismatch(f"{e}{self._hint(e.top)}", e.top) from None
+        given = len(out.value) - out.value.count(0)          # variables with a value
+        top = max((v for v in range(len(out.value) - 1, 0, -1) if out.value[v]), default=0) \
+            if not out.complete else self.variables
+        if not out.complete and given == top and self.cnf is None:
+            hint = self._hint(top, exact=True)        # a whole model of a smaller formula?
+            if hint:
+                raise ModelMismatch(f"the model gives values to variables 1-{top} only, the formula "
+                                    f"has {self.variables}{hint}", top)
+        if out.complete:
+            broken = first_broken_clause(out.value, self.clauses())
+            if broken is not None:
+                k, clause = broken
+                shown = " ".join(map(str, clause[:8])) + (" ..." if len(clause) > 8 else "")
+                raise ModelMismatch(f"the model breaks clause {k} of the formula ({shown} 0)"
+                                    f"{self._hint(self.variables)}", self.variables)
+        return out
+
+    def _hint(self, top: int, exact: bool = False) -> str:
+        """Which encode options would give a formula of ``top`` variables, said as a question
+        (with ``exact``: only such a question, else "")."""
+        if self.cnf is not None:
+            return "" if exact else f": it is not a model of {self.cnf}"
+        for options, amo in self._alternatives():
+            try:
+                size = CnfEncoder(self.puzzle.problem(**options), amo).size()[0]
+            except SatilingError:
+                continue
+            if size == top:
+                changed = {k: v for k, v in options.items() if self.options.get(k) != v}
+                flags = encode_command("", amo, changed).split(" ", 1)[1]
+                if amo == self.amo:
+                    flags = flags.split(" ", 2)[2] if flags.count(" ") >= 2 else ""
+                return f": the model does not fit this encoding: was it encoded with {flags}?"
+        if exact:
+            return ""
+        return (": the model does not fit this encoding: was it encoded with other options? "
+                "Give the DIMACS file with --cnf FILE to take them from its header")
+
+    def _alternatives(self) -> Iterator[tuple[dict[str, Any], str]]:
+        """The same options with one choice changed (--encoding ...), then another --amo."""
+        from ..options import MODEL_OPTIONS
+        from .cnf import AMO_ENCODINGS
+        for opt in MODEL_OPTIONS:
+            for choice in opt.choices:
+                if self.options.get(opt.key, opt.choices[0]) != choice:
+                    yield {**self.options, opt.key: choice}, self.amo
+        for amo in AMO_ENCODINGS:
+            if amo != self.amo:
+                yield self.options, amo
