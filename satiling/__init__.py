@@ -20,7 +20,7 @@ from .problem import Problem
 __version__ = "0.1.0"
 
 
-def solve_puzzle(puzzle, solver: str = "cadical", time_limit: float | None = None, **options):
+def solve_puzzle(puzzle, solver: str = "auto", time_limit: float | None = None, **options):
     """One verified solution of ``puzzle`` (a list of placements), or None if there is none.
 
     Raises SatilingError when the time limit ran out before an answer.

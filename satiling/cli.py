@@ -46,6 +46,16 @@ exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
 
 
 def main(argv: list[str] | None = None) -> int:
+    with interrupts():                    # SIGINT and SIGTERM: Interrupt, exit 130 / 143
+        try:
+            return _main(argv)
+        except KeyboardInterrupt as e:    # before the command ran (reading the options)
+            print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
+                  file=sys.stderr)
+            return exit_code(e)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -55,9 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         for option in OUTPUT_OPTIONS:     # refused before any work is done
             if getattr(args, option, None):
                 check_writable(getattr(args, option))
-        with interrupts():                # SIGINT and SIGTERM: Interrupt, exit 130 / 143
-            code = int(args.run(args) or 0)
-            sys.stdout.flush()            # a full disk on stdout is an error, not a lost answer
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()                # a full disk on stdout is an error, not a lost answer
         return code
     except SatilingError as e:
         print(f"satiling: error: {e}", file=sys.stderr)
@@ -165,7 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG")
     s.add_argument("name", metavar="NAME")
-    s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin); the first line is drawn")
+    s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
+                   "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
+    s.add_argument("--index", type=int, default=1, metavar="N", help="draw the Nth solution (from 1)")
+    s.add_argument("--all", action="store_true", help="draw every solution in the file (text only)")
     s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
     s.set_defaults(run=cmd_render)
 
@@ -454,12 +466,39 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
+    """Draw solution ``--index N`` of the file (default the first; every one with ``--all``).  An
+    edge-matching board that breaks joins (``--maximize-matches``) is drawn with its score, exit 1."""
     puzzle = catalog.load(args.name)
-    for solution in read_solutions(puzzle, args.solution):
+    if args.index < 1:
+        raise SatilingError("--index counts from 1")
+    if args.all and args.svg:
+        raise SatilingError("--svg draws one solution: give --index N instead of --all")
+    n = 0
+    for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
+        if args.all or n == args.index:
+            code = _render_one(puzzle, solution, args.svg)
+            if not args.all:
+                return code
+    if n == 0:
+        raise SatilingError(f"{args.solution}: no solution in the file")
+    if not args.all:
+        raise SatilingError(f"{args.solution}: --index {args.index}, but the file holds {n} solution"
+                            f"{'s' * (n != 1)}")
+    print(f"satiling: drew {n} solution{'s' * (n != 1)}", file=sys.stderr)
+    return EXIT_FOUND
+
+
+def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:
+    try:
         puzzle.verify(solution)
-        show(puzzle, solution, args.svg)
-        return EXIT_FOUND
-    raise SatilingError(f"{args.solution}: no solution in the file")
+    except VerificationError as e:
+        if puzzle.family != "edgematch":
+            raise
+        from .commands.edgematch import show_partial
+        show_partial(puzzle, solution, str(e), svg)
+        return EXIT_NONE
+    show(puzzle, solution, svg)
+    return EXIT_FOUND
 
 
 # -- helpers --------------------------------------------------------------------------------------

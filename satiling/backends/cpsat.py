@@ -15,12 +15,14 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from ..problem import Problem
+from .lp import var_name
 
 
 def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
-    """The CP-SAT model and the map from problem variable to CP-SAT Boolean."""
+    """The CP-SAT model and the map from problem variable to CP-SAT Boolean (named as in the LP
+    file: ``x<v>_<placement>``)."""
     model = cp_model.CpModel()
-    x = {v: model.new_bool_var(f"x{v}") for v in range(1, problem.num_vars + 1)}
+    x = {v: model.new_bool_var(var_name(problem, v)) for v in range(1, problem.num_vars + 1)}
 
     def lit(lit_: int):
         return x[lit_] if lit_ > 0 else x[-lit_].Not()

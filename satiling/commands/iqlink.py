@@ -25,7 +25,8 @@ def register(sub) -> None:
 
     u = actions.add_parser("unique", help="solve a challenge and prove its solution unique",
                            description="Solve CHALLENGE, then look for a second solution. Prints the "
-                           "solution and 'unique', or 'not unique' and a second solution.")
+                           "solution and 'unique', or 'not unique' and a second solution. Exit codes: "
+                           "0 unique, 1 not unique or no solution, 2 error.")
     u.add_argument("challenge", metavar="CHALLENGE",
                    help="bundled name, instance file, or the pre-placed pieces as a placement "
                         "string (peg, piece, orientation: 'GAEWBABCDJDA'; '' for the empty board)")
@@ -98,7 +99,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
         from ..fileio import write_file
         from ..render.iqlink_svg import solution_svg
         write_file(args.svg, solution_svg(puzzle, result.solution))
-    return 0
+    return 0 if result.second is None else 1          # "unique" is the answer asked for
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

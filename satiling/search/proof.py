@@ -124,15 +124,12 @@ def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: 
 def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
            time_limit: float | None, comment: str) -> ProofReport:
     """Solve ``clauses`` with a proof-writing solver; on UNSAT write the proof and the formula it
-    refutes, then check them.  With a time limit the solver runs in a child process killed at the
-    deadline (CaDiCaL cannot be interrupted through PySAT); the files are written here, after it
+    refutes, then check them.  The solver runs in a child process, killed at the deadline or on a
+    signal (CaDiCaL cannot be interrupted through PySAT); the files are written here, after it
     answered, so a kill never leaves half a file."""
     start = time.perf_counter()
-    if time_limit is None:
-        answer = _solve(problem, clauses, name)
-    else:
-        from .solve import in_child
-        answer = in_child(_solve, time_limit, problem, clauses, name)
+    from .solve import in_child            # killed on a signal too (satiling.signals)
+    answer = in_child(_solve, time_limit, problem, clauses, name)
     if isinstance(answer, _Refutation):
         clauses.extend(answer.cuts)
         report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(answer.lines))

@@ -1,0 +1,154 @@
+"""Interrupt every command x solver pair with SIGINT and SIGTERM at random moments; print a table.
+
+    python tools/interrupt_matrix.py                      # 5 of each signal per pair, seed 1
+    python tools/interrupt_matrix.py --repeats 1 --only count
+
+The contract (``satiling/signals.py``): exit 130 after SIGINT, 143 after SIGTERM (or the command's
+own answer, when it finished before the signal), never a traceback, never an abort, and what was
+found is kept: enumerate's output has only complete JSON lines, count reports its partial count,
+an output file is whole or absent.  Each run is sent its signal at a moment drawn uniformly from
+[--earliest, --latest] seconds after it started (seeded), so it lands in model building, in the
+search, or in a child solver.  Columns: exit codes seen, runs that kept the contract, tracebacks,
+runs whose output broke (a torn line, a half-written file, a partial count not reported).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: (command label, solver label, arguments); every one runs for longer than --latest seconds
+PAIRS: list[tuple[str, str, list[str]]] = [
+    ("solve", "auto (walk)", ["solve", "pram"]),
+    ("solve", "cadical", ["solve", "tortoise", "--solver", "cadical"]),
+    ("solve", "glucose", ["solve", "tortoise", "--solver", "glucose"]),
+    ("solve", "cpsat", ["solve", "pram", "--solver", "cpsat"]),
+    ("solve", "highs", ["solve", "pram", "--solver", "highs"]),
+    ("solve", "scip", ["solve", "pram", "--solver", "scip"]),
+    ("solve", "auto (edge matching)", ["solve", "eternity2"]),
+    ("solve", "cadical (edge matching)", ["solve", "eternity2", "--solver", "cadical", "--hints"]),
+    ("solve", "maximize-matches", ["solve", "eternity2", "--maximize-matches", "--time-limit", "60"]),
+    ("solve", "proof (cadical)", ["solve", "tortoise", "--proof", "p.drat"]),
+    ("count", "walk", ["count", "pentomino-8x8-centre", "--raw"]),
+    ("count", "sat", ["count", "pentomino-6x10", "--engine", "sat"]),
+    ("count", "cpsat", ["count", "pentomino-6x10", "--engine", "cpsat"]),
+    ("count", "walk, 2 workers", ["count", "pentomino-8x8-centre", "--raw", "--workers", "2"]),
+    ("enumerate", "walk", ["enumerate", "pentomino-8x8-centre", "--raw"]),
+    ("enumerate", "sat", ["enumerate", "pentomino-6x10", "--engine", "sat"]),
+    ("enumerate", "cpsat", ["enumerate", "pentomino-6x10", "--engine", "cpsat"]),
+    ("enumerate", "walk --out", ["enumerate", "pentomino-8x8-centre", "--raw", "--out", "s.jsonl"]),
+    ("info", "-", ["info", "eternity"]),
+    ("encode", "dimacs -o", ["encode", "eternity", "-o", "e.cnf"]),
+    ("encode", "dimacs stdout", ["encode", "eternity"]),
+    ("iqlink unique", "cadical", ["iqlink", "unique", ""]),
+    ("iqlink generate", "cadical", ["iqlink", "generate", "--pieces-to-place", "11", "--seed", "3"]),
+]
+
+
+@dataclass
+class Row:
+    command: str
+    solver: str
+    codes: Counter = field(default_factory=Counter)
+    kept: int = 0
+    runs: int = 0
+    tracebacks: int = 0
+    broken: int = 0
+
+
+def run_once(argv: list[str], sig: int, delay: float, workdir: Path, limit: float) -> tuple[int, str, str]:
+    """Start ``satiling argv`` in ``workdir``, send ``sig`` after ``delay`` s; (exit code, stdout,
+    stderr).  A run still alive ``limit`` s after the signal is killed (exit code -9)."""
+    cmd = [sys.executable, "-m", "satiling.cli", *argv]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err)
+        try:
+            p.wait(delay)
+        except subprocess.TimeoutExpired:
+            p.send_signal(sig)
+            try:
+                p.wait(limit)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+
+
+def output_ok(command: str, argv: list[str], code: int, out: str, err: str, workdir: Path) -> bool:
+    """What was found is kept and nothing half-written is left."""
+    if command == "enumerate":
+        text = (workdir / "s.jsonl").read_text() if "--out" in argv and (workdir / "s.jsonl").exists() else out
+        if text and not text.endswith("\n"):
+            return False
+        try:
+            [json.loads(line) for line in text.splitlines()]
+        except ValueError:
+            return False
+    if command == "count" and code in (130, 143):
+        return "so far" in err and "partial" in err
+    if command == "count" and code == 0:
+        return out.strip().isdigit()
+    if "-o" in argv and code != 0:
+        return not (workdir / "e.cnf").exists()
+    leftovers = [p.name for p in workdir.iterdir() if p.name.startswith(".")]
+    return not leftovers
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeats", type=int, default=5, help="runs per pair and signal (default 5)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--earliest", type=float, default=0.5, help="earliest signal, seconds after start")
+    ap.add_argument("--latest", type=float, default=4.0, help="latest signal, seconds after start")
+    ap.add_argument("--grace", type=float, default=30.0,
+                    help="seconds a run may take to stop after its signal before it counts as hung")
+    ap.add_argument("--only", help="only pairs whose command starts with this")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rows = []
+    start = time.monotonic()
+    for command, solver, argv in PAIRS:
+        if args.only and not command.startswith(args.only):
+            continue
+        row = Row(command, solver)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            for _ in range(args.repeats):
+                delay = rng.uniform(args.earliest, args.latest)
+                with tempfile.TemporaryDirectory() as tmp:
+                    code, out, err = run_once(argv, sig, delay, Path(tmp), args.grace)
+                    ok_output = output_ok(command, argv, code, out, err, Path(tmp))
+                row.runs += 1
+                row.codes[code] += 1
+                tb = err.count("Traceback")
+                row.tracebacks += tb
+                row.broken += not ok_output
+                row.kept += (code in (128 + sig, 0, 1)) and ok_output and not tb
+                if code not in (128 + sig, 0, 1) or tb or not ok_output:
+                    print(f"  {command} [{solver}] {signal.Signals(sig).name} at {delay:.2f} s: "
+                          f"exit {code}; {err.strip().splitlines()[-1:]}", file=sys.stderr)
+        rows.append(row)
+        print(f"{command} [{solver}]: {dict(row.codes)}", file=sys.stderr, flush=True)
+    print("| command | solver | exit codes (runs) | contract kept | tracebacks | output broken |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        codes = ", ".join(f"{c} x{n}" for c, n in sorted(r.codes.items()))
+        print(f"| {r.command} | {r.solver} | {codes} | {r.kept}/{r.runs} | {r.tracebacks} | {r.broken} |")
+    total = sum(r.runs for r in rows)
+    print(f"\n{total} runs, {sum(r.kept for r in rows)} kept the contract, "
+          f"{sum(r.tracebacks for r in rows)} tracebacks, {time.monotonic() - start:.0f} s "
+          f"(seed {args.seed}, signals at {args.earliest}-{args.latest} s)")
+
+
+if __name__ == "__main__":
+    main()
