@@ -24,6 +24,7 @@
  *
  * edgescore_ref.py is the same search in Python; a test holds the two to the same node sequence.
  */
+#define _POSIX_C_SOURCE 200809L
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -47,13 +48,14 @@ typedef struct {
     int n, npieces, colours;
     long long cap;                  /* most breaks a board may have to be reported */
     long long nodes, node_limit;
-    double deadline;                /* monotonic seconds; 0 = none */
+    double deadline;                /* seconds on the chosen clock; 0 = none */
+    clockid_t clock;                /* CLOCK_MONOTONIC, or the process's CPU time */
     PyObject *callback;
 } Search;
 
-static double now(void) {
+static double now(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -164,7 +166,7 @@ next:                               /* square d tries its next candidate */
                 if (++tick >= CHECK_EVERY) {
                     tick = 0;
                     if (PyErr_CheckSignals() < 0) { status = -1; goto out; }
-                    if (S->deadline > 0 && now() >= S->deadline) { status = 2; goto out; }
+                    if (S->deadline > 0 && now(S->clock) >= S->deadline) { status = 2; goto out; }
                 }
                 if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = 1; goto out; }
                 d++;
@@ -223,21 +225,23 @@ static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
 }
 
 PyDoc_STRVAR(search_doc,
-"search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, seconds, callback)\n"
-"-> (status, nodes, cap)\n\n"
+"search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, seconds, cpu,\n"
+"       callback) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
-"'time' or 'stopped'.  A signal raises its exception (KeyboardInterrupt) from inside the search.");
+"'time' or 'stopped'.  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
+"``cpu`` is true.  A signal raises its exception (KeyboardInterrupt) from inside the search.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback;
     int n, npieces, colours;
     long long cap, node_limit;
     double seconds;
+    int cpu;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLdO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
-                          &npieces, &colours, &cap, &node_limit, &seconds, &callback))
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLdpO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+                          &npieces, &colours, &cap, &node_limit, &seconds, &cpu, &callback))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -256,8 +260,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0) {
         PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); return NULL;
     }
+    clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;
     Search S = {cv.buf, sv.buf, ev.buf, rv.buf, n, npieces, colours, cap, 0, node_limit,
-                seconds > 0 ? now() + seconds : 0.0, callback};
+                seconds > 0 ? now(clock) + seconds : 0.0, clock, callback};
     int status = check_layout(&S, cv.len / (Py_ssize_t)sizeof(Cand), sv.len / 8);
     if (status < 0) PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
     else status = run(&S);

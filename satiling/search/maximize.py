@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -68,9 +69,10 @@ class MaxResult:
 def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
                      hints: bool = False, workers: int = 1, greedy_start: bool = True,
-                     seed: int = 0) -> MaxResult:
-    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock).  An
-    interrupt ends the search early with the best board so far (``stopped_by`` set)."""
+                     seed: int = 0, cpu_time: bool = False) -> MaxResult:
+    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
+    seconds of this process with ``cpu_time``, backtrack engine only, for benchmarks on a shared
+    machine).  An interrupt ends the search early with the best board so far (``stopped_by``)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     if engine == "auto":
@@ -78,7 +80,8 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()))
     try:
-        result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed)
+        result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start,
+                      seed, cpu_time)
     except KeyboardInterrupt as stop:
         result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
         result.stopped_by = stop
@@ -86,13 +89,14 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     return result
 
 
-def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed) -> MaxResult:
+def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
+         cpu_time) -> MaxResult:
     if engine in ("lns", "backtrack"):
         if time_limit is None and (engine == "lns" or puzzle.rows * puzzle.cols > EXACT_LIMIT):
             raise SatilingError("--maximize-matches on a large board needs --time-limit")
         if engine == "lns":
             return _lns(puzzle, time_limit, on_improve, hints, start, seed)
-        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed)
+        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time)
     problem, matched = puzzle.match_problem(hints=hints)
     if engine == "cpsat":
         return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints)
@@ -123,7 +127,7 @@ def _score(puzzle: Any, solution: list[Any]) -> int:
 
 # -- the compiled backtracker -----------------------------------------------------------------
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-               restart_nodes: int = RESTART_NODES) -> MaxResult:
+               cpu_time: bool = False, restart_nodes: int = RESTART_NODES) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
     cap one below the best board so far.  Small boards get one run without a schedule: if it
     ends, its best board is optimal."""
@@ -131,8 +135,10 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
     best = {"breaks": joins + 1, "solution": []}
+    clock = time.process_time if cpu_time else time.perf_counter
+    begin = clock()
     for k in itertools.count():
-        left = None if time_limit is None else time_limit - (time.perf_counter() - start)
+        left = None if time_limit is None else time_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
         lay = edgescore.layout(puzzle, hints, seed=seed + k)
@@ -150,7 +156,7 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
         cap = best["breaks"] - 1
         held = [0] * n if exact else edgescore.reserve(n, cap)
         out = edgescore.search(lay, held, cap, found, 0 if exact else restart_nodes,
-                               0.0 if left is None else max(left, 1e-3))
+                               0.0 if left is None else max(left, 1e-3), cpu_time)
         if exact and out.status == "exhausted":
             break
     score = joins - best["breaks"] if best["solution"] else 0
@@ -200,14 +206,31 @@ def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_sta
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    solver.parameters.catch_sigint_signal = False      # Ctrl-C is ours: keep the best board
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - start))
-    status = solver.solve(model, Report())
+    status = _solve_interruptibly(solver, model, Report())
     if best["score"] < 0:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     bound = int(solver.best_objective_bound) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     name = "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE"
     return MaxResult(name, best["score"], joins, best["solution"], 0.0, bound)
+
+
+def _solve_interruptibly(solver, model, callback) -> Any:
+    """CP-SAT in a thread while this one waits in Python, where a signal handler can run: an
+    interrupt stops the search (its best board already reported) and is raised again here."""
+    box: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: box.update(status=solver.solve(model, callback)), daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        thread.join()
+        raise
+    return box["status"]
 
 
 def _hint(model, x, problem, board: dict, puzzle: Any) -> None:
@@ -296,6 +319,7 @@ def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed:
         _hint(model, x, problem, board, puzzle)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
+        solver.parameters.catch_sigint_signal = False  # an interrupt ends the run after this step
         solver.parameters.random_seed = rng.randrange(1 << 30)
         solver.parameters.max_time_in_seconds = min(step_limit, left)
         steps += 1

@@ -1,0 +1,134 @@
+"""Benchmark: the best Eternity II board in a time budget, the compiled scoring search
+(``--maximize-matches backtrack``) against the large-neighbourhood search it replaces (``lns``),
+both measured in the same run.
+
+Three measurements, each in a child process so the CPU time is the search's own:
+
+1. node rate: the scoring search on the full board (starter piece fixed, schedule of a 450 board)
+   for a fixed number of nodes, in nodes per CPU second and per wall second;
+2. ``backtrack``: the best board within ``--seconds`` CPU seconds (the machine is shared, so a
+   wall-clock budget would measure the load);
+3. ``lns``: the best board of the old engine within the same number of wall seconds the
+   backtracker took (CP-SAT knows only wall time).
+
+Every best board is written to a file and re-scored by ``satiling score eternity2 FILE``; the
+table shows that score, not the engine's.
+
+    python tools/bench_e2_score.py                  # 60 s each, 2e8 nodes for the rate
+    python tools/bench_e2_score.py --quick          # 10 s each, 2e7 nodes
+    python tools/bench_e2_score.py --seconds 600 --skip-lns
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def child_rate(nodes: int, seed: int) -> dict:
+    """Nodes per second of the compiled search on Eternity II (no board reported: cap 30)."""
+    from satiling import catalog
+    from satiling.engines import edgescore
+    e2 = catalog.load("eternity2")
+    lay = edgescore.layout(e2, seed=seed)
+    held = edgescore.reserve(len(lay.order), 30)
+    c0, w0 = time.process_time(), time.perf_counter()
+    out = edgescore.search(lay, held, 30, lambda *a: False, node_limit=nodes)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+    return {"nodes": out.nodes, "cpu": cpu, "wall": wall}
+
+
+def child_best(engine: str, seconds: float, seed: int, path: str) -> dict:
+    """The best board of ``engine`` in ``seconds`` (CPU seconds for backtrack), written to ``path``."""
+    from satiling import catalog
+    from satiling.render.edgematch_svg import board_text
+    from satiling.search.maximize import maximize_matches
+    e2 = catalog.load("eternity2")
+    trace = []
+    w0 = time.perf_counter()
+    result = maximize_matches(e2, seconds, lambda imp: trace.append((imp.score, round(imp.seconds, 1))),
+                              engine=engine, seed=seed, cpu_time=engine == "backtrack")
+    wall = time.perf_counter() - w0
+    with open(path, "w") as f:
+        f.write(board_text(e2, e2.board_from(result.solution)) + "\n")
+    return {"score": result.score, "wall": wall, "cpu": time.process_time(), "trace": trace}
+
+
+def run_child(*args: str) -> tuple[dict, float]:
+    """Run this script as a child with ``args``; its JSON answer and its CPU seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True,
+                         cwd=ROOT, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return json.loads(out.stdout.strip().splitlines()[-1]), cpu
+
+
+def rescore(path: str) -> int:
+    """The board's score as ``satiling score`` counts it (a separate process)."""
+    r = subprocess.run([sys.executable, "-m", "satiling.cli", "score", "eternity2", path],
+                       capture_output=True, text=True, cwd=ROOT)
+    if r.returncode != 0:
+        raise SystemExit(f"satiling score failed on {path}: {r.stderr.strip()}")
+    return int(re.search(r"^score (\d+)/480", r.stdout, re.M).group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="budget per engine (default 60)")
+    ap.add_argument("--nodes", type=float, default=2e8, help="nodes for the rate (default 2e8)")
+    ap.add_argument("--quick", action="store_true", help="10 s per engine, 2e7 nodes")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--skip-lns", action="store_true", help="only the backtracker")
+    ap.add_argument("--keep", metavar="DIR", help="keep the best boards in DIR")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    sys.path.insert(0, ROOT)
+    if args.child:
+        kind, *rest = args.child
+        answer = child_rate(int(float(rest[0])), int(rest[1])) if kind == "rate" else \
+            child_best(rest[0], float(rest[1]), int(rest[2]), rest[3])
+        print(json.dumps(answer))
+        return
+    seconds, nodes = (10.0, 2e7) if args.quick else (args.seconds, args.nodes)
+    folder = args.keep or tempfile.mkdtemp(prefix="e2score-")
+    os.makedirs(folder, exist_ok=True)
+    print(f"load average at start: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+
+    rate, _ = run_child("rate", str(nodes), str(args.seed))
+    print(f"node rate: {rate['nodes'] / rate['cpu'] / 1e6:.1f} M nodes per CPU second, "
+          f"{rate['nodes'] / rate['wall'] / 1e6:.1f} M per wall second ({rate['nodes']:.3g} nodes)")
+
+    rows = []
+    path = os.path.join(folder, "backtrack.txt")
+    bt, cpu = run_child("best", "backtrack", str(seconds), str(args.seed), path)
+    rows.append(("backtrack", bt, cpu, rescore(path)))
+    if not args.skip_lns:
+        path = os.path.join(folder, "lns.txt")
+        lns, cpu = run_child("best", "lns", str(bt["wall"]), str(args.seed), path)
+        rows.append(("lns", lns, cpu, rescore(path)))
+    print(f"\n{'engine':10} {'budget':>16} {'wall s':>7} {'CPU s':>6} {'engine score':>12} "
+          f"{'satiling score':>14}  last improvements")
+    for name, res, cpu, checked in rows:
+        budget = f"{seconds:g} CPU-s" if name == "backtrack" else f"{bt['wall']:.0f} wall-s"
+        print(f"{name:10} {budget:>16} {res['wall']:7.1f} {cpu:6.1f} {res['score']:12d} {checked:14d}  "
+              f"{res['trace'][-3:]}")
+        if checked != res["score"]:
+            raise SystemExit(f"{name}: the engine's score {res['score']} is not the board's {checked}")
+    if len(rows) == 2:
+        broken = [480 - r[3] for r in rows]
+        print(f"\nbroken joins: backtrack {broken[0]}, lns {broken[1]}: "
+              f"{broken[1] / max(broken[0], 1):.2f}x fewer with the backtracker")
+    print(f"load average at end: {os.getloadavg()[0]:.2f}; boards in {folder}")
+
+
+if __name__ == "__main__":
+    main()
