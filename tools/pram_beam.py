@@ -4,6 +4,7 @@
     python tools/pram_beam.py beam pram --width 300 --exhaust-at 24 --budget 2000000 \\
         --time-limit 3000 --out pram.json --svg pram.svg # the best attempt recorded in eternity_runs
     python tools/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
+    python tools/pram_beam.py windows pram --radius 2.5  # can every patch of the board be covered?
 
 ``beam`` runs :func:`satiling.search.beam.beam_search` (sites, piece tilability, boundary
 roughness, beam, then exhaust).  The favourable states are exhausted by the compiled exact-cover
@@ -89,6 +90,78 @@ def data_check() -> int:
     return 0
 
 
+# -- local obstructions ---------------------------------------------------------------------------
+def window_check(name: str, radius: float) -> int:
+    """Cover every window of the board; report the hardest and any that cannot be covered."""
+    from satiling.engines.exactcover import ExactCover, Matrix
+    from satiling.geometry.drafter import corner_ij
+    clock = time.process_time()
+    puzzle = load(name)
+    placements = puzzle.placements()
+    index = {c: k for k, c in enumerate(sorted(puzzle.region))}
+    rows_of = defaultdict(list)
+    for r, pl in enumerate(placements):
+        for c in pl.cells:
+            rows_of[c].append(r)
+
+    def xy(a: int, b: int) -> tuple[float, float]:
+        i, j = corner_ij(a, b)
+        return i / 4, j * math.sqrt(3) / 12
+
+    failed, hardest = [], (0, None, 0)
+    for centre in sorted({c[:2] for c in puzzle.region}):
+        window = [c for c in index if math.dist(xy(*c[:2]), xy(*centre)) <= radius]
+        rows = sorted({r for c in window for r in rows_of[c]})
+        items: dict = {("cell", c): k for k, c in enumerate(window)}   # primary items first
+        matrix = []
+        for r in rows:
+            keys = [("cell", c) for c in placements[r].cells] + [("piece", placements[r].piece)]
+            matrix.append(tuple(items.setdefault(key, len(items)) for key in keys))
+        lo = [1] * len(window) + [0] * (len(items) - len(window))
+        engine = ExactCover(Matrix(matrix, lo, [1] * len(items)))
+        found = engine.first()
+        nodes = engine.stats().nodes
+        hardest = max(hardest, (nodes, centre, len(window)), key=lambda h: h[0])
+        if found is None:
+            failed.append((centre, len(window), _confirm(puzzle, window)))
+            print(f"window at {centre}: {len(window)} cells cannot be covered ({nodes} nodes; "
+                  f"CP-SAT: {failed[-1][2]})", flush=True)
+        elif not _covers([placements[rows[i]] for i in found], window):
+            raise SatilingError(f"window at {centre}: the engine's cover is wrong")
+    print(f"{name}: radius {radius}: {len(failed)} of {len({c[:2] for c in puzzle.region})} windows "
+          f"cannot be covered; hardest {hardest[0]} nodes at {hardest[1]} ({hardest[2]} cells); "
+          f"{time.process_time() - clock:.0f} CPU-s")
+    return 1 if failed else 0
+
+
+def _covers(chosen: list, window: list) -> bool:
+    """Distinct pieces, no cell twice, every window cell once (checked from the cells)."""
+    cells = [c for pl in chosen for c in pl.cells]
+    return (len(cells) == len(set(cells)) and set(window) <= set(cells)
+            and len({pl.piece for pl in chosen}) == len(chosen))
+
+
+def _confirm(puzzle, window: list) -> str:
+    """CP-SAT's verdict on one window: the most window cells a packing covers."""
+    from ortools.sat.python import cp_model
+    model = cp_model.CpModel()
+    inside = set(window)
+    touching = [pl for pl in puzzle.placements() if inside.intersection(pl.cells)]
+    x = [model.new_bool_var("") for _ in touching]
+    by_cell, by_piece = defaultdict(list), defaultdict(list)
+    for v, pl in zip(x, touching):
+        by_piece[pl.piece].append(v)
+        for c in pl.cells:
+            by_cell[c].append(v)
+    for vs in list(by_cell.values()) + list(by_piece.values()):
+        model.add_at_most_one(vs)
+    model.maximize(sum(len(inside.intersection(pl.cells)) * v for v, pl in zip(x, touching)))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 600
+    status = solver.solve(model)
+    return f"{solver.status_name(status)} {int(solver.objective_value)} of {len(window)} cells"
+
+
 # -- the beam -------------------------------------------------------------------------------------
 def engine_exhaust(board: Board, probes: int = 32):
     """An exhaust by the compiled exact-cover engine, or None when it is not installed."""
@@ -154,6 +227,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="command", required=True)
     sub.add_parser("data", help="check the Eternity boards' data against the paper")
+    w = sub.add_parser("windows", help="look for a patch of the board that cannot be covered")
+    w.add_argument("puzzle", nargs="?", default="pram")
+    w.add_argument("--radius", type=float, default=2.0, help="window radius in unit lengths")
     b = sub.add_parser("beam", help="Selby's beam search then exhaust")
     b.add_argument("puzzle", nargs="?", default="pram")
     b.add_argument("--width", type=int, default=300, help="states kept per level")
@@ -170,6 +246,8 @@ def main() -> int:
     b.add_argument("--out", help="write the verified tiling here (JSON)")
     b.add_argument("--svg", help="draw the verified tiling here")
     args = ap.parse_args()
+    if args.command == "windows":
+        return window_check(args.puzzle, args.radius)
     return data_check() if args.command == "data" else run_beam(args)
 
 
