@@ -205,9 +205,9 @@ def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.Argume
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", default="auto",
-                   help="auto (default): the exact-cover search (walk) on exact covers, else "
-                        "cadical; walk; cadical, glucose, kissat, minisat (SAT); cpsat; scip, highs, "
-                        "cbc (MIP); or a PySAT name")
+                   help="auto (default): the compiled backtracker on edge matching, the exact-cover "
+                        "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
+                        "glucose, kissat, minisat (SAT); cpsat; scip, highs, cbc (MIP); or a PySAT name")
     s.add_argument("--threads", type=int, metavar="N",
                    help="CP-SAT search threads (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
@@ -220,9 +220,11 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--raw", action="store_true",
                    help="every solution, not one per symmetry class (rotations and reflections of "
                         "the board count separately)")
-    s.add_argument("--engine", choices=("auto", "walk", "sat", "cpsat"), default="auto",
-                   help="walk: DPLL walk over the exact cover (default where it applies); sat: "
-                        "incremental SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
+    s.add_argument("--engine", choices=("auto", "backtrack", "walk", "sat", "cpsat"), default="auto",
+                   help="backtrack: compiled edge-matching backtracker (default on edge matching "
+                        "where it applies); walk: DPLL walk over the exact cover (default where it "
+                        "applies); sat: incremental SAT with blocking clauses; cpsat: CP-SAT with "
+                        "blocking clauses")
     s.add_argument("--solver", default="cadical", help="SAT solver for --engine sat")
     s.add_argument("--no-symmetry-breaking", action="store_true",
                    help="search every placement (by default one piece is restricted to a "
@@ -303,6 +305,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from .commands.edgematch import run_maximize
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
                             args.svg, args.json, engine=args.maximize_matches)
+    if not args.proof and args.solver in (None, "auto", "backtrack"):
+        from .commands import edgematch_engine as bt
+        puzzle = catalog.load(args.name)
+        if bt.wanted(puzzle, model_options(args), args.solver):
+            return bt.run_solve(puzzle, model_options(args), args)
     args.solver = args.solver or "auto"
     solver_name(args.solver)              # an unknown name is an error before any work
     puzzle = catalog.load(args.name)
@@ -336,6 +343,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
+    if args.engine in ("auto", "backtrack") and not (args.resume or args.proof):
+        from .commands import edgematch_engine as bt
+        puzzle = catalog.load(args.name)
+        if bt.wanted(puzzle, model_options(args), args.engine, counting=True):
+            return bt.run_count(puzzle, model_options(args), args)
     puzzle = catalog.load(args.name)
     if not args.proof and not args.resume and _ruled_out(puzzle):
         print(0)
@@ -365,6 +377,11 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
+    if args.engine in ("auto", "backtrack") and not (args.resume or args.proof):
+        from .commands import edgematch_engine as bt
+        puzzle = catalog.load(args.name)
+        if bt.wanted(puzzle, model_options(args), args.engine, counting=True):
+            return bt.run_enumerate(puzzle, model_options(args), args, solution_json)
     puzzle = catalog.load(args.name)
     if not args.proof and not args.resume and _ruled_out(puzzle):
         return EXIT_NONE

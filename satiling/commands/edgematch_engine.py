@@ -1,0 +1,237 @@
+"""``solve``, ``count`` and ``enumerate`` of an edge-matching puzzle by the backtracking engine.
+
+The bridge between the family and :mod:`satiling.engines.edgematch`, which know nothing of each
+other: the puzzle becomes an :class:`EdgeBoard` (plain data), the engine's boards become tiles,
+and every board printed has passed ``puzzle.verify``.  The engine takes a model without extra
+options (``--hints`` aside); a model option such as ``--balanced-rotation`` or ``--encoding`` asks
+for the SAT model, which the CLI then uses.
+
+Counting up to symmetry: with all pieces different, a board rotation never maps a solution to
+itself, so every class holds exactly one solution with the lowest-numbered corner piece in the
+top-left corner (a square board) or in one of the two top corners (a rectangle, whose only
+rotation is the half turn).  The engine counts those with that piece fixed there.
+
+    satiling solve clue1                          # the backtracker by default
+    satiling count gen6.toml --workers 2          # jobs split by prefix, on local processes
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, Callable
+
+from ..errors import SatilingError
+from ..families.edgematch import GREY, EdgeMatchPuzzle, Tile
+
+NAME = "backtrack"
+
+
+def reason_not(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
+    """Why the engine cannot answer for this model (None: it can)."""
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        return f"{puzzle.name} is not an edge-matching puzzle"
+    extra = sorted(set(options) - {"hints"})
+    if extra:
+        return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
+    if puzzle.rows < 2 or puzzle.cols < 2:
+        return "a board of one row or one column"
+    if len({x for p in puzzle.pieces for x in p}) > 48:
+        return "more than 48 colours"
+    if counting and puzzle.has_equal_pieces():
+        return "equal pieces (the SAT model counts their permutations)"
+    return None
+
+
+def wanted(puzzle: Any, options: dict[str, Any], choice: str | None, counting: bool = False) -> bool:
+    """Whether to use the engine: by default where it applies, always when asked for by name."""
+    if choice not in (None, "auto", NAME):
+        return False
+    why = reason_not(puzzle, options, counting)
+    if why and choice == NAME:
+        raise SatilingError(f"--engine {NAME} cannot take this model: {why}")
+    return why is None
+
+
+def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
+    """The engine's boards; with ``distinct`` (and no pinned piece), one per allowed square of the
+    lowest-numbered corner piece, so that each symmetry class is found once (module doc)."""
+    from ..engines.edgematch import EdgeBoard
+    pinned = list(puzzle.fixed) + (list(puzzle.hints) if hints else [])
+    if hints and not puzzle.hints:
+        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
+    fixed = tuple((t.row, t.col, t.piece - 1, t.rotation or 0) for t in pinned)
+    board = EdgeBoard(puzzle.rows, puzzle.cols, tuple(puzzle.pieces), fixed)
+    if not distinct or pinned:
+        return [board]
+    corners = [p for p, e in enumerate(puzzle.pieces, 1) if sum(x == GREY for x in e) == 2]
+    if not corners:
+        return []                              # no corner piece: no solution
+    squares = [(0, 0)] if puzzle.rows == puzzle.cols else [(0, 0), (0, puzzle.cols - 1)]
+    out = []
+    for sq in squares:
+        rots = puzzle.legal_rotations(corners[0], sq)
+        if rots:
+            out.append(EdgeBoard(puzzle.rows, puzzle.cols, tuple(puzzle.pieces),
+                                 ((sq[0], sq[1], corners[0] - 1, rots[0]),)))
+    return out
+
+
+def symmetry_order(puzzle: EdgeMatchPuzzle, hints: bool) -> int:
+    if puzzle.fixed or hints:
+        return 1
+    return 4 if puzzle.rows == puzzle.cols else 2
+
+
+def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:
+    return [Tile(r, c, p + 1, rot) for r, c, p, rot in placed]
+
+
+# -- solve -------------------------------------------------------------------------------------
+def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace) -> int:
+    """One board, verified and shown; exit 0 found, 1 none, 3 time limit."""
+    from ..cli import show
+    from ..engines.edgematch import Engine
+    start = time.perf_counter()
+    (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)
+    engine = Engine(board)
+    found: list = []
+    status = engine.solutions(limit=1, seconds=args.time_limit, on_solution=found.append)
+    took = time.perf_counter() - start
+    verdict = "SAT" if found else ("UNKNOWN" if status == "time limit" else "UNSAT")
+    print(f"satiling: {puzzle.name}: {verdict} by {NAME} ({engine.board.order} order) in {took:.2f} s, "
+          f"{engine.nodes} nodes", file=sys.stderr)
+    if not found:
+        if verdict == "UNKNOWN":
+            return 3
+        print("no solution")
+        return 1
+    solution = tiles(found[0])
+    puzzle.verify(solution)
+    show(puzzle, solution, args.svg, as_json=args.json)
+    return 0
+
+
+# -- count and enumerate -------------------------------------------------------------------------
+def _jobs(boards: list, args: argparse.Namespace, on_solution: Callable[[list], None] | None,
+          on_result: Callable[[Any], None]) -> str:
+    """Search every board: here, streaming each solution to ``on_solution``; or split into prefix
+    jobs for ``--workers`` / ``--dask``, whose solutions come back per job, in search order.
+    ``on_result`` sees each job's counts.  Returns "" (done) or "time limit"."""
+    from ..engines.edgematch import Engine, JobResult, run_jobs, split
+    from ..search.cubes import executor
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+    parallel = bool(args.workers and args.workers > 1) or bool(args.dask)
+    keep = on_solution is not None
+    with executor(args.workers, args.dask) as ex:
+        for board in boards:
+            engine = Engine(board)
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not parallel:
+                status = engine.solutions(seconds=left, on_solution=on_solution)
+                results = [JobResult((), engine.search.solutions, engine.nodes, 0.0, status)]
+            else:
+                prefixes = split(engine)
+                size = max(1, len(prefixes) // (8 * (args.workers or 8)))
+                chunks = [prefixes[i:i + size] for i in range(0, len(prefixes), size)]
+                # the workers get the order chosen here, which the prefixes refer to
+                futures = [ex.submit(run_jobs, engine.board, c, left, keep) for c in chunks]
+                results = []
+                for f in futures:
+                    for r in f.result():
+                        for placed in r.boards or ():
+                            on_solution(placed)  # type: ignore[misc]
+                        results.append(r)
+            for r in results:
+                on_result(r)
+            if any(r.status == "time limit" for r in results):
+                return "time limit"
+    return ""
+
+
+def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace) -> int:
+    """The number of solutions on stdout (exit 0, or 1 for none); a partial count on stderr on a
+    time limit (exit 3) or an interrupt (130 / 143)."""
+    from ..signals import exit_code
+    hints = bool(options.get("hints"))
+    order = symmetry_order(puzzle, hints)
+    distinct = not args.raw and order > 1
+    total = [0, 0]                                 # solutions, nodes
+    boards = edge_boards(puzzle, hints, distinct and not args.no_symmetry_breaking)
+
+    def add(r: Any) -> None:
+        total[0] += r.solutions
+        total[1] += r.nodes
+
+    start = time.perf_counter()
+    try:
+        stopped = _jobs(boards, args, None, add)
+    except KeyboardInterrupt as e:
+        print(f"satiling: interrupted: {_scaled(total[0], distinct, args, order)} solutions so far, "
+              "the count is not complete", file=sys.stderr)
+        return exit_code(e)
+    n = _scaled(total[0], distinct, args, order)
+    if stopped:
+        print(f"satiling: time limit: {n} solutions so far, the count is not complete", file=sys.stderr)
+        return 3
+    print(n)
+    print(f"satiling: {NAME}: {total[1]} nodes in {time.perf_counter() - start:.2f} s", file=sys.stderr)
+    if args.raw and order > 1:
+        print(f"satiling: {n} solutions in {n // order} symmetry classes", file=sys.stderr)
+    return 0 if n else 1
+
+
+def _scaled(found: int, distinct: bool, args: argparse.Namespace, order: int) -> int:
+    """Classes counted directly, or all solutions divided by the (free) symmetry group."""
+    return found // order if distinct and args.no_symmetry_breaking else found
+
+
+def run_enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace,
+                  line: Callable[[Any, list[Any]], str]) -> int:
+    """Every solution (one per symmetry class unless ``--raw``), verified, one ``line(puzzle,
+    solution)`` each on stdout or appended to ``--out`` (a new or empty file)."""
+    from pathlib import Path
+    if args.out and Path(args.out).is_file() and Path(args.out).stat().st_size:
+        raise SatilingError(f"{args.out} already holds solutions: remove it (the backtracker "
+                            "does not resume)")
+    try:
+        out = open(args.out, "a") if args.out else sys.stdout
+    except OSError as e:
+        raise SatilingError(f"{args.out}: cannot write: {e.strerror}") from None
+    try:
+        return _enumerate(puzzle, options, args, lambda sol: print(line(puzzle, sol), file=out, flush=True))
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def _enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace,
+               write: Callable[[list[Any]], None]) -> int:
+    from ..signals import exit_code
+    hints = bool(options.get("hints"))
+    distinct = not args.raw and symmetry_order(puzzle, hints) > 1
+    boards = edge_boards(puzzle, hints, distinct)
+    written = [0]
+
+    class Enough(Exception):
+        pass
+
+    def each(placed: list) -> None:
+        if args.limit is not None and written[0] >= args.limit:
+            raise Enough
+        solution = tiles(placed)
+        puzzle.verify(solution)
+        write(solution)
+        written[0] += 1
+
+    try:
+        stopped = _jobs(boards, args, each, lambda r: None)
+    except Enough:
+        stopped = ""
+    except KeyboardInterrupt as e:
+        print(f"satiling: interrupted: stopped after {written[0]} solutions", file=sys.stderr)
+        return exit_code(e)
+    if stopped:
+        print(f"satiling: time limit: stopped after {written[0]} solutions", file=sys.stderr)
+        return 3
+    return 0 if written[0] else 1

@@ -1,0 +1,420 @@
+/* Exact backtracking search for edge-matching boards (the compiled half of edgematch.py).
+ *
+ * The Python wrapper plans the search (edgematch.py, class Plan) and hands this module plain
+ * arrays:
+ *
+ *   - a fixed order of the free squares ("steps");
+ *   - every piece type (equal pieces share one type, with a multiplicity) pre-rotated into
+ *     "entries" (type, rotation, the four colours N E S W);
+ *   - a candidate table: for a key that gives, per side, either the colour already fixed there or
+ *     a wildcard, the entries that fit, as a range of one array.  Rim sides are keyed grey;
+ *     wildcard sides face a square not yet filled, and only non-grey colours fit there, so the
+ *     frame rules are in the table and cost nothing during the search;
+ *   - per step, the key's constant part (rim, fixed pieces, wildcards) and up to four
+ *     (colour slot, weight) pairs that read the neighbours placed earlier.
+ *
+ * The search is iterative: per depth the remaining range of its candidate list.  A node is one
+ * piece placed.  Every 2^20 nodes it checks the deadline and runs Python's signal handlers, so
+ * Ctrl-C raises KeyboardInterrupt at once; the counts so far stay readable on the object.
+ *
+ * Knuth's estimate ("Estimating the efficiency of backtrack programs", 1975): follow one random
+ * path, multiply the numbers of choices met; the sum of the partial products is an unbiased
+ * estimate of the subtree's node count.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define CHECK_MASK ((1ULL << 20) - 1)
+
+typedef struct {
+    PyObject_HEAD
+    int nsteps, nentries, ntypes, nslots;
+    uint32_t *start;        /* candidate table: entries of key k are start[k] .. start[k+1]-1 */
+    int32_t *ent_type;
+    uint32_t *ent_col;      /* the entry's colours N E S W, one byte each */
+    int32_t *mult0;         /* multiplicity of each type at the start */
+    int32_t *step_cell;     /* colour slots of step i's square: 4*step_cell[i] .. +3 */
+    uint32_t *step_base;
+    int32_t *step_nbr;      /* [4*i + k]: colour slot read for the key (nslots: the zero slot) */
+    uint32_t *step_w;       /* [4*i + k]: its weight */
+    uint8_t *col0;          /* colour slots at the start (fixed pieces filled in) */
+    /* search state */
+    uint8_t *col;
+    int32_t *mult;
+    uint32_t *pos, *end, *choice;
+    unsigned long long nodes, solutions;
+} Search;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void *copy_buffer(PyObject *obj, Py_ssize_t want, const char *what) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (view.len != want) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, expected %zd", what, view.len, want);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    void *out = PyMem_Malloc(want ? want : 1);
+    if (out == NULL)
+        PyErr_NoMemory();
+    else
+        memcpy(out, view.buf, want);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+static void Search_dealloc(Search *s) {
+    void *arrays[] = {s->start, s->ent_type, s->ent_col, s->mult0, s->step_cell, s->step_base,
+                      s->step_nbr, s->step_w, s->col0, s->col, s->mult, s->pos, s->end, s->choice};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        PyMem_Free(arrays[i]);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int Search_init(Search *s, PyObject *args, PyObject *kw) {
+    static char *names[] = {"nsteps", "nkeys", "nentries", "ntypes", "nslots", "start",
+                            "ent_type", "ent_col", "mult", "step_cell", "step_base", "step_nbr",
+                            "step_w", "col", NULL};
+    int nkeys;
+    PyObject *b[9];
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiiiOOOOOOOOO", names, &s->nsteps, &nkeys,
+                                     &s->nentries, &s->ntypes, &s->nslots, &b[0], &b[1], &b[2],
+                                     &b[3], &b[4], &b[5], &b[6], &b[7], &b[8]))
+        return -1;
+    int n = s->nsteps;
+    if (n < 0 || nkeys < 1 || s->nentries < 0 || s->ntypes < 0 || s->nslots < 0) {
+        PyErr_SetString(PyExc_ValueError, "negative size");
+        return -1;
+    }
+    if (!(s->start = copy_buffer(b[0], 4 * ((Py_ssize_t)nkeys + 1), "start")) ||
+        !(s->ent_type = copy_buffer(b[1], 4 * (Py_ssize_t)s->nentries, "ent_type")) ||
+        !(s->ent_col = copy_buffer(b[2], 4 * (Py_ssize_t)s->nentries, "ent_col")) ||
+        !(s->mult0 = copy_buffer(b[3], 4 * (Py_ssize_t)s->ntypes, "mult")) ||
+        !(s->step_cell = copy_buffer(b[4], 4 * (Py_ssize_t)n, "step_cell")) ||
+        !(s->step_base = copy_buffer(b[5], 4 * (Py_ssize_t)n, "step_base")) ||
+        !(s->step_nbr = copy_buffer(b[6], 16 * (Py_ssize_t)n, "step_nbr")) ||
+        !(s->step_w = copy_buffer(b[7], 16 * (Py_ssize_t)n, "step_w")) ||
+        !(s->col0 = copy_buffer(b[8], (Py_ssize_t)s->nslots + 1, "col")))
+        return -1;
+    for (int i = 0; i < 4 * n; i++)
+        if (s->step_nbr[i] < 0 || s->step_nbr[i] > s->nslots) {
+            PyErr_SetString(PyExc_ValueError, "step_nbr out of range");
+            return -1;
+        }
+    for (int i = 0; i < n; i++)
+        if (s->step_cell[i] < 0 || 4 * s->step_cell[i] + 4 > s->nslots ||
+            s->step_base[i] > (uint32_t)nkeys) {
+            PyErr_SetString(PyExc_ValueError, "step out of range");
+            return -1;
+        }
+    for (int i = 0; i < s->nentries; i++)
+        if (s->ent_type[i] < 0 || s->ent_type[i] >= s->ntypes) {
+            PyErr_SetString(PyExc_ValueError, "entry type out of range");
+            return -1;
+        }
+    s->col = PyMem_Malloc(s->nslots + 1);
+    s->mult = PyMem_Malloc(4 * (s->ntypes + 1));
+    s->pos = PyMem_Malloc(4 * (n + 1));
+    s->end = PyMem_Malloc(4 * (n + 1));
+    s->choice = PyMem_Malloc(4 * (n + 1));
+    if (!s->col || !s->mult || !s->pos || !s->end || !s->choice) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->nodes = s->solutions = 0;
+    return 0;
+}
+
+static inline uint32_t key_of(const Search *s, int i) {
+    const int32_t *nb = s->step_nbr + 4 * i;
+    const uint32_t *w = s->step_w + 4 * i;
+    return s->step_base[i] + s->col[nb[0]] * w[0] + s->col[nb[1]] * w[1] +
+           s->col[nb[2]] * w[2] + s->col[nb[3]] * w[3];
+}
+
+static inline void put(Search *s, int i, uint32_t e) {
+    memcpy(s->col + 4 * s->step_cell[i], &s->ent_col[e], 4);
+}
+
+/* Reset the state and place ``prefix`` (entry indices for steps 0..k-1).  Returns k, or -1 if the
+ * prefix does not fit (no solution below it), or -2 on a Python error. */
+static int start_at(Search *s, PyObject *prefix) {
+    memcpy(s->col, s->col0, s->nslots + 1);
+    memcpy(s->mult, s->mult0, 4 * s->ntypes);
+    if (prefix == NULL || prefix == Py_None)
+        return 0;
+    PyObject *seq = PySequence_Fast(prefix, "prefix must be a sequence of entry indices");
+    if (seq == NULL)
+        return -2;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(seq);
+    if (k > s->nsteps) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "prefix longer than the search");
+        return -2;
+    }
+    int fits = 1;
+    for (Py_ssize_t i = 0; i < k && fits; i++) {
+        long e = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (e == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -2;
+        }
+        uint32_t key = key_of(s, (int)i);
+        if (e < (long)s->start[key] || e >= (long)s->start[key + 1] || s->mult[s->ent_type[e]] == 0) {
+            fits = 0;
+            break;
+        }
+        s->mult[s->ent_type[e]]--;
+        s->choice[i] = (uint32_t)e;
+        put(s, (int)i, (uint32_t)e);
+    }
+    Py_DECREF(seq);
+    return fits ? (int)k : -1;
+}
+
+static PyObject *solution_tuple(const Search *s) {
+    PyObject *t = PyTuple_New(s->nsteps);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < s->nsteps; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(s->choice[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* A solution: count it, hand it to the callback.  Returns 1 to go on, 0 to stop, -1 on error. */
+static int found(Search *s, PyObject *callback, unsigned long long limit) {
+    s->solutions++;
+    if (callback != Py_None) {
+        PyObject *t = solution_tuple(s);
+        if (t == NULL)
+            return -1;
+        PyObject *r = PyObject_CallOneArg(callback, t);
+        Py_DECREF(t);
+        if (r == NULL)
+            return -1;
+        Py_DECREF(r);
+    }
+    return (limit && s->solutions >= limit) ? 0 : 1;
+}
+
+/* run(prefix=None, limit=0, seconds=-1.0, callback=None) -> status
+ * 0: the subtree is exhausted; 1: ``limit`` solutions found; 2: the time ran out.
+ * ``nodes`` and ``solutions`` accumulate over calls (reset() clears them). */
+static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
+    static char *names[] = {"prefix", "limit", "seconds", "callback", NULL};
+    PyObject *prefix = Py_None, *callback = Py_None;
+    unsigned long long limit = 0;
+    double seconds = -1.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdO", names, &prefix, &limit, &seconds, &callback))
+        return NULL;
+    if (callback != Py_None && !PyCallable_Check(callback)) {
+        PyErr_SetString(PyExc_TypeError, "callback must be callable");
+        return NULL;
+    }
+    int k = start_at(s, prefix);
+    if (k == -2)
+        return NULL;
+    if (k == -1)
+        return PyLong_FromLong(0);
+    const int n = s->nsteps;
+    if (k == n) {
+        int r = found(s, callback, limit);
+        return r < 0 ? NULL : PyLong_FromLong(r == 0 ? 1 : 0);
+    }
+    const double deadline = seconds >= 0 ? now() + seconds : -1.0;
+    const uint32_t *start = s->start;
+    const int32_t *ent_type = s->ent_type;
+    int32_t *mult = s->mult;
+    uint32_t *pos = s->pos, *end = s->end, *choice = s->choice;
+    unsigned long long nodes = s->nodes, next_check = (nodes | CHECK_MASK) + 1;
+    int d = k, status = 0;
+    uint32_t key = key_of(s, d);
+    pos[d] = start[key];
+    end[d] = start[key + 1];
+    for (;;) {
+        if (pos[d] < end[d]) {
+            uint32_t e = pos[d]++;
+            int32_t t = ent_type[e];
+            if (mult[t] == 0)
+                continue;
+            nodes++;
+            choice[d] = e;
+            if (d + 1 == n) {
+                s->nodes = nodes;
+                int r = found(s, callback, limit);
+                if (r < 0)
+                    return NULL;
+                if (r == 0) {
+                    status = 1;
+                    break;
+                }
+                continue;
+            }
+            mult[t]--;
+            put(s, d, e);
+            d++;
+            key = key_of(s, d);
+            pos[d] = start[key];
+            end[d] = start[key + 1];
+            if (nodes >= next_check) {
+                next_check = nodes + CHECK_MASK + 1;
+                s->nodes = nodes;
+                if (PyErr_CheckSignals() < 0)
+                    return NULL;
+                if (deadline >= 0 && now() >= deadline) {
+                    status = 2;
+                    break;
+                }
+            }
+        } else {
+            if (d == k)
+                break;
+            d--;
+            mult[ent_type[choice[d]]]++;
+        }
+    }
+    s->nodes = nodes;
+    return PyLong_FromLong(status);
+}
+
+/* The entries that fit the next step after ``prefix`` (in the order the search tries them). */
+static PyObject *Search_children(Search *s, PyObject *prefix) {
+    int k = start_at(s, prefix);
+    if (k == -2)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL || k < 0 || k == s->nsteps)
+        return out;
+    uint32_t key = key_of(s, k);
+    for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++) {
+        if (s->mult[s->ent_type[e]] == 0)
+            continue;
+        PyObject *v = PyLong_FromUnsignedLong(e);
+        if (v == NULL || PyList_Append(out, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return out;
+}
+
+static uint64_t xorshift(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* estimate(prefix=None, probes=100, seed=1) -> mean of Knuth's estimate of the number of nodes
+ * below ``prefix`` (the prefix's own nodes not counted). */
+static PyObject *Search_estimate(Search *s, PyObject *args, PyObject *kw) {
+    static char *names[] = {"prefix", "probes", "seed", NULL};
+    PyObject *prefix = Py_None;
+    int probes = 100;
+    unsigned long long seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OiK", names, &prefix, &probes, &seed))
+        return NULL;
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+    uint32_t *live = PyMem_Malloc(4 * ((size_t)s->nentries + 1));
+    if (live == NULL)
+        return PyErr_NoMemory();
+    double total = 0;
+    for (int p = 0; p < probes; p++) {
+        int k = start_at(s, prefix);
+        if (k == -2) {
+            PyMem_Free(live);
+            return NULL;
+        }
+        if (k < 0)
+            break;
+        double product = 1, sum = 0;
+        for (int d = k; d < s->nsteps; d++) {
+            uint32_t key = key_of(s, d), m = 0;
+            for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++)
+                if (s->mult[s->ent_type[e]] > 0)
+                    live[m++] = e;
+            if (m == 0)
+                break;
+            product *= m;
+            sum += product;
+            uint32_t e = live[xorshift(&rng) % m];
+            s->mult[s->ent_type[e]]--;
+            put(s, d, e);
+        }
+        total += sum;
+    }
+    PyMem_Free(live);
+    return PyFloat_FromDouble(probes > 0 ? total / probes : 0.0);
+}
+
+static PyObject *Search_reset(Search *s, PyObject *unused) {
+    s->nodes = s->solutions = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Search_get_nodes(Search *s, void *c) { return PyLong_FromUnsignedLongLong(s->nodes); }
+static PyObject *Search_get_solutions(Search *s, void *c) {
+    return PyLong_FromUnsignedLongLong(s->solutions);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
+     "run(prefix=None, limit=0, seconds=-1, callback=None) -> 0 exhausted, 1 limit, 2 time"},
+    {"children", (PyCFunction)Search_children, METH_O, "children(prefix) -> entries fitting next"},
+    {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
+     "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},
+    {"reset", (PyCFunction)Search_reset, METH_NOARGS, "clear the node and solution counters"},
+    {NULL}};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_get_nodes, NULL, "pieces placed so far", NULL},
+    {"solutions", (getter)Search_get_solutions, NULL, "solutions found so far", NULL},
+    {NULL}};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "satiling.engines._edgematch.Search",
+    .tp_doc = "Backtracking search over a planned edge-matching board (see edgematch.py).",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_edgematch",
+                                    "Compiled edge-matching backtracker.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__edgematch(void) {
+    if (PyType_Ready(&SearchType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,349 @@
+"""Exact backtracking for edge-matching boards: find one, count or list every complete board.
+
+The board arrives as plain data (:class:`EdgeBoard`: the pieces as ``(N, E, S, W)`` colours, colour
+0 the grey border, and the pieces fixed in advance); this module knows nothing of puzzle files or
+pictures.  :class:`Plan` turns it into the arrays the compiled search (``_edgematch.c``) walks:
+
+* the free squares in a fixed order: a row or column scan from any side, a spiral, or the frame
+  first and then a row scan (the seed's orders); by default the one whose search tree Knuth's
+  estimate finds smallest for this board;
+* equal pieces merged into one *type* with a multiplicity, so that no equal piece is tried twice
+  on one square;
+* every type's distinct rotations as *entries*, filed in a candidate table under each key they
+  fit: per side, the colour already on the board there or a wildcard.  Rim sides are keyed grey
+  and wildcard sides accept only non-grey colours, so the frame costs nothing during the search.
+
+:mod:`satiling.engines.edgematch_ref` is the same search in plain Python (it scans the pieces
+instead of the table), held to the same solutions and node counts by the tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from . import _edgematch
+
+Edges = tuple[int, int, int, int]
+#: (row, col, piece index from 0, clockwise quarter turns)
+Placed = tuple[int, int, int, int]
+STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))
+ORDERS = ("auto", "rows", "rows-up", "columns", "columns-left", "spiral", "frame")
+#: above this many colours the table (one slot per key, (colours + 1) ** 4 keys) gets too large
+MAX_COLOURS = 48
+STATUS = {0: "exhausted", 1: "limit", 2: "time limit"}
+
+
+@dataclass(frozen=True)
+class EdgeBoard:
+    """A rows x cols board, its pieces (one per square, ``(N, E, S, W)`` colours), and the pieces
+    fixed in advance as ``(row, col, piece, rotation)`` (row 0 at the top, piece indices from 0,
+    rotation in clockwise quarter turns)."""
+
+    rows: int
+    cols: int
+    pieces: tuple[Edges, ...]
+    fixed: tuple[Placed, ...] = ()
+    order: str = "auto"
+
+
+def rotate(edges: Sequence[int], r: int) -> Edges:
+    """``edges`` turned ``r`` clockwise quarter turns (the old N side becomes E)."""
+    return tuple(edges[(d - r) % 4] for d in range(4))  # type: ignore[return-value]
+
+
+def distinct_rotations(edges: Sequence[int]) -> list[int]:
+    """The rotations giving different colourings, each the smallest with its colouring."""
+    seen: dict[Edges, int] = {}
+    for r in range(4):
+        seen.setdefault(rotate(edges, r), r)
+    return sorted(seen.values())
+
+
+def on_rim(rows: int, cols: int, r: int, c: int, d: int) -> bool:
+    return not (0 <= r + STEP[d][0] < rows and 0 <= c + STEP[d][1] < cols)
+
+
+def search_order(rows: int, cols: int, order: str) -> list[tuple[int, int]]:
+    """Every square of the board in the order the search fills it (fixed squares included)."""
+    if order not in ORDERS[1:]:
+        raise ValueError(f"unknown search order {order!r} (choose from {', '.join(ORDERS)})")
+    if order == "rows":
+        return [(r, c) for r in range(rows) for c in range(cols)]
+    if order == "rows-up":
+        return [(r, c) for r in reversed(range(rows)) for c in range(cols)]
+    if order == "columns":
+        return [(r, c) for c in range(cols) for r in range(rows)]
+    if order == "columns-left":
+        return [(r, c) for c in reversed(range(cols)) for r in range(rows)]
+    rings = _spiral(rows, cols)
+    if order == "spiral":
+        return rings
+    frame = [sq for sq in rings if sq[0] in (0, rows - 1) or sq[1] in (0, cols - 1)]
+    inner = [(r, c) for r in range(1, rows - 1) for c in range(1, cols - 1)]
+    return frame + inner
+
+
+def _spiral(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Clockwise from the top-left corner, ring by ring inwards."""
+    out, top, left, bottom, right = [], 0, 0, rows - 1, cols - 1
+    while top <= bottom and left <= right:
+        out += [(top, c) for c in range(left, right + 1)]
+        out += [(r, right) for r in range(top + 1, bottom + 1)]
+        if top < bottom:
+            out += [(bottom, c) for c in range(right - 1, left - 1, -1)]
+        if left < right:
+            out += [(r, left) for r in range(bottom - 1, top, -1)]
+        top, left, bottom, right = top + 1, left + 1, bottom - 1, right - 1
+    return out
+
+
+@dataclass
+class Plan:
+    """The arrays of one search (see the module doc); ``entries[e] = (type, rotation, edges)``."""
+
+    board: EdgeBoard
+    steps: list[tuple[int, int]] = field(default_factory=list)       # free squares, in order
+    # per type, its free pieces as (index, q): rotation q of the piece shows the type's colours
+    types: list[list[tuple[int, int]]] = field(default_factory=list)
+    type_edges: list[Edges] = field(default_factory=list)
+    entries: list[tuple[int, int, Edges]] = field(default_factory=list)
+    colours: int = 0
+
+    @classmethod
+    def of(cls, board: EdgeBoard) -> "Plan":
+        plan = cls(board)
+        plan._types()
+        plan.steps = [sq for sq in search_order(board.rows, board.cols, board.order)
+                      if sq not in {(f[0], f[1]) for f in board.fixed}]
+        plan.colours = 1 + max((x for e in board.pieces for x in e), default=0)
+        for t, edges in enumerate(plan.type_edges):
+            plan.entries += [(t, r, rotate(edges, r)) for r in distinct_rotations(edges)]
+        return plan
+
+    def _types(self) -> None:
+        b = self.board
+        if len(b.pieces) != b.rows * b.cols:
+            raise ValueError(f"{len(b.pieces)} pieces for {b.rows * b.cols} squares")
+        if any(x < 0 for e in b.pieces for x in e):
+            raise ValueError("colours must be non-negative")
+        fixed_pieces = {f[2] for f in b.fixed}
+        if len(fixed_pieces) != len(b.fixed) or len({(f[0], f[1]) for f in b.fixed}) != len(b.fixed):
+            raise ValueError("two fixed pieces share a piece or a square")
+        index: dict[Edges, int] = {}
+        for p, edges in enumerate(b.pieces):
+            if p in fixed_pieces:
+                continue
+            key = min(rotate(edges, r) for r in range(4))
+            if key not in index:
+                index[key] = len(self.types)
+                self.types.append([])
+                self.type_edges.append(tuple(edges))  # type: ignore[arg-type]
+            t = index[key]
+            q = next(q for q in range(4) if rotate(edges, q) == self.type_edges[t])
+            self.types[t].append((p, q))
+
+    def fixed_colours(self) -> dict[tuple[int, int], Edges]:
+        return {(r, c): rotate(self.board.pieces[p], rot) for r, c, p, rot in self.board.fixed}
+
+    def board_of(self, choice: Sequence[int]) -> list[Placed]:
+        """The placements of a solution given as one entry per step (equal pieces dealt in order)."""
+        taken = [0] * len(self.types)
+        out = list(self.board.fixed)
+        for (r, c), e in zip(self.steps, choice):
+            t, rot, _ = self.entries[e]
+            p, q = self.types[t][taken[t]]
+            out.append((r, c, p, (rot + q) % 4))
+            taken[t] += 1
+        return sorted(out)
+
+
+def auto_order(board: EdgeBoard, probes: int = 300) -> EdgeBoard:
+    """The board with the search order of the smallest estimated tree (Knuth's estimate, mean of
+    ``probes`` random paths, per order)."""
+    if board.order != "auto":
+        return board
+    sizes = {}
+    for order in ORDERS[1:]:
+        candidate = replace(board, order=order)
+        sizes[order] = Engine(candidate).estimate(probes=probes)
+    return replace(board, order=min(sizes, key=sizes.__getitem__))
+
+
+class Engine:
+    """The compiled search over a planned board (order "auto": see :func:`auto_order`)."""
+
+    def __init__(self, board: EdgeBoard) -> None:
+        board = auto_order(board)
+        self.board = board
+        self.plan = plan = Plan.of(board)
+        if plan.colours > MAX_COLOURS:
+            raise ValueError(f"{plan.colours} colours: the candidate table allows {MAX_COLOURS}")
+        b, C = board, plan.colours
+        radix = C + 1                                    # digit C is the wildcard
+        weight = [radix ** d for d in range(4)]
+        nkeys = radix ** 4
+        # the candidate table: each entry under the 16 keys that know some of its sides
+        edges = np.array([e for _, _, e in plan.entries], dtype=np.int64).reshape(-1, 4)
+        masks = (np.arange(16)[:, None] >> np.arange(4)) & 1          # mask -> known sides
+        digits = np.where(masks[None, :, :] == 1, edges[:, None, :], C)  # entry, mask, side
+        fits = ~((masks[None] == 0) & (edges[:, None, :] == 0)).any(axis=2)  # never grey facing later
+        key = (digits * np.array(weight)).sum(axis=2)
+        ent, _ = np.nonzero(fits)                                     # entry order within a key
+        key = key[fits]
+        order = ent[np.argsort(key, kind="stable")]
+        start = np.zeros(nkeys + 1, dtype=np.uint32)
+        start[1:] = np.cumsum(np.bincount(key, minlength=nkeys))
+        ent_type = np.array([plan.entries[e][0] for e in order], dtype=np.int32)
+        ent_col = edges[order].astype(np.uint8).reshape(-1)
+        self.entry_of = order                              # table position -> entry
+        ncells = b.rows * b.cols
+        nslots = 4 * ncells                                # slot 4 * cell + side; the last: zero
+        col = np.zeros(nslots + 1, dtype=np.uint8)
+        fixed = plan.fixed_colours()
+        for (r, c), edges in fixed.items():
+            col[4 * (r * b.cols + c):4 * (r * b.cols + c) + 4] = edges
+        self._check_fixed(fixed)
+        seen = set(fixed)
+        base, nbr, wts = [], [], []
+        for r, c in plan.steps:
+            k, slots, ws = 0, [], []
+            for d in range(4):
+                if on_rim(b.rows, b.cols, r, c, d):
+                    continue                               # digit 0: grey
+                n = (r + STEP[d][0], c + STEP[d][1])
+                slot = 4 * (n[0] * b.cols + n[1]) + (d + 2) % 4
+                if n in fixed:
+                    k += int(col[slot]) * weight[d]
+                elif n in seen:
+                    slots.append(slot)
+                    ws.append(weight[d])
+                else:
+                    k += C * weight[d]
+            base.append(k)
+            nbr.append(slots + [nslots] * (4 - len(slots)))
+            wts.append(ws + [0] * (4 - len(ws)))
+            seen.add((r, c))
+        self.search = _edgematch.Search(
+            nsteps=len(plan.steps), nkeys=nkeys, nentries=len(order), ntypes=len(plan.types),
+            nslots=nslots, start=start.tobytes(), ent_type=ent_type.tobytes(),
+            ent_col=ent_col.tobytes(), mult=np.array([len(t) for t in plan.types], np.int32).tobytes(),
+            step_cell=np.array([r * b.cols + c for r, c in plan.steps], np.int32).tobytes(),
+            step_base=np.array(base, np.uint32).tobytes(),
+            step_nbr=np.array(nbr, np.int32).reshape(-1).tobytes(),
+            step_w=np.array(wts, np.uint32).reshape(-1).tobytes(), col=col.tobytes())
+
+    def _check_fixed(self, fixed: dict[tuple[int, int], Edges]) -> None:
+        """Fixed pieces must fit the frame and each other (the search never looks at them)."""
+        b = self.plan.board
+        for (r, c), edges in fixed.items():
+            for d in range(4):
+                if (edges[d] == 0) != on_rim(b.rows, b.cols, r, c, d):
+                    raise ValueError(f"the fixed piece on ({r}, {c}) does not fit the frame")
+                n = (r + STEP[d][0], c + STEP[d][1])
+                if n in fixed and fixed[n][(d + 2) % 4] != edges[d]:
+                    raise ValueError(f"the fixed pieces on ({r}, {c}) and {n} do not match")
+
+    @property
+    def nodes(self) -> int:
+        return self.search.nodes
+
+    def solutions(self, prefix: Sequence[int] = (), limit: int = 0, seconds: float | None = None,
+                  on_solution: Callable[[list[Placed]], None] | None = None) -> str:
+        """Search below ``prefix`` (table positions), calling ``on_solution`` with each board;
+        returns how it ended: "exhausted", "limit" or "time limit".  Ctrl-C raises
+        KeyboardInterrupt; ``self.search.solutions`` and ``nodes`` keep the counts so far."""
+        callback = None if on_solution is None else (lambda ch: on_solution(self.board_of(ch)))
+        status = self.search.run(list(prefix), limit, -1.0 if seconds is None else seconds, callback)
+        return STATUS[status]
+
+    def board_of(self, choice: Sequence[int]) -> list[Placed]:
+        return self.plan.board_of([int(self.entry_of[i]) for i in choice])
+
+    def children(self, prefix: Sequence[int] = ()) -> list[int]:
+        """The table positions the search tries after ``prefix``, in its order."""
+        return self.search.children(list(prefix))
+
+    def estimate(self, prefix: Sequence[int] = (), probes: int = 100, seed: int = 1) -> float:
+        """Knuth's estimate of the nodes below ``prefix`` (mean of ``probes`` random paths)."""
+        return self.search.estimate(list(prefix), probes, seed)
+
+
+def solve(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] | None, str, int]:
+    """(one solution or None, how the search ended, nodes)."""
+    eng = Engine(board)
+    found: list[list[Placed]] = []
+    status = eng.solutions(limit=1, seconds=seconds, on_solution=found.append)
+    return (found[0] if found else None), status, eng.nodes
+
+
+def count(board: EdgeBoard, prefix: Sequence[int] = (), seconds: float | None = None) -> tuple[int, str, int]:
+    """(solutions, how the search ended, nodes) below ``prefix``."""
+    eng = Engine(board)
+    status = eng.solutions(prefix, seconds=seconds)
+    return eng.search.solutions, status, eng.nodes
+
+
+def enumerate_boards(board: EdgeBoard) -> Iterator[list[Placed]]:
+    """Every solution, in search order (collected first: for boards with few solutions)."""
+    out: list[list[Placed]] = []
+    Engine(board).solutions(on_solution=out.append)
+    yield from out
+
+
+# -- jobs: the search split by prefix, for worker processes ----------------------------------------
+@dataclass
+class JobResult:
+    """One prefix searched to the end (or to the time limit): its solutions, nodes and seconds."""
+
+    prefix: tuple[int, ...]
+    solutions: int
+    nodes: int
+    seconds: float
+    status: str
+    boards: list[list[Placed]] | None = None
+
+
+def split(engine: Engine, share: float = 1 / 50, probes: int = 200, max_jobs: int = 4096) -> list[tuple[int, ...]]:
+    """Prefixes (table positions of the first placements) that partition the search, split until
+    no job's Knuth estimate is above ``share`` of the estimated total (or there are ``max_jobs``).
+    Jobs come in search order, so their solutions concatenate to the unsplit search's."""
+    import heapq
+
+    def est(prefix: tuple[int, ...]) -> float:
+        return 1.0 + engine.estimate(prefix, probes, seed=len(prefix) + 1)
+
+    total = est(())
+    jobs: dict[tuple[int, ...], float] = {(): total}
+    heap = [(-total, ())]
+    while heap and len(jobs) < max_jobs:
+        size, prefix = heapq.heappop(heap)
+        if -size <= share * total or len(prefix) == len(engine.plan.steps):
+            break
+        del jobs[prefix]
+        for child in engine.children(prefix):
+            p = prefix + (child,)
+            jobs[p] = est(p)
+            heapq.heappush(heap, (-jobs[p], p))
+    return sorted(jobs)          # siblings share one candidate range: position order is search order
+
+
+def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float | None = None,
+             keep: bool = False) -> list[JobResult]:
+    """Search each prefix in turn (a worker's task); ``keep`` returns the solutions too."""
+    import time
+    eng = Engine(board)
+    out = []
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for prefix in prefixes:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        boards: list[list[Placed]] | None = [] if keep else None
+        eng.search.reset()
+        t = time.perf_counter()
+        status = eng.solutions(prefix, seconds=left, on_solution=None if boards is None else boards.append)
+        out.append(JobResult(tuple(prefix), eng.search.solutions, eng.nodes, time.perf_counter() - t,
+                             status, boards))
+        if status == "time limit":
+            break
+    return out

@@ -1,0 +1,136 @@
+"""The compiled edge-matching backtracker.
+
+Answers come from outside the engine: the SAT engine's counts (``count --engine sat``), the plain
+Python reference search (same solutions in the same order, same node counts), the verifier, and
+the official clue puzzles.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from satiling import catalog
+from satiling.cli import main
+from satiling.engines.edgematch import ORDERS, EdgeBoard, Engine, count, run_jobs, split
+from satiling.engines.edgematch_ref import Reference
+from satiling.families.edgematch import Tile
+from satiling.families.edgematch_generate import generate, instance_toml
+
+
+def board_of(puzzle, fixed=(), order="auto") -> EdgeBoard:
+    return EdgeBoard(puzzle.rows, puzzle.cols, tuple(puzzle.pieces), tuple(fixed), order)
+
+
+def instance(tmp_path, rows, cols, seed, **colours) -> str:
+    gen = generate(rows, cols, colours.get("frame"), colours.get("inner"), seed)
+    path = tmp_path / f"g{rows}x{cols}-{seed}.toml"
+    path.write_text(instance_toml(gen, "test"))
+    return str(path)
+
+
+def cli_count(capsys, *args) -> int:
+    capsys.readouterr()
+    code = main(["count", *args, "--quiet"])
+    assert code in (0, 1)
+    return int(capsys.readouterr().out.split()[0])
+
+
+@pytest.mark.parametrize("rows, cols, seed, order, inner", [
+    (4, 4, 1, "rows", None), (4, 5, 2, "columns", 6), (5, 5, 1, "rows-up", 7),
+    (4, 4, 2, "spiral", None), (4, 4, 3, "frame", None), (4, 6, 4, "columns-left", 7),
+    (5, 5, 4, "auto", 7)])
+def test_compiled_search_equals_the_reference(rows, cols, seed, order, inner):
+    pz = generate(rows, cols, None, inner, seed).puzzle()
+    board = board_of(pz, order=order)
+    eng = Engine(board)
+    found = []
+    assert eng.solutions(on_solution=found.append) == "exhausted"
+    ref = Reference(eng.board)
+    assert ref.solutions() == found
+    assert ref.nodes == eng.nodes
+    assert found, "a generated board has its planted solution"
+    for placed in found:
+        pz.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in placed])
+
+
+def test_equal_pieces_and_fixed_pieces_against_the_reference():
+    # clue 1 has equal pieces; pin one piece of a known solution in the middle of the board
+    pz = catalog.load("clue1")
+    assert pz.has_equal_pieces()
+    first = [[]]
+    Engine(board_of(pz, order="rows")).solutions(limit=1, on_solution=first.append)
+    pin = next(t for t in first[-1] if (t[0], t[1]) == (2, 3))
+    board = board_of(pz, fixed=[pin], order="rows")
+    eng = Engine(board)
+    found = []
+    eng.solutions(limit=20, on_solution=found.append)
+    ref = Reference(board)
+    assert ref.solutions(limit=20) == found
+    assert ref.nodes == eng.nodes and len(found) == 20
+    for placed in found:
+        pz.verify([Tile(r, c, q + 1, t) for r, c, q, t in placed])
+        assert pin in placed
+
+
+@pytest.mark.parametrize("rows, seed, inner", [(5, 1, None), (5, 2, None), (6, 2, 9), (6, 3, 8)])
+def test_counts_equal_the_sat_engine(tmp_path, capsys, rows, seed, inner):
+    path = instance(tmp_path, rows, rows, seed, inner=inner)
+    for raw in ([], ["--raw"]):
+        sat = cli_count(capsys, path, "--engine", "sat", *raw)
+        assert cli_count(capsys, path, *raw) == sat          # the backtracker by default
+        assert cli_count(capsys, path, "--engine", "backtrack", "--no-symmetry-breaking", *raw) == sat
+
+
+def test_rectangle_counts_up_to_the_half_turn(tmp_path, capsys):
+    path = instance(tmp_path, 4, 6, 5)
+    assert cli_count(capsys, path) == cli_count(capsys, path, "--engine", "sat")
+
+
+def test_workers_give_identical_counts(tmp_path, capsys):
+    path = instance(tmp_path, 6, 6, 1)
+    one = cli_count(capsys, path, "--engine", "backtrack")
+    assert cli_count(capsys, path, "--workers", "2") == one
+
+
+def test_prefix_jobs_partition_the_solutions():
+    pz = generate(5, 5, None, None, 6).puzzle()
+    eng = Engine(board_of(pz, order="rows"))
+    jobs = split(eng, share=1 / 50)
+    assert len(jobs) > 10
+    results = run_jobs(eng.board, jobs, keep=True)
+    whole = []
+    eng.solutions(on_solution=whole.append)
+    assert [b for r in results for b in r.boards] == whole      # same solutions, same order
+    assert sum(r.solutions for r in results) == count(eng.board)[0]
+
+
+@pytest.mark.parametrize("name", ["clue1", "clue2", "clue3", "clue4"])
+def test_clue_puzzles_solved(capsys, name):
+    assert main(["solve", name, "--json"]) == 0
+    out = capsys.readouterr()
+    assert "by backtrack" in out.err
+    pz = catalog.load(name)
+    pz.verify([pz.placement_from_json(p) for p in json.loads(out.out)["placements"]])
+
+
+def test_fixed_starter_is_respected_and_time_limit_stops():
+    pz = catalog.load("eternity2")
+    t = pz.fixed[0]
+    eng = Engine(board_of(pz, fixed=[(t.row, t.col, t.piece - 1, t.rotation)], order="rows-up"))
+    assert eng.solutions(limit=1, seconds=0.2) == "time limit"
+    assert eng.nodes > 0
+
+
+def test_model_options_of_the_sat_model_fall_back_or_refuse(tmp_path, capsys):
+    path = instance(tmp_path, 5, 5, 1)
+    sat = cli_count(capsys, path, "--engine", "sat")
+    assert cli_count(capsys, path, "--balanced-rotation") == sat          # the SAT path
+    assert main(["count", path, "--engine", "backtrack", "--balanced-rotation"]) == 2
+    assert "option of the SAT model" in capsys.readouterr().err
+
+
+def test_every_order_finds_the_same_count():
+    pz = generate(4, 4, None, None, 1).puzzle()
+    want = len(Reference(board_of(pz, order="rows")).solutions())
+    assert {count(board_of(pz, order=order))[0] for order in ORDERS} == {want}
