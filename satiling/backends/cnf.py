@@ -41,6 +41,25 @@ PAIRWISE_LIMIT = 500
 LARGE_AMO = EncType.ladder
 
 
+#: pairwise clauses a formula may hold before its largest groups go to the ladder instead: a 12x12
+#: edge-matching board (groups of ~400 literals) wrote 16.2 M pairwise clauses in 8.6 s; with this
+#: budget it writes 0.56 M (ladder for its groups of 400; tools/bench_edgematch_engine.py --cliff)
+PAIRWISE_BUDGET = 2_000_000
+
+
+def budget_limit(problem: Problem, limit: int = PAIRWISE_LIMIT, budget: int = PAIRWISE_BUDGET) -> int:
+    """The largest group size up to ``limit`` whose pairwise at-most-ones, smallest groups first,
+    stay within ``budget`` clauses (the pentomino boards keep 500; large boards get less)."""
+    total = 0
+    for n in sorted(len(g.lits) for g in problem.groups if g.hi == 1):
+        if n > limit:
+            break
+        total += n * (n - 1) // 2
+        if total > budget:
+            return n - 1
+    return limit
+
+
 class CnfEncoder:
     """Turns a problem into clauses; ``top`` is the highest variable used so far.
 
@@ -52,9 +71,11 @@ class CnfEncoder:
     """
 
     def __init__(self, problem: Problem, amo: str = DEFAULT_AMO,
-                 pairwise_limit: int = PAIRWISE_LIMIT) -> None:
+                 pairwise_limit: int | None = None) -> None:
         if amo not in AMO_ENCODINGS:
             raise SatilingError(f"unknown at-most-one encoding {amo!r} (choose from {', '.join(AMO_ENCODINGS)})")
+        if pairwise_limit is None:
+            pairwise_limit = budget_limit(problem)
         self.problem, self.amo, self.pairwise_limit = problem, amo, pairwise_limit
         self.top = problem.num_vars
 
