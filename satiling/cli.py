@@ -222,9 +222,9 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         "the board count separately)")
     s.add_argument("--engine", choices=("auto", "backtrack", "walk", "sat", "cpsat"), default="auto",
                    help="backtrack: compiled edge-matching backtracker (default on edge matching "
-                        "where it applies); walk: DPLL walk over the exact cover (default where it "
-                        "applies); sat: incremental SAT with blocking clauses; cpsat: CP-SAT with "
-                        "blocking clauses")
+                        "where it applies); walk: compiled exact-cover search, dancing links or "
+                        "bitboards with a pocket cut (default where it applies); sat: incremental "
+                        "SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
     s.add_argument("--solver", default="cadical", help="SAT solver for --engine sat")
     s.add_argument("--no-symmetry-breaking", action="store_true",
                    help="search every placement (by default one piece is restricted to a "
@@ -357,7 +357,7 @@ def cmd_count(args: argparse.Namespace) -> int:
         raise SatilingError("--proof needs every solution of one run: drop --resume or --proof")
     run = Run(args.name, puzzle, problem, model_options(args), Settings.from_namespace(args))
     with progress(args, "counting") as bar:
-        outcome = run.count(args.resume, bar.update, keep=bool(args.proof))
+        outcome = run.count(args.resume, bar.update, keep=bool(args.proof), work=bar.work)
     if not outcome.complete:
         hint = f"; continue with --resume {args.resume}" if args.resume else ""
         print(f"satiling: {outcome.stopped}: {outcome.total} solutions so far, the count is not "
@@ -411,7 +411,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if out is not None:
             out.start()                   # the file changes only from here on
         with progress(args, "solutions") as bar:
-            outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof))
+            outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof), work=bar.work)
     finally:
         if out is not None:
             out.close()
@@ -559,18 +559,36 @@ def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
 
 
 class progress:
-    """A tqdm bar on stderr (solutions, rate, elapsed), silent when stderr is not a terminal."""
+    """A tqdm bar on stderr, silent when stderr is not a terminal: solutions found and, when the
+    search reports it (``work``), the part of its estimated tree done and the time left."""
 
     def __init__(self, args: argparse.Namespace, unit: str) -> None:
         self.disable = True if getattr(args, "quiet", False) else None
         self.unit = unit
+        self.found = 0
 
-    def __enter__(self):
+    def __enter__(self) -> "progress":
         from tqdm import tqdm
         self.bar = tqdm(unit=" sol", desc=self.unit, file=sys.stderr, disable=self.disable,
                         mininterval=0.5)
         self.start = time.perf_counter()
-        return self.bar
+        return self
+
+    def update(self, n: int) -> None:
+        """``n`` more solutions."""
+        self.found += n
+        if self.bar.total is None:
+            self.bar.update(n)
+        else:
+            self.bar.set_postfix_str(f"{self.found} sol", refresh=False)
+
+    def work(self, fraction: float) -> None:
+        """The part of the search done (Knuth's estimate of the tree): the bar's position."""
+        if self.bar.total is None:
+            self.bar.reset(total=100)
+            self.bar.bar_format = "{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]"
+            self.bar.set_postfix_str(f"{self.found} sol", refresh=False)
+        self.bar.update(100 * fraction - self.bar.n)
 
     def __exit__(self, *exc) -> None:
         self.bar.close()

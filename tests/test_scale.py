@@ -81,14 +81,14 @@ def test_kill_and_resume_pentomino_6x10_raw(tmp_path):
 
 
 def test_time_limit_then_resume(tmp_path, cli):
-    out = tmp_path / "4x15.jsonl"
-    r = cli("enumerate", "pentomino-4x15", "--quiet", "--out", str(out), "--time-limit", "0.4")
+    out = tmp_path / "6x10.jsonl"
+    r = cli("enumerate", "pentomino-6x10", "--raw", "--quiet", "--out", str(out), "--time-limit", "0.2")
     assert r.returncode == 3 and "time limit" in r.stderr
     first = len(lines(out))
-    assert 0 <= first < 368
-    r = cli("enumerate", "pentomino-4x15", "--quiet", "--resume", str(out))
+    assert 0 <= first < 9356
+    r = cli("enumerate", "pentomino-6x10", "--raw", "--quiet", "--resume", str(out))
     assert r.returncode == 0, r.stderr
-    assert len(lines(out)) == len(set(lines(out))) == 368
+    assert len(lines(out)) == len(set(lines(out))) == 9356
 
 
 def test_resume_refuses_a_file_of_another_enumeration(tmp_path, cli):

@@ -1,12 +1,13 @@
 """Cubes: one enumeration split into independent pieces of work, run here or on other machines.
 
-A *cube* is a list of placements assumed true (cube-and-conquer, Heule et al. 2011).  The split
-follows the walk's own rule: after the symmetry restriction, take the most constrained exactly-one
-group (the open cell or piece with the fewest live placements) and make one cube per live
-placement; then split the biggest cube again, and again, until there are ``TARGET_CUBES``.  Cubes
-in which some group has no placement left are dropped (they hold no solution).  A solution holds
-exactly one placement of each group it was split on, so it lies in exactly one cube: the cubes
-partition the solutions and their counts add up.
+A *cube* is a list of placements assumed true or false (cube-and-conquer, Heule et al. 2011).  On
+an exact cover the compiled search splits its own tree (:meth:`ExactCover.cubes`): Knuth's
+random-path estimate sizes every subtree, and the biggest is split into the search's own children
+until none is estimated above ``1 / CUBE_FRACTION`` of the whole, so that no job holds more than a
+fiftieth of the work and the cubes, run in order, walk the tree exactly as one search would.  Other
+problems are split by the most constrained exactly-one group (the open cell or piece with the
+fewest live placements), biggest cube first, until there are ``TARGET_CUBES``.  Either way a
+solution lies in exactly one cube: the cubes partition the solutions and their counts add up.
 
 Symmetry needs one more rule.  Two equivalent solutions (one class) can lie in different cubes, or
 twice in one, so a process that only deduplicates what it has seen itself would count some classes
@@ -16,9 +17,11 @@ own class's owner.  The rule is a pure function of the solution -- no cube needs
 another one found, no process keeps a set of what it has seen, and a resumed run decides the same.
 
 The cube list depends on the problem alone (not on the engine or the number of workers), so a run
-split over many machines writes what one process would, in the same cube order.  Workers never
-receive a formula: a :class:`Job` names the puzzle and options, each worker builds the problem and
-the cubes once and checks their fingerprint against the driver's before it counts anything.
+split over many machines writes what one process would, in the same cube order.  On an exact cover
+the workers receive the built matrix (a :class:`Plan`: rows, symmetries, cubes), never a puzzle to
+rebuild; they return the owners they found and the driver verifies them.  Other problems travel
+as a :class:`Job` naming the puzzle and options: each worker builds the problem and the cubes once
+and checks their fingerprint against the driver's before it counts anything.
 """
 from __future__ import annotations
 
@@ -33,17 +36,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import numpy as np
-
+from ..engines.exactcover import Board, ExactCover, Matrix, matrix_of
 from ..errors import SatilingError
 from ..families.base import Puzzle
 from ..problem import Problem
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
-from .walk import Walk, supports
+from .walk import Walk, breaks_side_constraints, supports
 
 #: this many cubes (when the problem splits that far): enough to balance many workers and to keep
 #: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run
 TARGET_CUBES = 256
+
+#: on an exact cover, no cube is estimated above this part of the whole tree
+CUBE_FRACTION = 1 / 50
 
 Cube = tuple[int, ...]
 
@@ -51,12 +56,14 @@ Cube = tuple[int, ...]
 # -- the split ------------------------------------------------------------------------------------
 @dataclass
 class _Node:
-    """A node of the split: the placements chosen so far and what is still possible."""
+    """A node of the split: the placements chosen so far and what is still possible (numpy
+    arrays: ``alive[v]`` placement v still possible, ``open[g]`` exactly-one group g not covered,
+    ``live[g]`` its placements still possible)."""
 
     lits: Cube
-    alive: np.ndarray          # alive[v]: placement v is still possible (index 0 unused)
-    open: np.ndarray           # open[g]: exactly-one group g is not covered yet
-    live: np.ndarray           # live[g]: placements of exactly-one group g still possible
+    alive: Any
+    open: Any
+    live: Any
 
 
 class _Splitter:
@@ -68,6 +75,8 @@ class _Splitter:
     """
 
     def __init__(self, problem: Problem) -> None:
+        import numpy as np               # only here: the count of an exact cover never needs it
+        self.np = np
         self.problem = problem
         n = problem.num_vars
         primary = np.array(problem.primary, dtype=bool)
@@ -81,6 +90,7 @@ class _Splitter:
 
     def root(self) -> _Node | None:
         """The node of the problem's own units (None if they contradict each other)."""
+        np = self.np
         alive = np.ones(self.problem.num_vars + 1, dtype=bool)
         alive[0] = False
         for u in self.problem.units:
@@ -97,6 +107,7 @@ class _Splitter:
 
     def choose(self, node: _Node, v: int) -> _Node:
         """The child where placement ``v`` is taken."""
+        np = self.np
         alive, open_ = node.alive.copy(), node.open.copy()
         alive[v] = False
         for g in self.amo_ids[self.amo_ptr[v]:self.amo_ptr[v + 1]]:
@@ -111,13 +122,14 @@ class _Splitter:
         """(group, live placements) of the open group with the fewest (None: nothing to split)."""
         if not node.open.any():
             return None
+        np = self.np
         counts = np.where(node.open, node.live, np.iinfo(np.int64).max)
         g = int(counts.argmin())
         return g, int(counts[g])
 
     def size(self, node: _Node) -> float:
         """log of the product of the open groups' live counts: how much is left to search."""
-        return float(np.log(np.maximum(node.live[node.open], 1)).sum())
+        return float(self.np.log(self.np.maximum(node.live[node.open], 1)).sum())
 
     def children(self, node: _Node) -> list[_Node] | None:
         """One child per live placement of the most constrained group, smallest first; None for a
@@ -161,7 +173,8 @@ def split(problem: Problem, target: int = TARGET_CUBES) -> list[Cube]:
 
 
 def _trie(cubes: Sequence[Cube]) -> Any:
-    """A nested dict placement -> ... -> cube index, to find the cube of a solution."""
+    """A nested dict literal -> ... -> cube index, to find the cube of a solution (the children of
+    a node are the cubes of one split: exactly one of their literals holds in a solution)."""
     if cubes == [()]:
         return 0
     root: dict[int, Any] = {}
@@ -174,36 +187,23 @@ def _trie(cubes: Sequence[Cube]) -> Any:
 
 
 # -- the space of cubes with symmetry ---------------------------------------------------------------
-class CubeSpace:
-    """A puzzle's problem restricted by symmetry, split into cubes, with the owner rule (module doc).
+class CubeSet:
+    """Cubes with the owner rule (module doc), without the puzzle: what a worker needs besides the
+    matrix.  ``must`` / ``must_not``: the primary placements the restricted problem fixes."""
 
-    >>> from satiling import catalog
-    >>> space = CubeSpace(catalog.load("tetromino-4x5"))
-    >>> space.cubes
-    []
-    """
-
-    def __init__(self, puzzle: Puzzle, problem: Problem | None = None, break_symmetry_: bool = True,
-                 target: int = TARGET_CUBES) -> None:
-        problem = problem if problem is not None else puzzle.problem()
-        self.puzzle = puzzle
-        self.group = _symmetries_keeping_units(puzzle, problem)
-        restriction = break_symmetry(problem, self.group) if break_symmetry_ else []
-        self.restricted = len(restriction)
-        #: the restricted problem (the caller's problem is left untouched)
-        self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction])
-        self.cubes = split(self.problem, target)
-        self._trie = _trie(self.cubes)
-        primary = self.problem.primary
-        self._must = frozenset(u for u in self.problem.units if u > 0 and primary[u])
-        self._must_not = frozenset(-u for u in self.problem.units if u < 0 and primary[-u])
+    def __init__(self, group: SymmetryGroup, must: frozenset[int], must_not: frozenset[int],
+                 cubes: list[Cube]) -> None:
+        self.group, self._must, self._must_not = group, must, must_not
+        self.cubes = cubes
+        self._trie = _trie(cubes)
 
     def cube_of(self, solution: Iterable[int]) -> int | None:
         """The cube holding a solution of the restricted problem (None: it is in none)."""
         node = self._trie
         sol = solution if isinstance(solution, (set, frozenset)) else frozenset(solution)
         while isinstance(node, dict):
-            node = next((node[v] for v in sol if v in node), None)
+            node = next((child for lit, child in node.items()
+                         if (lit in sol if lit > 0 else -lit not in sol)), None)
         return node
 
     def owner(self, solution: Iterable[int]) -> tuple[int, tuple[int, ...]] | None:
@@ -237,6 +237,68 @@ class CubeSpace:
             out.update(t for t in self.group.images(sol) if self._must <= t and not self._must_not & t)
         return out
 
+
+class CubeSpace(CubeSet):
+    """A puzzle's problem restricted by symmetry, split into cubes, with the owner rule (module doc).
+
+    On an exact cover, ``matrix`` is its matrix (with the board, for the pocket cut), ``estimates``
+    Knuth's estimate of each cube's search tree, in nodes.
+
+    >>> from satiling import catalog
+    >>> space = CubeSpace(catalog.load("tetromino-4x5"))
+    >>> space.cubes
+    []
+    """
+
+    def __init__(self, puzzle: Puzzle, problem: Problem | None = None, break_symmetry_: bool = True,
+                 target: int = TARGET_CUBES) -> None:
+        problem = problem if problem is not None else puzzle.problem()
+        self.puzzle = puzzle
+        group = _symmetries_keeping_units(puzzle, problem)
+        restriction = break_symmetry(problem, group) if break_symmetry_ else []
+        self.restricted = len(restriction)
+        #: the restricted problem (the caller's problem is left untouched)
+        self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction])
+        self.matrix = matrix_of(self.problem, board_of(puzzle, self.problem))
+        self._engine: ExactCover | None = None
+        self._members_checked = False
+        self.estimates: list[float] = []
+        if any(len(c) == 0 for c in problem.clauses):
+            cubes: list[Cube] = []                 # no solution, before any search
+        elif self.matrix is not None:
+            planned = self.exact_cover().cubes(fraction=CUBE_FRACTION)
+            cubes = [tuple(_var_lit(lit) for lit in cube) for cube, _ in planned]
+            self.estimates = [size for _, size in planned]
+        else:
+            cubes = split(self.problem, target)
+        primary = self.problem.primary
+        super().__init__(group, frozenset(u for u in self.problem.units if u > 0 and primary[u]),
+                         frozenset(-u for u in self.problem.units if u < 0 and primary[-u]), cubes)
+
+    def verify_class(self, rep: frozenset[int], raw: bool) -> None:
+        """Verify a class's owner with the puzzle's own verifier (47 us on 6x10).  Its members are
+        its images under the board's motions: every member of the first class verified checks the
+        motions, and the other members are counted without a verifier's call each."""
+        self.puzzle.verify(self.problem.decode(rep))
+        if raw and not self._members_checked:
+            for sol in self.expand(rep, raw):
+                self.puzzle.verify(self.problem.decode(sol))
+            self._members_checked = True
+
+    def exact_cover(self) -> ExactCover | None:
+        """The compiled search over the restricted problem (None: not an exact cover)."""
+        if self._engine is None and self.matrix is not None:
+            self._engine = ExactCover(self.matrix)
+        return self._engine
+
+    def plan(self) -> "Plan | None":
+        """What workers need to run the cubes without the puzzle (None: they must rebuild it)."""
+        if self.matrix is None or self.problem.lazy:
+            return None
+        p = self.problem
+        return Plan(self.fingerprint(), self.matrix, CubeSet(self.group, self._must, self._must_not, self.cubes),
+                    tuple(p.clauses), tuple(p.linears))
+
     def fingerprint(self) -> str:
         """A digest of the restricted problem's structure and its cubes: the same on every machine
         that builds the same model (the placements' meanings are checked by verification)."""
@@ -244,8 +306,51 @@ class CubeSpace:
         h.update(repr((p.name, p.num_vars, p.primary, p.units, p.clauses, p.linears, self.cubes,
                        self.group.order)).encode())
         for g in p.groups:
-            h.update(np.array((g.lo, g.hi, *g.lits), dtype=np.int64).tobytes())
+            h.update(repr((g.lo, g.hi, g.lits)).encode())
         return h.hexdigest()[:16]
+
+
+def board_of(puzzle: Puzzle, problem: Problem) -> Board | None:
+    """The cells of a polyform board as items of the problem, with their neighbours and the pieces'
+    areas, for the pocket cut (None: not a board whose every cell must be covered).
+
+    Cells are numbered along the board's longer side first, so that the search fills the short
+    side: 6x10 column by column (de Bruijn's order; row by row visits 6.5x more nodes)."""
+    lattice, region = getattr(puzzle, "lattice", None), getattr(puzzle, "region", None)
+    if lattice is None or region is None or getattr(puzzle, "cells_rule", "") != "exact":
+        return None
+    lits_of: dict[Any, list[int]] = {c: [] for c in region}
+    for v in problem.primary_vars():
+        for c in getattr(problem.meanings[v], "cells", ()):
+            if c in lits_of:
+                lits_of[c].append(v)
+    item_of = {frozenset(g.lits): i for i, g in enumerate(problem.groups) if g.lo == g.hi == 1}
+    centre = {c: _centroid(lattice.polygon(c)) for c in region}
+    xs, ys = [x for x, _ in centre.values()], [y for _, y in centre.values()]
+    long_x = max(xs) - min(xs) >= max(ys) - min(ys)
+    cells = sorted(region, key=lambda c: centre[c] if long_x else centre[c][::-1])
+    items = [item_of.get(frozenset(lits_of[c])) for c in cells]
+    if any(i is None for i in items) or len(set(items)) != len(items):
+        return None
+    pos = {c: k for k, c in enumerate(cells)}
+    areas: dict[int, int] = {}
+    for piece in puzzle.pieces:
+        areas[len(piece.shape)] = areas.get(len(piece.shape), 0) + piece.count
+    return Board(items, [[pos[n] for n in lattice.neighbors(c) if n in pos] for c in cells], areas)
+
+
+def _centroid(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return (round(sum(p[0] for p in points) / len(points), 6),
+            round(sum(p[1] for p in points) / len(points), 6))
+
+
+def _var_lit(row_lit: int) -> int:
+    """The engine's row literal (r in, -(r + 1) out) as a problem literal (var r + 1)."""
+    return row_lit + 1 if row_lit >= 0 else row_lit
+
+
+def _row_lit(var_lit: int) -> int:
+    return var_lit - 1 if var_lit > 0 else var_lit
 
 
 def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
@@ -260,10 +365,37 @@ def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup
                           if {p[u] if u > 0 else -p[-u] for u in units} == units])
 
 
+@dataclass
+class Plan:
+    """An exact cover's cubes for workers: the matrix, the owner rule, the side constraints checked
+    at the leaves (picklable: plain data)."""
+
+    fingerprint: str
+    matrix: Matrix
+    cubes: CubeSet
+    clauses: tuple = ()
+    linears: tuple = ()
+
+
+def engine_solutions(engine: ExactCover, cube: Cube, clauses: Sequence = (), linears: Sequence = (),
+                     lazy: Sequence = (), progress: Callable[[float], None] | None = None
+                     ) -> Iterator[frozenset[int]]:
+    """The solutions of one cube by the compiled search (placement variables), side constraints
+    checked at the leaves; ``progress`` hears the part of the cube done after every batch."""
+    for rows in engine.solutions([_row_lit(v) for v in cube], progress=progress):
+        sol = frozenset(r + 1 for r in rows)
+        if (clauses or linears) and breaks_side_constraints(clauses, linears, sol):
+            continue
+        if any(check(sol) for check in lazy):
+            continue
+        yield sol
+
+
 # -- running cubes ------------------------------------------------------------------------------
 class CubeRunner:
-    """The owners found in each cube, by the walk or by an incremental SAT solver kept across cubes
-    (its blocking clauses stay valid from one cube to the next)."""
+    """The owners found in each cube, by the compiled exact-cover search (the Python walk where
+    the problem is no exact cover the engine takes), or by an incremental SAT solver kept across
+    cubes (its blocking clauses stay valid from one cube to the next)."""
 
     def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
         self.space = space
@@ -272,6 +404,8 @@ class CubeRunner:
         self._walk: Walk | None = None          # built on first use (not in a driver of workers)
         self._sat = None
         self.partial = 0
+        #: hears the part of the cube in progress done (the compiled search reports it)
+        self.on_progress: Callable[[float], None] = lambda part: None
 
     def owners(self, cube: int) -> Iterator[frozenset[int]]:
         """The solutions of cube ``cube`` that own their class (see the module doc)."""
@@ -281,8 +415,9 @@ class CubeRunner:
 
     def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
             progress: Callable[[int], None] | None = None) -> "CubeResult":
-        """Count one cube (verifying every solution counted); ``keep`` returns its owners too.
-        ``partial`` counts the cube in progress, for a run stopped in the middle of one."""
+        """Count one cube, verifying one solution per class (and every member of the first class:
+        the members are the owner's images under the board's motions); ``keep`` returns its owners
+        too.  ``partial`` counts the cube in progress, for a run stopped in the middle of one."""
         start = time.process_time()
         result = CubeResult(cube)
         space = self.space
@@ -290,8 +425,7 @@ class CubeRunner:
         for rep in self.owners(cube):
             members = space.expand(rep, raw)
             if verify:
-                for sol in members:
-                    space.puzzle.verify(space.problem.decode(sol))
+                space.verify_class(rep, raw)
             result.count += len(members)
             result.classes += 1
             self.partial = result.count
@@ -305,6 +439,10 @@ class CubeRunner:
 
     def _solutions(self, cube: Cube) -> Iterator[frozenset[int]]:
         if self.engine == "walk":
+            engine = self.space.exact_cover()
+            if engine is not None:
+                p = self.space.problem
+                return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, self.on_progress)
             if self._walk is None:
                 self._walk = Walk(self.space.problem)
             return self._walk.solutions(cube)
@@ -403,11 +541,39 @@ def _build_runner(job: Job) -> CubeRunner:
     return CubeRunner(space, job.engine, job.solver)
 
 
+def run_plan_cube(plan: Plan, cube: int, raw: bool) -> CubeResult:
+    """One cube of an exact cover in a worker: what it counts and the owners it found, which the
+    driver verifies (the worker has the matrix, not the puzzle)."""
+    start = time.process_time()
+    engine, cs = _plan_engine(plan), plan.cubes
+    result = CubeResult(cube)
+    for sol in engine_solutions(engine, cs.cubes[cube], plan.clauses, plan.linears):
+        if cs.owns(cube, sol):
+            result.owners.append(tuple(sorted(sol)))
+            result.count += len(cs.expand(sol, raw))
+            result.classes += 1
+    result.cpu, result.worker = time.process_time() - start, os.getpid()
+    return result
+
+
+def _plan_engine(plan: Plan) -> ExactCover:
+    """The worker's compiled search for a plan, built once per thread."""
+    cache = _WORKER.__dict__.setdefault("engines", {})
+    if plan.fingerprint not in cache:
+        cache.clear()
+        cache[plan.fingerprint] = ExactCover(plan.matrix)
+    return cache[plan.fingerprint]
+
+
 def results(executor: cf.Executor, job: Job, cubes: Iterable[int], raw: bool, keep: bool,
-            verify: bool) -> Iterator[CubeResult]:
+            verify: bool, plan: Plan | None = None) -> Iterator[CubeResult]:
     """Run cubes on an executor; results as they complete (the queue is dynamic: cubes differ a
-    lot in size, so a worker that finishes early takes the next one)."""
-    futures = [executor.submit(run_cube, job, i, raw, keep, verify) for i in cubes]
+    lot in size, so a worker that finishes early takes the next one).  With a ``plan`` the workers
+    search its matrix and return every owner, unverified: the caller verifies them."""
+    if plan is not None:
+        futures = [executor.submit(run_plan_cube, plan, i, raw) for i in cubes]
+    else:
+        futures = [executor.submit(run_cube, job, i, raw, keep, verify) for i in cubes]
     try:
         for f in cf.as_completed(futures):
             yield f.result()
@@ -523,8 +689,9 @@ def _dask_executor(address: str) -> Iterator[cf.Executor]:
 
 
 # -- helpers ------------------------------------------------------------------------------------
-def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+def _ranges(starts, ends):
     """The concatenation of ``range(s, e)`` for each pair, vectorised."""
+    import numpy as np
     lengths = ends - starts
     total = int(lengths.sum())
     if total == 0:
@@ -533,8 +700,9 @@ def _ranges(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return shift + np.arange(total)
 
 
-def _incidence(groups: list[np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each placement v, the groups it is in: ``ids[ptr[v]:ptr[v + 1]]``."""
+def _incidence(groups: list, n: int) -> tuple:
+    """For each placement v, the groups it is in: ``ids[ptr[v]:ptr[v + 1]]`` (numpy arrays)."""
+    import numpy as np
     if not groups:
         return np.zeros(n + 2, dtype=np.int64), np.zeros(0, dtype=np.int64)
     flat = np.concatenate(groups)

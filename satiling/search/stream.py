@@ -27,11 +27,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
 from ..signals import stop_on
-from .cubes import CubeRunner, CubeSpace, Job, executor, in_order, results
+from .cubes import CubeResult, CubeRunner, CubeSpace, Job, executor, in_order, results
 from .runfiles import Checkpoint, ResumePoint, SolutionFile, read_resume
 
 
@@ -96,8 +96,9 @@ class Run:
                        settings.break_symmetry, settings.engine, settings.solver, self.space.fingerprint())
 
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
-                  limit: int | None = None, keep: bool = False) -> "Outcome":
-        return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep)
+                  limit: int | None = None, keep: bool = False,
+                  work: Callable[[float], None] | None = None) -> "Outcome":
+        return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work)
 
     def resume_point(self, file: SolutionFile) -> ResumePoint:
         return read_resume(self.space, file, self.settings.raw)
@@ -107,10 +108,10 @@ class Run:
         return SolutionFile(path, self, resume)
 
     def count(self, checkpoint: str | None = None, progress: Callable[[int], None] = lambda n: None,
-              keep: bool = False) -> "Outcome":
+              keep: bool = False, work: Callable[[float], None] | None = None) -> "Outcome":
         record = Checkpoint(checkpoint, self) if checkpoint else None
         try:
-            return count_solutions(self.space, self.job, self.settings, record, progress, keep)
+            return count_solutions(self.space, self.job, self.settings, record, progress, keep, work)
         finally:
             if record:
                 record.close()
@@ -123,18 +124,20 @@ class Run:
 # -- enumerate ------------------------------------------------------------------------------------
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
-                        keep: bool = False) -> Outcome:
+                        keep: bool = False, work: Callable[[float], None] | None = None) -> Outcome:
     """Stream verified solutions to ``write`` (decoded placements), cube by cube; stops cleanly on
-    the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables)."""
+    the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables);
+    ``work`` hears the part of the estimated search done."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
     runner = CubeRunner(space, s.engine, s.solver)
     problem, puzzle = space.problem, space.puzzle
+    meter = Meter(space, range(resume.cube), work)
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         try:
             with executor(s.workers, s.dask) as ex:
-                for rep in _owners_in_order(runner, ex, job, resume.cube):
+                for rep in _owners_in_order(runner, ex, job, resume.cube, meter):
                     for sol in space.expand(rep, s.raw):
                         if sol in resume.skip:
                             continue
@@ -159,47 +162,92 @@ class _LimitReached(Exception):
     """Enough solutions: leave the loop as on any stop (queued cubes cancelled, workers stopped)."""
 
 
-def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int) -> Iterator[frozenset[int]]:
-    n = len(runner.space.cubes)
+def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
+                     meter: "Meter") -> Iterator[frozenset[int]]:
+    space = runner.space
+    n = len(space.cubes)
     if ex is None:
         for cube in range(first, n):
+            runner.on_progress = meter.within(cube)
             yield from runner.owners(cube)
+            meter.finish(cube)
         return
-    done = results(ex, job, range(first, n), raw=False, keep=True, verify=False)
+    plan = space.plan() if runner.engine == "walk" else None
+    done = results(ex, job, range(first, n), raw=False, keep=True, verify=False, plan=plan)
     for r in in_order(done, first, n):
         yield from map(frozenset, r.owners)
+        meter.finish(r.cube)
 
 
 # -- count ----------------------------------------------------------------------------------------
 def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint | None = None,
-                    progress: Callable[[int], None] = lambda n: None, keep: bool = False) -> Outcome:
-    """Count (and verify) every solution, cube by cube, here or on workers; with a ``checkpoint``
-    file, finished cubes are recorded there and skipped when the count is resumed."""
+                    progress: Callable[[int], None] = lambda n: None, keep: bool = False,
+                    work: Callable[[float], None] | None = None) -> Outcome:
+    """Count (and verify: one solution per class) every solution, cube by cube, here or on
+    workers; with a ``checkpoint`` file, finished cubes are recorded there and skipped when the
+    count is resumed.  ``work`` hears the part of the estimated search done."""
     done = record.done if record else {}
     out = Outcome(total=sum(done.values()))
     todo = [i for i in range(len(space.cubes)) if i not in done]
     runner = CubeRunner(space, s.engine, s.solver)
     here = not (s.dask or (s.workers or 1) > 1)
+    plan = None if here or runner.engine != "walk" else space.plan()
+    meter = Meter(space, done, work)
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         with executor(s.workers, s.dask) as ex:
             if here:
-                finished = (runner.run(i, s.raw, keep, progress=progress) for i in todo)
+                finished = (_run_here(runner, i, s.raw, keep, progress, meter) for i in todo)
             else:
-                finished = results(ex, job, todo, s.raw, keep, verify=True)
+                finished = results(ex, job, todo, s.raw, keep, verify=True, plan=plan)
             for r in finished:
+                if plan is not None:             # the workers had the matrix: verify here
+                    for rep in r.owners:
+                        space.verify_class(frozenset(rep), s.raw)
                 with stop.critical():
                     out.found += r.count
                     out.total += r.count
                     out.classes += r.classes
                     if record:
                         record.add(r.cube, r.count)
-                out.solutions.extend(map(frozenset, r.owners))
+                if keep:
+                    out.solutions.extend(map(frozenset, r.owners))
                 if not here:
                     progress(r.count)
+                    meter.finish(r.cube)
     runner.close()
     out.stopped = stop.reason
     if stop.reason and here:
         out.total += runner.partial       # the cube in progress, counted so far
         out.found += runner.partial
     return out
+
+
+def _run_here(runner: CubeRunner, cube: int, raw: bool, keep: bool, progress: Callable[[int], None],
+              meter: "Meter") -> CubeResult:
+    runner.on_progress = meter.within(cube)
+    result = runner.run(cube, raw, keep, progress=progress)
+    meter.finish(cube)
+    return result
+
+
+class Meter:
+    """The part of the work done, from Knuth's estimates of the cubes' trees: the finished cubes'
+    estimates, plus the cube in progress's estimate times the part of its own tree done (his
+    measure of the position of the search); the progress bar's fraction and time left."""
+
+    def __init__(self, space: CubeSpace, finished: Iterable[int],
+                 report: Callable[[float], None] | None) -> None:
+        self.sizes = space.estimates or [1.0] * len(space.cubes)
+        self.total = sum(self.sizes) or 1.0
+        self.done = sum(self.sizes[i] for i in finished)
+        self.report = report or (lambda fraction: None)
+
+    def within(self, cube: int) -> Callable[[float], None]:
+        """The callback for the cube now searched: it hears the part of that cube done."""
+        size = self.sizes[cube]
+        return lambda part: self.report(min(1.0, (self.done + size * part) / self.total))
+
+    def finish(self, cube: int) -> None:
+        self.done += self.sizes[cube]
+        self.report(min(1.0, self.done / self.total))

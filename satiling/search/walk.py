@@ -186,18 +186,19 @@ class Walk:
         sol = frozenset(i + 1 for i in chosen)
         if self.leaf_checks:
             p = self.problem
-            if (p.clauses or p.linears) and _breaks_side_constraints(p, sol):
+            if (p.clauses or p.linears) and breaks_side_constraints(p.clauses, p.linears, sol):
                 return
             if any(check(sol) for check in p.lazy):
                 return
         yield sol
 
 
-def _breaks_side_constraints(p: Problem, sol: frozenset[int]) -> bool:
-    for c in p.clauses:
+def breaks_side_constraints(clauses: Sequence, linears: Sequence, sol: frozenset[int]) -> bool:
+    """Whether a candidate (its true variables) falsifies a clause or a linear constraint."""
+    for c in clauses:
         if not any((lit > 0) == (abs(lit) in sol) for lit in c):
             return True
-    for lin in p.linears:
+    for lin in linears:
         s = sum(a for a, v in lin.terms if v in sol)
         if (lin.lo is not None and s < lin.lo) or (lin.hi is not None and s > lin.hi):
             return True
