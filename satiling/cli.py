@@ -12,14 +12,15 @@ import json
 import os
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import catalog
 from .errors import SatilingError, VerificationError
 from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
-from .signals import exit_code, interrupts
+from .signals import exit_code, exit_on_signal, interrupts
 
 write_atomically = write_file          # the older name, still imported by plugins and tools
 
@@ -46,13 +47,17 @@ exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
 
 
 def main(argv: list[str] | None = None) -> int:
-    with interrupts():                    # SIGINT and SIGTERM: Interrupt, exit 130 / 143
-        try:
-            return _main(argv)
-        except KeyboardInterrupt as e:    # before the command ran (reading the options)
-            print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
-                  file=sys.stderr)
-            return exit_code(e)
+    try:
+        with interrupts():                # SIGINT and SIGTERM: Interrupt, exit 130 / 143
+            try:
+                return _main(argv)
+            except KeyboardInterrupt as e:    # before the command ran (reading the options)
+                print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
+                      file=sys.stderr)
+                return exit_code(e)
+    finally:
+        if argv is None:                  # the program itself: a signal while it shuts down
+            exit_on_signal()
 
 
 def _main(argv: list[str] | None) -> int:
@@ -184,23 +189,32 @@ def build_parser() -> argparse.ArgumentParser:
     for module in PLUGINS:
         if importlib.util.find_spec(module) is not None:
             importlib.import_module(module).register(sub)
+    for name in ("info", "encode", "solve", "count", "enumerate", "decode"):
+        _family_options(sub.choices[name])          # after each command's own options
     return p
 
 
 def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
     s = sub.add_parser(name, help=help_, description=help_.capitalize() + ".")
     s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    s.set_defaults(run=run)
+    return s
+
+
+def _family_options(s: argparse.ArgumentParser) -> None:
+    """The model options, one help group per family, listed after the command's own."""
+    groups: dict[str, Any] = {}
     for opt in MODEL_OPTIONS:
-        kw: dict[str, Any] = {"help": opt.help, "dest": "model_" + opt.key}
+        if opt.family not in groups:
+            groups[opt.family] = s.add_argument_group(f"{opt.family} options")
+        kw: dict[str, Any] = {"help": opt.text, "dest": "model_" + opt.key}
         if opt.kind == "flag":
             kw["action"] = "store_true"
         else:
             kw["type"] = int if opt.kind == "int" else str
             if opt.choices:
                 kw["choices"] = opt.choices
-        s.add_argument(opt.flag, **kw)
-    s.set_defaults(run=run)
-    return s
+        groups[opt.family].add_argument(opt.flag, **kw)
 
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
@@ -268,26 +282,35 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from .backends.cnf import CnfEncoder
-    puzzle, problem = load_model(args)
+    with stages(("placements", "model", "clause count")) as step:
+        puzzle = catalog.load(args.name)
+        facts = puzzle.info()
+        step()
+        problem = puzzle.problem(**model_options(args))
+        step()
+        n_vars, n_clauses = CnfEncoder(problem, args.amo).size()
     print(f"name          {puzzle.name}")
     if puzzle.title:
         print(f"title         {puzzle.title}")
     print(f"family        {puzzle.family}")
-    for key, value in puzzle.info().items():
+    for key, value in facts.items():
         print(f"{key:13} {value}")
     for key, value in problem.stats().items():
         print(f"{key:13} {value}")
-    n_vars, n_clauses = CnfEncoder(problem, args.amo).size()
     print(f"cnf ({args.amo})".ljust(13), f"{n_vars} variables, {n_clauses} clauses")
     return EXIT_FOUND
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
-    puzzle, problem = load_model(args)
+    with stages(("model",)):
+        puzzle, problem = load_model(args)
     with output_file(args.output) as out:
         if args.format == "dimacs":
+            from .backends.cnf import CnfEncoder
             from .backends.dimacs import write_dimacs
-            n_vars, n_clauses = write_dimacs(problem, out, args.amo, options=model_options(args))
+            lines = 3 + len(problem.primary_vars()) + CnfEncoder(problem, args.amo).size()[1]
+            with progress_lines(out, lines, "clauses") as counted:
+                n_vars, n_clauses = write_dimacs(problem, counted, args.amo, options=model_options(args))
             print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
         elif args.format == "cpsat":
             from .backends.cpsat import to_cpsat
@@ -592,6 +615,52 @@ class progress:
 
     def __exit__(self, *exc) -> None:
         self.bar.close()
+
+
+@contextmanager
+def stages(names: Sequence[str]) -> Iterator[Callable[[], None]]:
+    """A bar over the stages of one long command (``info eternity``: placements, model, clause
+    count); ``step()`` ends a stage.  On stderr, silent when it is not a terminal."""
+    from tqdm import tqdm
+    bar = tqdm(total=len(names), desc=names[0], unit=" stage", file=sys.stderr, disable=None,
+               mininterval=0.5, bar_format="{desc}: {n}/{total} stages [{elapsed}<{remaining}]")
+    done = 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        bar.update(1)
+        if done < len(names):
+            bar.set_description_str(names[done])
+
+    try:
+        yield step
+    finally:
+        bar.close()
+
+
+class _CountingWriter:
+    """A text stream that counts the lines written through it into a progress bar."""
+
+    def __init__(self, out: TextIO, bar) -> None:
+        self.out, self.bar = out, bar
+
+    def write(self, text: str) -> int:
+        self.bar.update(text.count("\n"))
+        return self.out.write(text)
+
+
+@contextmanager
+def progress_lines(out: TextIO, total: int, unit: str) -> Iterator[TextIO]:
+    """``out`` with a bar of lines written (total known: rate and time left), on stderr when it is
+    a terminal."""
+    from tqdm import tqdm
+    bar = tqdm(total=total, unit=f" {unit}", unit_scale=True, file=sys.stderr, disable=None,
+               mininterval=0.5, desc="writing")
+    try:
+        yield _CountingWriter(out, bar) if not bar.disable else out
+    finally:
+        bar.close()
 
 
 def _version() -> str:

@@ -12,13 +12,25 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class ModelOption:
     flag: str          # e.g. "--hints"; the keyword is the flag without dashes, '-' -> '_'
-    help: str
+    help: str          # "family: what it does" -- the part before ':' titles its help group
     kind: str = "flag"  # "flag" (on/off), "int" or "str"
     choices: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
         return self.flag.lstrip("-").replace("-", "_")
+
+    @property
+    def family(self) -> str:
+        """The help group it is listed in (``satiling solve --help``), after the command's own."""
+        head, sep, _ = self.help.partition(":")
+        return head if sep and len(head) < 30 else "model"
+
+    @property
+    def text(self) -> str:
+        """The help without its family prefix (the group's title says it)."""
+        head, sep, rest = self.help.partition(":")
+        return rest.strip() if sep and len(head) < 30 else self.help
 
 
 MODEL_OPTIONS: list[ModelOption] = [

@@ -73,6 +73,21 @@ def interrupts() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+def exit_on_signal() -> None:
+    """For a program's last moments, after its command has run and printed (interpreter shutdown,
+    worker processes joined): SIGINT or SIGTERM then ends the process at once, 130 / 143."""
+    def leave(signum: int, frame: Any) -> None:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(128 + signum)
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in SIGNALS:
+            signal.signal(sig, leave)
+
+
 # -- solvers in a child process -------------------------------------------------------------------
 class _Child:
     """A forked process running ``serve(send, recv)``; messages are pickled over two pipes."""
