@@ -134,3 +134,15 @@ def test_every_order_finds_the_same_count():
     pz = generate(4, 4, None, None, 1).puzzle()
     want = len(Reference(board_of(pz, order="rows")).solutions())
     assert {count(board_of(pz, order=order))[0] for order in ORDERS} == {want}
+
+
+def test_a_stopped_search_resumes_without_loss_or_repeat():
+    pz = generate(5, 5, None, None, 2).puzzle()
+    eng = Engine(board_of(pz, order="rows"))
+    pieces = []
+    status = eng.solutions(on_solution=pieces.append, max_nodes=1 << 16, resume=True)
+    while status != "exhausted":
+        status = eng.solutions(on_solution=pieces.append, max_nodes=1 << 16, resume=True)
+    whole = []
+    Engine(board_of(pz, order="rows")).solutions(on_solution=whole.append)
+    assert pieces == whole

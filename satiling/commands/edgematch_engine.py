@@ -91,22 +91,21 @@ def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:
 def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace) -> int:
     """One board, verified and shown; exit 0 found, 1 none, 3 time limit."""
     from ..cli import show
-    from ..engines.edgematch import Engine
+    from ..engines.edgematch import race
     start = time.perf_counter()
     (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)
-    engine = Engine(board)
-    found: list = []
-    status = engine.solutions(limit=1, seconds=args.time_limit, on_solution=found.append)
+    placed, status, engines = race(board, args.time_limit)
     took = time.perf_counter() - start
-    verdict = "SAT" if found else ("UNKNOWN" if status == "time limit" else "UNSAT")
-    print(f"satiling: {puzzle.name}: {verdict} by {NAME} ({engine.board.order} order) in {took:.2f} s, "
-          f"{engine.nodes} nodes", file=sys.stderr)
-    if not found:
+    verdict = "SAT" if placed else ("UNKNOWN" if status == "time limit" else "UNSAT")
+    how = f"{engines[0].board.order} order" if len(engines) == 1 else \
+        f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"
+    print(f"satiling: {puzzle.name}: {verdict} by {NAME} in {took:.2f} s ({how})", file=sys.stderr)
+    if not placed:
         if verdict == "UNKNOWN":
             return 3
         print("no solution")
         return 1
-    solution = tiles(found[0])
+    solution = tiles(placed)
     puzzle.verify(solution)
     show(puzzle, solution, args.svg, as_json=args.json)
     return 0

@@ -14,7 +14,7 @@
  *     (colour slot, weight) pairs that read the neighbours placed earlier.
  *
  * The search is iterative: per depth the remaining range of its candidate list.  A node is one
- * piece placed.  Every 2^20 nodes it checks the deadline and runs Python's signal handlers, so
+ * piece placed.  Every 2^16 nodes it checks the deadline and runs Python's signal handlers, so
  * Ctrl-C raises KeyboardInterrupt at once; the counts so far stay readable on the object.
  *
  * Knuth's estimate ("Estimating the efficiency of backtrack programs", 1975): follow one random
@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK_MASK ((1ULL << 20) - 1)
+#define CHECK_MASK ((1ULL << 16) - 1)
 
 typedef struct {
     PyObject_HEAD
@@ -46,6 +46,7 @@ typedef struct {
     int32_t *mult;
     uint32_t *pos, *end, *choice;
     unsigned long long nodes, solutions;
+    int d, k, live;         /* where a stopped run() resumes */
 } Search;
 
 static double now(void) {
@@ -131,6 +132,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         return -1;
     }
     s->nodes = s->solutions = 0;
+    s->live = 0;
     return 0;
 }
 
@@ -148,6 +150,7 @@ static inline void put(Search *s, int i, uint32_t e) {
 /* Reset the state and place ``prefix`` (entry indices for steps 0..k-1).  Returns k, or -1 if the
  * prefix does not fit (no solution below it), or -2 on a Python error. */
 static int start_at(Search *s, PyObject *prefix) {
+    s->live = 0;
     memcpy(s->col, s->col0, s->nslots + 1);
     memcpy(s->mult, s->mult0, 4 * s->ntypes);
     if (prefix == NULL || prefix == Py_None)
@@ -196,8 +199,9 @@ static PyObject *solution_tuple(const Search *s) {
     return t;
 }
 
-/* A solution: count it, hand it to the callback.  Returns 1 to go on, 0 to stop, -1 on error. */
-static int found(Search *s, PyObject *callback, unsigned long long limit) {
+/* A solution: count it, hand it to the callback.  Returns 1 to go on, 0 to stop (``limit``
+ * solutions in this call), -1 on a Python error. */
+static int found(Search *s, PyObject *callback, unsigned long long *left) {
     s->solutions++;
     if (callback != Py_None) {
         PyObject *t = solution_tuple(s);
@@ -209,43 +213,57 @@ static int found(Search *s, PyObject *callback, unsigned long long limit) {
             return -1;
         Py_DECREF(r);
     }
-    return (limit && s->solutions >= limit) ? 0 : 1;
+    return (*left && --*left == 0) ? 0 : 1;
 }
 
-/* run(prefix=None, limit=0, seconds=-1.0, callback=None) -> status
- * 0: the subtree is exhausted; 1: ``limit`` solutions found; 2: the time ran out.
- * ``nodes`` and ``solutions`` accumulate over calls (reset() clears them). */
+/* run(prefix=None, limit=0, seconds=-1.0, callback=None, max_nodes=0, resume=False) -> status
+ * 0: the subtree below ``prefix`` is exhausted; 1: ``limit`` solutions found in this call; 2: the
+ * time ran out; 3: ``max_nodes`` more nodes were placed.  After 1, 2 or 3, ``resume=True`` goes on
+ * from where the search stopped (``prefix`` is then ignored).  ``nodes`` and ``solutions``
+ * accumulate over calls (reset() clears them). */
 static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
-    static char *names[] = {"prefix", "limit", "seconds", "callback", NULL};
+    static char *names[] = {"prefix", "limit", "seconds", "callback", "max_nodes", "resume", NULL};
     PyObject *prefix = Py_None, *callback = Py_None;
-    unsigned long long limit = 0;
+    unsigned long long limit = 0, max_nodes = 0;
     double seconds = -1.0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdO", names, &prefix, &limit, &seconds, &callback))
+    int resume = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdOKp", names, &prefix, &limit, &seconds,
+                                     &callback, &max_nodes, &resume))
         return NULL;
     if (callback != Py_None && !PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
         return NULL;
     }
-    int k = start_at(s, prefix);
-    if (k == -2)
-        return NULL;
-    if (k == -1)
-        return PyLong_FromLong(0);
     const int n = s->nsteps;
-    if (k == n) {
-        int r = found(s, callback, limit);
-        return r < 0 ? NULL : PyLong_FromLong(r == 0 ? 1 : 0);
-    }
-    const double deadline = seconds >= 0 ? now() + seconds : -1.0;
     const uint32_t *start = s->start;
     const int32_t *ent_type = s->ent_type;
     int32_t *mult = s->mult;
     uint32_t *pos = s->pos, *end = s->end, *choice = s->choice;
+    int d, k;
+    if (resume && s->live) {
+        d = s->d;
+        k = s->k;
+    } else {
+        s->live = 0;
+        k = start_at(s, prefix);
+        if (k == -2)
+            return NULL;
+        if (k == -1)
+            return PyLong_FromLong(0);
+        if (k == n) {
+            int r = found(s, callback, &limit);
+            return r < 0 ? NULL : PyLong_FromLong(r == 0 ? 1 : 0);
+        }
+        d = k;
+        uint32_t key = key_of(s, d);
+        pos[d] = start[key];
+        end[d] = start[key + 1];
+    }
+    s->live = 0;                           /* live again only if we stop before the end */
+    const double deadline = seconds >= 0 ? now() + seconds : -1.0;
     unsigned long long nodes = s->nodes, next_check = (nodes | CHECK_MASK) + 1;
-    int d = k, status = 0;
-    uint32_t key = key_of(s, d);
-    pos[d] = start[key];
-    end[d] = start[key + 1];
+    const unsigned long long stop_at = max_nodes ? nodes + max_nodes : ~0ULL;
+    int status = 0;
     for (;;) {
         if (pos[d] < end[d]) {
             uint32_t e = pos[d]++;
@@ -256,7 +274,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             choice[d] = e;
             if (d + 1 == n) {
                 s->nodes = nodes;
-                int r = found(s, callback, limit);
+                int r = found(s, callback, &limit);
                 if (r < 0)
                     return NULL;
                 if (r == 0) {
@@ -268,14 +286,20 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             mult[t]--;
             put(s, d, e);
             d++;
-            key = key_of(s, d);
+            uint32_t key = key_of(s, d);
             pos[d] = start[key];
             end[d] = start[key + 1];
             if (nodes >= next_check) {
                 next_check = nodes + CHECK_MASK + 1;
                 s->nodes = nodes;
-                if (PyErr_CheckSignals() < 0)
+                if (nodes >= stop_at) {
+                    status = 3;
+                    break;
+                }
+                if (PyErr_CheckSignals() < 0) {
+                    s->d = d, s->k = k, s->live = 1;     /* resumable after an interrupt too */
                     return NULL;
+                }
                 if (deadline >= 0 && now() >= deadline) {
                     status = 2;
                     break;
@@ -289,6 +313,8 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
         }
     }
     s->nodes = nodes;
+    if (status != 0)
+        s->d = d, s->k = k, s->live = 1;
     return PyLong_FromLong(status);
 }
 
@@ -376,7 +402,8 @@ static PyObject *Search_get_solutions(Search *s, void *c) {
 
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
-     "run(prefix=None, limit=0, seconds=-1, callback=None) -> 0 exhausted, 1 limit, 2 time"},
+     "run(prefix=None, limit=0, seconds=-1, callback=None, max_nodes=0, resume=False) -> 0 "
+     "exhausted, 1 solution limit, 2 time, 3 node limit"},
     {"children", (PyCFunction)Search_children, METH_O, "children(prefix) -> entries fitting next"},
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
      "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},
