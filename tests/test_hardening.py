@@ -220,3 +220,28 @@ def test_a_dask_scheduler_that_never_answers_times_out():
         with pytest.raises(SatilingError, match="did not answer|cannot reach"):
             _connect(Client, address, 2.0)
         assert time.monotonic() - start < 4.0
+
+
+# -- accepted silently ------------------------------------------------------------------------------
+def test_verify_rejects_a_false_join_entry(tmp_path, capsys):
+    """A verified clue-1 solution with a join colour added: of all colours, exactly one -- the one
+    its two pieces show -- is accepted; a join on the rim is refused."""
+    import json
+    assert main(["solve", "clue1", "--json"]) == 0
+    solution = json.loads(capsys.readouterr().out)
+    path = tmp_path / "s.json"
+    accepted = []
+    for colour in range(0, 30):
+        entry = {"join": "C3E", "colour": colour}
+        path.write_text(json.dumps({**solution, "placements": solution["placements"] + [entry]}))
+        code = main(["verify", "clue1", str(path)])
+        err = capsys.readouterr().err
+        assert code in (0, 1) and "Traceback" not in err
+        if code == 0:
+            accepted.append(colour)
+        else:
+            assert "join C3E is given colour" in err
+    assert len(accepted) == 1
+    path.write_text(json.dumps({**solution, "placements": solution["placements"] + [{"join": "A6E", "colour": 0}]}))
+    assert main(["verify", "clue1", str(path)]) == 1
+    assert "on the rim" in capsys.readouterr().err

@@ -388,6 +388,21 @@ class EdgeMatchPuzzle(Puzzle):
             if ca != cb:
                 raise VerificationError(f"join {square_name(*a)}-{square_name(*b)} does not match "
                                         f"({ca} against {cb})")
+        self._check_join_entries(solution, board)
+
+    def _check_join_entries(self, solution: list[Any], board: Board) -> None:
+        """A join colour listed in a solution must be the colour its pieces show there."""
+        for item in solution:
+            item = item if isinstance(item, (Tile, JoinColour)) else self.placement_from_json(item)
+            if not isinstance(item, JoinColour):
+                continue
+            sq, name = (item.row, item.col), item.to_json()["join"]
+            if self.on_rim(sq, item.side):
+                raise VerificationError(f"join {name} is on the rim, not between two squares")
+            shown = self.edges(*board[sq])[item.side]
+            if item.colour != shown:
+                raise VerificationError(f"join {name} is given colour {item.colour}, but its pieces "
+                                        f"show colour {shown}")
 
     def check_partial(self, problem: Problem, true_vars: frozenset[int]) -> None:
         """The board checked from the pieces alone first (clear square/piece messages), then the
