@@ -245,3 +245,19 @@ def test_verify_rejects_a_false_join_entry(tmp_path, capsys):
     path.write_text(json.dumps({**solution, "placements": solution["placements"] + [{"join": "A6E", "colour": 0}]}))
     assert main(["verify", "clue1", str(path)]) == 1
     assert "on the rim" in capsys.readouterr().err
+
+
+def test_more_colours_than_the_viewer_has_letters(tmp_path, capsys):
+    """A 1x2 board whose one join has colour 27: solved, verified and printed without the viewer
+    URL (its letters cover 25 colours), and the printed board scores its one join."""
+    instance = tmp_path / "wide.toml"
+    instance.write_text('family = "edgematch"\nrows = 1\ncols = 2\n'
+                        "pieces = [[0, 27, 0, 0], [0, 0, 0, 27]]\n")
+    assert main(["solve", str(instance)]) == 0
+    out = capsys.readouterr().out
+    assert "1/0   2/0" in out and "no viewer URL" in out and "e2.bucas.name/#" not in out
+    board = tmp_path / "board.txt"
+    board.write_text(out)
+    assert main(["score", str(instance), str(board)]) == 0
+    captured = capsys.readouterr()
+    assert "score 1/1" in captured.out and "no viewer URL" in captured.err

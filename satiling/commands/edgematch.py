@@ -70,8 +70,8 @@ def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -
     print(board_text(puzzle, board))
     try:
         print(f"# {bucas_url(puzzle, board)}")
-    except SatilingError:
-        pass
+    except SatilingError as e:            # more colours than the viewer has letters
+        print(f"satiling: no viewer URL: {e}", file=sys.stderr)
     print(f"score {s.matched}/{s.joins}  ({s})")
     if svg:
         write_file(svg, board_svg(puzzle, board))

@@ -456,8 +456,11 @@ class EdgeMatchPuzzle(Puzzle):
         from .edgematch_score import score
         board = self.board_from(solution, strict=False)
         s = score(self, board)
-        return "\n".join([board_text(self, board), f"# score {s.matched}/{s.joins}",
-                          f"# {bucas_url(self, board)}"])
+        try:
+            url = bucas_url(self, board)
+        except SatilingError as e:       # more colours than the viewer has letters: no URL
+            url = f"(no viewer URL: {e})"
+        return "\n".join([board_text(self, board), f"# score {s.matched}/{s.joins}", f"# {url}"])
 
     def svg(self, solution: list[Any]) -> str:
         from ..render.edgematch_svg import board_svg
