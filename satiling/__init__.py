@@ -25,7 +25,14 @@ def solve_puzzle(puzzle, solver: str = "auto", time_limit: float | None = None, 
 
     Raises SatilingError when the time limit ran out before an answer.
     """
+    import math
+    from .families.base import Puzzle
     from .search.solve import solve
+    if not isinstance(puzzle, Puzzle):
+        raise SatilingError(f"solve_puzzle takes a puzzle from satiling.load, not {type(puzzle).__name__}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not 0 < time_limit < math.inf):
+        raise SatilingError(f"time_limit is a positive, finite number of seconds, not {time_limit!r}")
     problem = puzzle.problem(**options)
     result = solve(problem, solver=solver, time_limit=time_limit)
     if result.status == "UNKNOWN":

@@ -38,6 +38,8 @@ def available() -> list[tuple[str, str]]:
 
 def load(name_or_path: str) -> Puzzle:
     """The puzzle called ``name_or_path``: a bundled name, or a path to an instance file."""
+    if not isinstance(name_or_path, (str, Path)):
+        raise SatilingError(f"a puzzle is named by a string or a Path, not {type(name_or_path).__name__}")
     path = Path(name_or_path)
     if not _is_file(path):
         bundled = instances_dir() / f"{name_or_path}.toml"

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from .errors import SatilingError
+
 
 @dataclass(frozen=True)
 class Group:
@@ -86,7 +88,15 @@ class Problem:
 
     def decode(self, true_vars: Iterable[int]) -> list[Any]:
         """The meanings of the true primary variables, in variable order."""
-        return [self.meanings[v] for v in sorted(set(true_vars)) if v > 0 and self.primary[v]]
+        try:
+            chosen = sorted(set(true_vars))
+        except TypeError:
+            raise SatilingError("true_vars is a collection of variable numbers") from None
+        wrong = next((v for v in chosen if type(v) is not int), None)
+        if wrong is not None or (chosen and chosen[-1] > self.num_vars):
+            bad = wrong if wrong is not None else chosen[-1]
+            raise SatilingError(f"variable {bad!r} is not one of the {self.num_vars} of {self.name}")
+        return [self.meanings[v] for v in chosen if v > 0 and self.primary[v]]
 
     # -- constraints -------------------------------------------------------------------------
     def exactly_one(self, lits: Sequence[int], name: str = "") -> None:

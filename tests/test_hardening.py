@@ -261,3 +261,42 @@ def test_more_colours_than_the_viewer_has_letters(tmp_path, capsys):
     assert main(["score", str(instance), str(board)]) == 0
     captured = capsys.readouterr()
     assert "score 1/1" in captured.out and "no viewer URL" in captured.err
+
+
+# -- the Python API -------------------------------------------------------------------------------
+def _bad_api_calls():
+    import math
+    import satiling
+    polyform, edge, link = (satiling.load(n) for n in ("pentomino-3x20", "clue1", "iqlink-starter"))
+    calls = {
+        "load(5)": lambda: satiling.load(5),
+        "load(None)": lambda: satiling.load(None),
+        "load(bytes)": lambda: satiling.load(b"pentomino-3x20"),
+        "load(unknown)": lambda: satiling.load("no-such-puzzle"),
+        "load(long name)": lambda: satiling.load("x" * 5000),
+        "solve_puzzle(None)": lambda: satiling.solve_puzzle(None),
+        "solve_puzzle(solver=?)": lambda: satiling.solve_puzzle(polyform, solver="no-such-solver"),
+        "solve_puzzle(time_limit=-1)": lambda: satiling.solve_puzzle(polyform, time_limit=-1),
+        "solve_puzzle(time_limit=nan)": lambda: satiling.solve_puzzle(polyform, time_limit=math.nan),
+        "solve_puzzle(time_limit='x')": lambda: satiling.solve_puzzle(polyform, time_limit="x"),
+        "solve_puzzle(bad option)": lambda: satiling.solve_puzzle(polyform, bad_option=1),
+        "decode(None)": lambda: polyform.problem().decode(None),
+        "decode(beyond)": lambda: polyform.problem().decode([10 ** 9]),
+    }
+    for name, puzzle in (("polyform", polyform), ("edgematch", edge), ("iqlink", link)):
+        for junk in (None, 5, "junk", [1, 2], [{}]):
+            calls[f"{name}.verify({junk!r})"] = lambda p=puzzle, j=junk: p.verify(j)
+            calls[f"{name}.text({junk!r})"] = lambda p=puzzle, j=junk: p.text(j)
+        calls[f"{name}.problem(bad_option=1)"] = lambda p=puzzle: p.problem(bad_option=1)
+        calls[f"{name}.placement_from_json(5)"] = lambda p=puzzle: p.placement_from_json(5)
+        calls[f"{name}.placement_from_json(inf)"] = lambda p=puzzle: p.placement_from_json(
+            {"piece": "F", "cells": [[math.inf, 1]], "square": "A1", "rotation": math.inf})
+    return calls
+
+
+def test_bad_api_calls_raise_satiling_error():
+    import pytest
+    from satiling import SatilingError
+    for name, call in _bad_api_calls().items():
+        with pytest.raises(SatilingError):
+            call()

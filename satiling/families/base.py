@@ -5,6 +5,7 @@ only through this interface, so adding a family never touches a backend.
 """
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Hashable
 
@@ -24,6 +25,15 @@ class Puzzle(ABC):
     family: str = ""
     title: str = ""
     source: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every family's public methods that take a solution or JSON data refuse a bad argument
+        with a SatilingError, as the rest of the library does (see :func:`_checked`)."""
+        super().__init_subclass__(**kwargs)
+        for name in ("verify", "text", "svg", "placement_from_json"):
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "_checked", False):
+                setattr(cls, name, _checked(method, takes_solution=name != "placement_from_json"))
 
     @abstractmethod
     def problem(self, **options: Any) -> Problem:
@@ -82,6 +92,23 @@ class Puzzle(ABC):
         """Why the puzzle has no solution, proved cheaply before any search (e.g. a parity
         argument), in one line; None when there is no such proof."""
         return None
+
+
+def _checked(method: Callable, takes_solution: bool) -> Callable:
+    """``method`` with its argument checked: a solution must be a list (or tuple) of placements;
+    data of the wrong type or shape deep inside becomes a SatilingError naming the puzzle."""
+    @functools.wraps(method)
+    def checked(self: Puzzle, arg: Any, *args: Any, **kwargs: Any) -> Any:
+        if takes_solution and not isinstance(arg, (list, tuple)):
+            raise SatilingError(f"a solution of {self.name} is a list of placements, not "
+                                f"{type(arg).__name__}")
+        try:
+            return method(self, arg, *args, **kwargs)
+        except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError) as e:
+            what = "a list of its placements" if takes_solution else "placement data"
+            raise SatilingError(f"not {what} of {self.name} ({type(e).__name__}: {e})") from None
+    checked._checked = True            # type: ignore[attr-defined]
+    return checked
 
 
 def _sort_key(placement: Any) -> Any:
