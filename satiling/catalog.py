@@ -73,13 +73,15 @@ def piece_sets() -> list[str]:
     return sorted(p.stem for p in (instances_dir() / "sets").glob("*.toml"))
 
 
-def piece_set(set_name: str, lattice: str = "square") -> list[dict[str, Any]]:
+def piece_set(set_name: str, lattice: str | None = None) -> list[dict[str, Any]]:
     """The [[piece]] entries of a bundled piece set (``instances/sets/NAME.toml``), checked as
-    pieces of ``lattice``."""
+    pieces of ``lattice`` when one is named."""
     known = piece_sets()
     if set_name not in known:
         raise SatilingError(f"unknown piece set {set_name!r} (known: {', '.join(known)})")
     data = _read_toml(instances_dir() / "sets" / f"{set_name}.toml")
+    if lattice is None:
+        return list(data.get("piece", []))
     try:
         piece_set_format(lattice).check(data, "")
     except SatilingError as e:

@@ -8,6 +8,7 @@ counts do not depend on the project's search code.
 from __future__ import annotations
 
 import math
+import re
 from itertools import combinations
 from typing import Iterator
 
@@ -296,4 +297,5 @@ def test_svg_of_a_solution(name):
     svg = puzzle.svg(sol)
     assert svg.startswith("<svg") and svg.count("<g>") == len(sol)
     assert svg.count("<polygon") == len(puzzle.region)
-    assert "nan" not in svg
+    assert not re.search(r'"[^"]*\bnan\b', svg)           # no coordinate is NaN
+    assert svg.count("<text") == len(sol)                 # every piece named

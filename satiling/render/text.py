@@ -1,7 +1,16 @@
-"""Pictures for the terminal."""
+"""Pictures for the terminal: one character per cell, the piece's letter ('.' an empty cell).
+
+Each lattice is drawn the way its ASCII art is read (so a picture pasted into an instance file
+draws the same cells): squares and triangles one character per cell, hexagons on a doubled-width
+grid, cubes layer by layer side by side, drafter elements sampled on a character raster.  On a
+wrapped board the strip beyond each seam is repeated after a ``:`` so pieces crossing it show whole.
+"""
 from __future__ import annotations
 
+import math
 from typing import Any
+
+Grid = dict[tuple[int, int], str]
 
 
 def letters(names: list[str]) -> dict[str, str]:
@@ -19,18 +28,116 @@ def letters(names: list[str]) -> dict[str, str]:
 
 
 def polyform_text(puzzle: Any, solution: list[Any]) -> str:
-    """A grid of piece letters for square-lattice puzzles ('.' = empty cell, ' ' = not in region);
-    other lattices get one line per placement."""
-    if puzzle.lattice.name != "square":
-        return "\n".join(str(p) for p in sorted(solution, key=lambda p: p.sort_key()))
+    """The solution drawn on the puzzle's lattice (' ' = not in the region)."""
+    lat = puzzle.lattice
     names = letters([p.name for p in puzzle.pieces])
-    grid: dict[tuple[int, int], str] = {c: "." for c in puzzle.region}
+    label = {c: "." for c in puzzle.region}
     for pl in solution:
         for c in pl.cells:
-            grid[tuple(c)] = names.get(pl.piece, "?")
+            label[tuple(c)] = names.get(pl.piece, "?")
+    if lat.name == "cubic":
+        return layers_text(label)
+    if lat.name == "drafter":
+        return raster_text(lat, label)
+    grid = {_place(lat.name, c): ch for c, ch in label.items()}
+    if puzzle.wrap:
+        grid = _with_seams(puzzle, label, grid)
+    return grid_text(grid)
+
+
+def _place(lattice: str, cell: tuple[int, ...]) -> tuple[int, int]:
+    """(line, column) of a cell: hexagon ``(q, r)`` sits at column ``2q + r`` of line ``r``."""
+    if lattice == "hexagon":
+        q, r = cell
+        return (r, 2 * q + r)
+    return (cell[0], cell[1])
+
+
+def grid_text(grid: Grid) -> str:
     rows = [r for r, _ in grid]
     cols = [c for _, c in grid]
     lines = []
     for r in range(min(rows), max(rows) + 1):
         lines.append("".join(grid.get((r, c), " ") for c in range(min(cols), max(cols) + 1)).rstrip())
     return "\n".join(lines)
+
+
+def _with_seams(puzzle: Any, label: dict, grid: Grid) -> Grid:
+    """The board, then ':' and the first cells beyond each wrapped side (the glued side again)."""
+    lat, wrap = puzzle.lattice, puzzle.wrap
+    out = dict(grid)
+    last_row = max(r for r, _ in grid)
+    last_col = max(c for _, c in grid)
+    for axis, period in zip(wrap.axes, wrap.periods):
+        for cell, ch in label.items():
+            r, c = _place(lat.name, lat.shift(cell, period))
+            if axis == "cols" and c <= last_col + 4:
+                out[(r, c + 1)] = ch
+                out.setdefault((r, last_col + 1), ":")
+            elif axis == "rows" and r <= last_row + 2:
+                out[(r + 1, c)] = ch
+        if axis == "rows":
+            for _, c in grid:
+                out[(last_row + 1, c)] = ":"
+    return out
+
+
+def layers_text(label: dict) -> str:
+    """Cubes: the layers side by side, the bottom one (layer 0) first."""
+    nl = max(c[0] for c in label) + 1
+    r0, r1 = min(c[1] for c in label), max(c[1] for c in label)
+    c0, c1 = min(c[2] for c in label), max(c[2] for c in label)
+    width = max(c1 - c0 + 1, len(f"layer {nl - 1}"))
+    lines = ["   ".join(f"layer {l}".ljust(width) for l in range(nl)).rstrip()]
+    for r in range(r0, r1 + 1):
+        row = ["".join(label.get((l, r, c), " ") for c in range(c0, c1 + 1)).ljust(width) for l in range(nl)]
+        lines.append("   ".join(row).rstrip())
+    return "\n".join(lines)
+
+
+def raster_text(lat: Any, label: dict, per_unit: tuple[float, float] = (4.0, 2.0)) -> str:
+    """Any flat lattice: sample the plane on a character grid (``per_unit`` characters across and
+    lines down per unit length) and print the letter of the cell under each sample."""
+    polys = {c: lat.polygon(c) for c in label}
+    xs = [x for poly in polys.values() for x, _ in poly]
+    ys = [y for poly in polys.values() for _, y in poly]
+    sx, sy = per_unit
+    width, height = math.ceil((max(xs) - min(xs)) * sx), math.ceil((max(ys) - min(ys)) * sy)
+    find = _locator(lat, polys)
+    lines = []
+    for j in range(height):
+        y = min(ys) + (j + 0.5) / sy
+        line = []
+        for i in range(width):
+            cell = find(min(xs) + (i + 0.5) / sx, y)
+            line.append(label[cell] if cell is not None else " ")
+        lines.append("".join(line).rstrip())
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
+
+
+def _locator(lat: Any, polys: dict):
+    """A point -> cell function: cells bucketed by bounding box, then an exact inside test."""
+    buckets: dict[tuple[int, int], list] = {}
+    for cell, poly in polys.items():
+        xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+        for bx in range(math.floor(min(xs)), math.floor(max(xs)) + 1):
+            for by in range(math.floor(min(ys)), math.floor(max(ys)) + 1):
+                buckets.setdefault((bx, by), []).append(cell)
+
+    def find(x: float, y: float):
+        for cell in buckets.get((math.floor(x), math.floor(y)), ()):
+            if _inside(polys[cell], x, y):
+                return cell
+        return None
+    return find
+
+
+def _inside(poly: list[tuple[float, float]], x: float, y: float) -> bool:
+    """Even-odd rule."""
+    inside = False
+    for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1]):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
