@@ -155,3 +155,13 @@ def test_pictures_layer_by_layer():
     assert all(f">layer {k}<" in svg for k in range(3))
     pieces_per_layer = sum(len({pl.piece for pl in sol if any(c[0] == k for c in pl.cells)}) for k in range(3))
     assert svg.count('font-weight="bold"') == pieces_per_layer     # a piece is named in each layer
+
+
+def test_cubic_checkerboard_is_proper():
+    """The parity colouring of cubes gives neighbouring cubes opposite charges (so ``info`` and
+    ``--parity`` work on boxes)."""
+    from satiling.geometry.colourings import colourings
+    charge = colourings("cubic")[0].charge
+    for cell in [(0, 0, 0), (1, 2, 3), (-2, 5, 1)]:
+        assert all(charge(n) == (-charge(cell)[0],) for n in CUBIC.neighbors(cell))
+    assert "no obstruction" in load("soma-cube").info()["parity"]

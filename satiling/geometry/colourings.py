@@ -14,6 +14,8 @@ The colourings, keyed by lattice name (cell formats are those of the lattice mod
 * ``hexagon`` (axial cell ``(q, r)``): the proper 3-colouring ``(q - r) mod 3``; colour 0, 1, 2 carry
   ``(1, 0)``, ``(0, 1)``, ``(-1, -1)``, so the imbalance is ``(n0 - n2, n1 - n2)`` and a set with
   equally many cells of each colour is balanced.
+* ``cubic`` (cell ``(layer, row, col)``): the 3-D checkerboard, black ``+1`` where the sum of the
+  coordinates is even.
 * ``drafter`` (cell ``(a, b, t)``, element ``t`` of the hexagon at corner ``(a, b)``), after
   Burkardt & Garvie's red/black and six-fold parities:
 
@@ -93,6 +95,10 @@ def _six_fold(cell: Cell) -> Charge:
     return _SIX_FOLD[cell[2]]
 
 
+def _checkerboard_3d(cell: Cell) -> Charge:
+    return (1,) if (cell[0] + cell[1] + cell[2]) % 2 == 0 else (-1,)
+
+
 def _up_down_drafter(cell: Cell) -> Charge:
     return (1,) if (cell[2] // 2) % 2 == 0 else (-1,)
 
@@ -111,6 +117,10 @@ COLOURINGS: dict[str, tuple[Colouring, ...]] = {
     "hexagon": (
         Colouring("3-colouring", "hexagon", ("colour 0 - colour 2", "colour 1 - colour 2"),
                   _hex_three, "the proper 3-colouring of the hexagonal grid"),
+    ),
+    "cubic": (
+        Colouring("checkerboard", "cubic", ("black - white",), _checkerboard_3d,
+                  "the checkerboard argument in three dimensions (Winning Ways, the Soma cube)"),
     ),
     "drafter": (
         Colouring("red/black", "drafter", ("red - black",), _red_black, _BG),
