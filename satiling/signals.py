@@ -23,7 +23,6 @@ import signal
 import sys
 import threading
 import time
-import _thread
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -325,7 +324,9 @@ class stop_on:
         with self._lock:
             if not self._done:
                 self._expired = True
-                _thread.interrupt_main()          # runs _on_signal in the main thread
+                # a real signal, which also wakes a main thread blocked in a system call (waiting
+                # for a child solver); _thread.interrupt_main would wait until that call returns
+                signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
     def _on_signal(self, signum: int, frame: Any) -> None:
         if not (self._expired and signum == signal.SIGINT) and not self.signum:

@@ -36,6 +36,7 @@ def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
     if engine == "walk":
         yield from Walk(problem).solutions(assume)
     elif engine == "cpsat":
+        from ortools.sat.python import cp_model  # noqa: F401 -- imported once, inherited by each child
         yield from child_items(_cpsat_solutions, problem, assume)
     else:
         yield from _sat_solutions(problem, solver, assume)
@@ -62,7 +63,7 @@ def blocker(problem: Problem) -> Callable[[frozenset[int]], list[int]]:
 def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
     name = solver_name(solver)
     if name == "cpsat":
-        yield from child_items(_cpsat_solutions, problem, assume)
+        yield from solutions(problem, "cpsat", solver, assume)
         return
     block = blocker(problem)
     with open_pysat(problem, name) as s:

@@ -115,6 +115,7 @@ def open_pysat(problem: Problem, name: str, amo: str | None = None, child: bool 
         raise SatilingError(f"{name} is not a SAT solver; this needs one of "
                             f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}")
     if child:
+        import pysat.solvers  # noqa: F401 -- imported here once, inherited by each child
         return ChildSat(problem, name, amo, pairwise_limit, kwargs)
     from pysat.solvers import Solver
     from ..backends.cnf import DEFAULT_AMO, PAIRWISE_LIMIT, CnfEncoder
@@ -261,12 +262,35 @@ def _solve_mip(problem: Problem, name: str, assumptions: Sequence[int], _: Any =
 
 # -- the exact-cover walk ----------------------------------------------------------------------------
 def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequence[int]) -> SolveResult:
-    """The first solution of the DPLL walk (Knuth's most-constrained-first search).  On the
-    polydrafter boards it beats CDCL: Tortoise (45 Eternity pieces) falls in seconds."""
+    """The first solution of the compiled exact-cover search (dancing links, the most constrained
+    item first: Tortoise, 45 Eternity pieces, in a fraction of a second); the Python walk where the
+    model is no exact cover the engine takes.  The search returns to Python every few milliseconds,
+    so the time limit and signals act in this process."""
+    from ..engines.exactcover import ExactCover, matrix_of
+    from .cubes import engine_solutions
     from .walk import Walk, supports
     if not supports(problem):
         raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
-    if time_limit is not None:                  # the child is killed at the deadline
-        return in_child(_solve_walk, time_limit, problem, None, assumptions)
-    first = next(Walk(problem).solutions(assumptions), None)
+    matrix = matrix_of(problem)
+    if matrix is None:
+        if time_limit is not None:              # the child is killed at the deadline
+            return in_child(_solve_walk, time_limit, problem, None, assumptions)
+        first = next(Walk(problem).solutions(assumptions), None)
+        return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def check_time(part_done: float) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise _OutOfTime
+
+    found = engine_solutions(ExactCover(matrix), tuple(assumptions), problem.clauses,
+                             problem.linears, problem.lazy, check_time)
+    try:
+        first = next(found, None)
+    except _OutOfTime:
+        return SolveResult("UNKNOWN")
     return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
+
+
+class _OutOfTime(Exception):
+    """The walk's time limit passed between two batches of the search."""

@@ -1,0 +1,145 @@
+"""The interrupt contract (satiling/signals.py): SIGINT and SIGTERM stop every solver cleanly, keep
+what was found, exit 130 / 143, never a traceback; solvers in child processes give the answers the
+same solvers give in this process; no solver banner reaches stdout."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import satiling
+from satiling.errors import SatilingError
+from satiling.search.solve import open_pysat, primary_true, solve
+from satiling.signals import ChildDied, exit_code, run_in_child, stop_on, Interrupt
+
+CLI = [sys.executable, "-m", "satiling.cli"]
+
+
+def signalled(args: list[str], sig: int, after: float, cwd) -> subprocess.CompletedProcess:
+    """Run satiling, send ``sig`` once it has worked ``after`` seconds, wait for it to stop."""
+    p = subprocess.Popen(CLI + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(after)
+    p.send_signal(sig)
+    out, err = p.communicate(timeout=60)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_sat_count_stops_cleanly(sig, code, tmp_path):
+    """CaDiCaL used to abort the process ("invalid API usage") on Ctrl-C during count --engine sat."""
+    r = signalled(["count", "pentomino-6x10", "--engine", "sat", "--quiet"], sig, 2.5, tmp_path)
+    assert "Traceback" not in r.stderr and "fatal" not in r.stderr
+    if r.returncode == 0:                      # a fast machine finished first: the published count
+        assert r.stdout.split() == ["2339"]
+        return
+    assert r.returncode == code, r.stderr
+    assert "partial" in r.stderr or "solutions" not in r.stderr
+
+
+def test_sat_enumerate_keeps_whole_lines(tmp_path):
+    out = tmp_path / "s.jsonl"
+    r = signalled(["enumerate", "pentomino-6x10", "--engine", "sat", "--out", str(out), "--quiet"],
+                  signal.SIGTERM, 3.0, tmp_path)
+    assert "Traceback" not in r.stderr
+    assert r.returncode in (143, 0), r.stderr
+    text = out.read_text() if out.exists() else ""
+    assert text == "" or text.endswith("\n")
+    records = [json.loads(line) for line in text.splitlines()]     # every line whole JSON
+    lines = [r for r in records if "placements" in r]               # (the first is a header)
+    if lines:                                    # what was kept verifies
+        v = subprocess.run(CLI + ["verify", "pentomino-6x10", str(out)], capture_output=True, text=True)
+        assert v.returncode == 0 and v.stdout.split()[0] == str(len(lines))
+
+
+def test_cadical_solve_stops_at_once(tmp_path):
+    """Tortoise takes CaDiCaL minutes (the walk: seconds); SIGTERM ends it within seconds."""
+    start = time.monotonic()
+    r = signalled(["solve", "tortoise", "--solver", "cadical"], signal.SIGTERM, 3.0, tmp_path)
+    assert r.returncode == 143 and "Traceback" not in r.stderr, r.stderr
+    assert time.monotonic() - start < 20
+
+
+def test_no_banner_on_stdout(tmp_path):
+    """HiGHS prints a banner on stdout from C; in the child it goes to stderr, and --json parses."""
+    r = subprocess.run(CLI + ["solve", "tetromino-4x10", "--solver", "highs", "--json"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert r.returncode == 0, r.stderr
+    solution = json.loads(r.stdout)
+    assert len(solution["placements"]) == 10
+    assert subprocess.run(CLI + ["verify", "tetromino-4x10", "-"], input=r.stdout,
+                          capture_output=True, text=True).returncode == 0
+
+
+def test_child_sat_finds_what_the_walk_finds():
+    """Every solution of a small box by the SAT solver in its child process (blocking clauses)
+    and by the exact-cover walk here, an independent engine: the same set."""
+    from satiling.search.walk import Walk
+    problem = satiling.load("tetromino-4x10").problem()
+    sat = set()
+    with open_pysat(problem, "cadical195") as s:
+        while s.solve():
+            true = primary_true(problem, s.get_model())
+            sat.add(true)
+            s.add_clause([-v for v in true])
+    assert sat == set(Walk(problem).solutions()) and sat
+
+
+def test_solvers_in_child_find_verified_solutions():
+    puzzle = satiling.load("tetromino-4x10")
+    problem = puzzle.problem()
+    for solver in ("glucose", "cpsat", "walk", "auto"):
+        result = solve(problem, solver)
+        assert result.status == "SAT"
+        puzzle.verify(problem.decode(result.true_vars))
+
+
+def _raise_user_error() -> None:
+    raise SatilingError("bad input")
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def _print_and_return() -> int:
+    print("a solver's banner")
+    sys.stdout.flush()
+    os.write(1, b"from C\n")
+    return 7
+
+
+def test_run_in_child(capfd):
+    assert run_in_child(_sleep, 0.0) == 0.0
+    with pytest.raises(SatilingError, match="bad input"):
+        run_in_child(_raise_user_error)
+    with pytest.raises(TimeoutError):
+        run_in_child(_sleep, 30.0, time_limit=0.5)
+    assert run_in_child(_print_and_return) == 7
+    captured = capfd.readouterr()
+    assert "banner" not in captured.out and "from C" not in captured.out
+    assert "banner" in captured.err and "from C" in captured.err
+
+
+def test_stop_on_reasons():
+    with stop_on(0.3) as stop:
+        stop.arm()
+        time.sleep(5)
+    assert stop.reason == "time limit"
+    with stop_on(None) as stop:
+        stop.arm()
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)
+    assert stop.reason == "terminated" and exit_code(reason=stop.reason) == 143
+    with stop_on(None) as stop:
+        stop.arm()
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    assert stop.reason == "interrupted" and exit_code(reason=stop.reason) == 130
+    assert exit_code(Interrupt(signal.SIGTERM)) == 143 and exit_code(KeyboardInterrupt()) == 130
+    assert ChildDied.__mro__[1] is Exception
