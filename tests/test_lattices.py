@@ -299,3 +299,30 @@ def test_svg_of_a_solution(name):
     assert svg.count("<polygon") == len(puzzle.region)
     assert not re.search(r'"[^"]*\bnan\b', svg)           # no coordinate is NaN
     assert svg.count("<text") == len(sol)                 # every piece named
+
+
+@pytest.mark.parametrize("name", ["hexiamond-4x9", "tetrahex-4x7", "pentomino-6x10"])
+def test_terminal_picture_is_the_lattice_ascii_art(name):
+    """A picture in the terminal draws each piece's cells where the lattice's ASCII art puts them:
+    read back, every letter gives a shape of its piece."""
+    puzzle = load(name)
+    sol = next(exact_covers(puzzle))
+    picture = puzzle.text(sol)
+    lat = puzzle.lattice
+    names = {pl.piece: pl for pl in sol}
+    for letter in {ch for ch in picture if ch not in " .\n"}:
+        cells = lat.parse_ascii("\n".join("".join(ch if ch == letter else " " for ch in line)
+                                          for line in picture.splitlines()))
+        piece = puzzle.by_name[letter]
+        assert lat.normalize(cells) in puzzle.orientations(piece)
+        assert len(cells) == len(names[letter].cells)
+
+
+def test_drafter_picture_names_every_piece():
+    puzzle = load("trinity")
+    sol = next(exact_covers(puzzle))
+    picture = puzzle.text(sol)
+    from satiling.render.text import letters
+    shown = set(picture) - set(" .\n")
+    assert shown == set(letters([p.name for p in puzzle.pieces]).values())
+    assert max(map(len, picture.splitlines())) < 100

@@ -42,7 +42,7 @@ def polyform_text(puzzle: Any, solution: list[Any]) -> str:
     grid = {_place(lat.name, c): ch for c, ch in label.items()}
     if puzzle.wrap:
         grid = _with_seams(puzzle, label, grid)
-    return grid_text(grid)
+    return grid_text(grid, keep_parity=lat.name in ("triangle", "hexagon"))
 
 
 def _place(lattice: str, cell: tuple[int, ...]) -> tuple[int, int]:
@@ -53,32 +53,41 @@ def _place(lattice: str, cell: tuple[int, ...]) -> tuple[int, int]:
     return (cell[0], cell[1])
 
 
-def grid_text(grid: Grid) -> str:
+def grid_text(grid: Grid, keep_parity: bool = False) -> str:
+    """Lines of characters from (line, column) positions; ``keep_parity`` moves the picture only by
+    an even line + column offset (so triangles keep pointing the way they point, and hexagons stay
+    on their columns, when the picture is read back as ASCII art)."""
     rows = [r for r, _ in grid]
     cols = [c for _, c in grid]
+    r0, c0 = min(rows), min(cols)
+    if keep_parity and (r0 + c0) % 2:
+        c0 -= 1
     lines = []
-    for r in range(min(rows), max(rows) + 1):
-        lines.append("".join(grid.get((r, c), " ") for c in range(min(cols), max(cols) + 1)).rstrip())
+    for r in range(r0, max(rows) + 1):
+        lines.append("".join(grid.get((r, c), " ") for c in range(c0, max(cols) + 1)).rstrip())
     return "\n".join(lines)
 
 
 def _with_seams(puzzle: Any, label: dict, grid: Grid) -> Grid:
     """The board, then ':' and the first cells beyond each wrapped side (the glued side again)."""
     lat, wrap = puzzle.lattice, puzzle.wrap
+    step = 2 if lat.name == "hexagon" else 1          # columns from one cell to the next in a line
     out = dict(grid)
-    last_row = max(r for r, _ in grid)
-    last_col = max(c for _, c in grid)
+    last_in_line: dict[int, int] = {}
+    for r, c in grid:
+        last_in_line[r] = max(c, last_in_line.get(r, c))
+    last_line = max(last_in_line)
     for axis, period in zip(wrap.axes, wrap.periods):
         for cell, ch in label.items():
             r, c = _place(lat.name, lat.shift(cell, period))
-            if axis == "cols" and c <= last_col + 4:
-                out[(r, c + 1)] = ch
-                out.setdefault((r, last_col + 1), ":")
-            elif axis == "rows" and r <= last_row + 2:
+            if axis == "cols" and r in last_in_line and c <= last_in_line[r] + 4 * step:
+                out[(r, last_in_line[r] + 1)] = ":"
+                out[(r, c + (step == 1))] = ch      # one column right of the ':' (hexagons have room)
+            elif axis == "rows" and r <= last_line + 2:
                 out[(r + 1, c)] = ch
         if axis == "rows":
             for _, c in grid:
-                out[(last_row + 1, c)] = ":"
+                out[(last_line + 1, c)] = ":"
     return out
 
 
