@@ -96,7 +96,7 @@ def test_workers_give_identical_counts(tmp_path, capsys):
 def test_prefix_jobs_partition_the_solutions():
     pz = generate(5, 5, None, None, 6).puzzle()
     eng = Engine(board_of(pz, order="rows"))
-    jobs = split(eng, share=1 / 50)
+    jobs = [prefix for prefix, _ in split(eng, share=1 / 50)]
     assert len(jobs) > 10
     results = run_jobs(eng.board, jobs, keep=True)
     whole = []
@@ -146,3 +146,12 @@ def test_a_stopped_search_resumes_without_loss_or_repeat():
     whole = []
     Engine(board_of(pz, order="rows")).solutions(on_solution=whole.append)
     assert pieces == whole
+
+
+def test_dask_gives_identical_counts(tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    path = instance(tmp_path, 6, 6, 3, inner=6)
+    one = cli_count(capsys, path, "--engine", "backtrack", "--raw")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        assert cli_count(capsys, path, "--raw", "--dask", cluster.scheduler_address) == one

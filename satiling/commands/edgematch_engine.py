@@ -117,7 +117,7 @@ def _jobs(boards: list, args: argparse.Namespace, on_solution: Callable[[list], 
     """Search every board: here, streaming each solution to ``on_solution``; or split into prefix
     jobs for ``--workers`` / ``--dask``, whose solutions come back per job, in search order.
     ``on_result`` sees each job's counts.  Returns "" (done) or "time limit"."""
-    from ..engines.edgematch import Engine, JobResult, run_jobs, split
+    from ..engines.edgematch import Engine, JobResult
     from ..search.cubes import executor
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     parallel = bool(args.workers and args.workers > 1) or bool(args.dask)
@@ -130,22 +130,43 @@ def _jobs(boards: list, args: argparse.Namespace, on_solution: Callable[[list], 
                 status = engine.solutions(seconds=left, on_solution=on_solution)
                 results = [JobResult((), engine.search.solutions, engine.nodes, 0.0, status)]
             else:
-                prefixes = split(engine)
-                size = max(1, len(prefixes) // (8 * (args.workers or 8)))
-                chunks = [prefixes[i:i + size] for i in range(0, len(prefixes), size)]
-                # the workers get the order chosen here, which the prefixes refer to
-                futures = [ex.submit(run_jobs, engine.board, c, left, keep) for c in chunks]
-                results = []
-                for f in futures:
-                    for r in f.result():
-                        for placed in r.boards or ():
-                            on_solution(placed)  # type: ignore[misc]
-                        results.append(r)
+                results = _parallel(ex, engine, args, left, keep)
+                for r in results:
+                    for placed in r.boards or ():
+                        on_solution(placed)  # type: ignore[misc]
             for r in results:
                 on_result(r)
             if any(r.status == "time limit" for r in results):
                 return "time limit"
     return ""
+
+
+def _parallel(ex: Any, engine: Any, args: argparse.Namespace, seconds: float | None,
+              keep: bool) -> list:
+    """The engine's search split into prefix jobs, run in chunks on the executor; the results in
+    search order.  Progress on a terminal: the share of the estimated tree done, the time left."""
+    import concurrent.futures as cf
+    from ..engines.edgematch import run_jobs, split
+    jobs = split(engine)
+    size = max(1, len(jobs) // (8 * (args.workers or 8)))
+    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    # the workers get the order chosen here, which the prefixes refer to
+    futures = {ex.submit(run_jobs, engine.board, [p for p, _ in c], seconds, keep): i
+               for i, c in enumerate(chunks)}
+    total = sum(e for _, e in jobs)
+    show = sys.stderr.isatty() and not args.quiet
+    start, done, got = time.monotonic(), 0.0, {}
+    for f in cf.as_completed(futures):
+        i = futures[f]
+        got[i] = f.result()
+        done += sum(e for _, e in chunks[i])
+        if show:
+            took = time.monotonic() - start
+            print(f"\rsatiling: {100 * done / total:5.1f}% of the estimated tree, about "
+                  f"{took * (total - done) / done:.0f} s left ", end="", file=sys.stderr, flush=True)
+    if show:
+        print(file=sys.stderr)
+    return [r for i in range(len(chunks)) for r in got[i]]
 
 
 def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace) -> int:

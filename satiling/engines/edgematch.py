@@ -331,7 +331,7 @@ def enumerate_boards(board: EdgeBoard) -> Iterator[list[Placed]]:
 # -- jobs: the search split by prefix, for worker processes ----------------------------------------
 @dataclass
 class JobResult:
-    """One prefix searched to the end (or to the time limit): its solutions, nodes and seconds."""
+    """One prefix searched to the end (or to the time limit): its solutions, nodes, CPU seconds."""
 
     prefix: tuple[int, ...]
     solutions: int
@@ -341,9 +341,11 @@ class JobResult:
     boards: list[list[Placed]] | None = None
 
 
-def split(engine: Engine, share: float = 1 / 50, probes: int = 200, max_jobs: int = 4096) -> list[tuple[int, ...]]:
-    """Prefixes (table positions of the first placements) that partition the search, split until
-    no job's Knuth estimate is above ``share`` of the estimated total (or there are ``max_jobs``).
+def split(engine: Engine, share: float = 1 / 50, probes: int = 200,
+          max_jobs: int = 4096) -> list[tuple[tuple[int, ...], float]]:
+    """Jobs that partition the search: (prefix, Knuth's estimate of the nodes below it), a prefix
+    being the table positions of the first placements; the largest estimate is split into its
+    children until none is above ``share`` of the estimated total (or there are ``max_jobs``).
     Jobs come in search order, so their solutions concatenate to the unsplit search's."""
     import heapq
 
@@ -362,7 +364,8 @@ def split(engine: Engine, share: float = 1 / 50, probes: int = 200, max_jobs: in
             p = prefix + (child,)
             jobs[p] = est(p)
             heapq.heappush(heap, (-jobs[p], p))
-    return sorted(jobs)          # siblings share one candidate range: position order is search order
+    # siblings share one candidate range, so position order is search order
+    return sorted(jobs.items())
 
 
 def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float | None = None,
@@ -376,9 +379,9 @@ def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         boards: list[list[Placed]] | None = [] if keep else None
         eng.search.reset()
-        t = time.perf_counter()
+        t = time.process_time()           # CPU seconds: the machine may be shared
         status = eng.solutions(prefix, seconds=left, on_solution=None if boards is None else boards.append)
-        out.append(JobResult(tuple(prefix), eng.search.solutions, eng.nodes, time.perf_counter() - t,
+        out.append(JobResult(tuple(prefix), eng.search.solutions, eng.nodes, time.process_time() - t,
                              status, boards))
         if status == "time limit":
             break
