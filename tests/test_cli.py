@@ -192,3 +192,58 @@ def test_written_files_have_the_usual_mode(cli, tmp_path):
         os.umask(mask)
     for name in ("t.svg", "t.cnf"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
+
+
+# -- defaults, render, names, help (issue 14) ----------------------------------------------------
+def test_parity_rules_out_before_any_search(cli):
+    """Nine sets of tetrominoes never fill a 4x45 box: the checkerboard argument (Golomb), which
+    solve and count apply without --parity."""
+    r = cli("solve", "tetromino-4x45")
+    assert (r.returncode, r.stdout.strip()) == (1, "no solution")
+    assert "checkerboard" in r.stderr and "before any search" in r.stderr
+    r = cli("count", "tetromino-4x45")
+    assert (r.returncode, r.stdout.strip()) == (1, "0")
+
+
+def test_auto_solver_is_the_exact_cover_search_on_polyforms(cli):
+    r = cli("solve", "pentomino-6x10")
+    assert r.returncode == 0 and "by walk" in r.stderr
+
+
+def test_render_index_and_all(cli, tmp_path):
+    out = tmp_path / "s.jsonl"
+    assert cli("enumerate", "pentomino-3x20", "--raw", "--out", str(out)).returncode == 0
+    solutions = [json.loads(line) for line in out.read_text().splitlines()[1:]]
+    r = cli("render", "pentomino-3x20", str(out), "--index", "2")
+    assert r.returncode == 0
+    rows = r.stdout.split()                      # the picture of the second line, cell by cell
+    for placement in solutions[1]["placements"]:
+        assert all(rows[row][col] == placement["piece"] for row, col in placement["cells"])
+    r = cli("render", "pentomino-3x20", str(out), "--all")
+    assert r.returncode == 0 and len(r.stdout.split()) == 3 * 8
+    r = cli("render", "pentomino-3x20", str(out), "--index", "9")
+    _one_clear_line(r)
+
+
+def test_lp_and_cpsat_variables_are_named_by_placement(cli):
+    cnf = cli("encode", "tetromino-4x10").stdout
+    first = next(line for line in cnf.splitlines() if line.startswith("c v 1 "))
+    piece = json.loads(first.split(" ", 3)[3])["piece"]
+    lp = cli("encode", "tetromino-4x10", "--format", "lp").stdout
+    binary = lp.split("Binary\n")[1].split()
+    assert binary[0].startswith(f"x1_{piece}_") and binary[-1] == "End"
+    assert max(len(line) for line in lp.splitlines()) <= 510       # CPLEX's line limit
+    pbtxt = cli("encode", "tetromino-4x10", "--format", "cpsat").stdout
+    assert f'name: "x1_{piece}_' in pbtxt
+
+
+def test_help_lists_the_commands_own_options_first(cli):
+    out = cli("solve", "--help").stdout
+    own, families = out.split("\noptions:")[1].split("\n\n", 1)
+    assert "--solver" in own and "--threads" in own and "--parity" not in own
+    assert "polyforms options:" in families and "--parity" in families.split("polyforms options:")[1]
+
+
+def test_iqlink_unique_exits_1_when_not_unique(cli):
+    r = cli("iqlink", "unique", "")            # the empty board: thousands of solutions
+    assert r.returncode == 1 and "not unique" in r.stdout

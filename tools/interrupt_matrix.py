@@ -112,8 +112,8 @@ def output_ok(command: str, argv: list[str], code: int, out: str, err: str, work
 def before_start(code: int, err: str) -> bool:
     """The signal came before satiling's code ran (the interpreter starting, imports): Python's
     own defaults apply there (a KeyboardInterrupt traceback, or death by SIGTERM)."""
-    if code == -signal.SIGTERM and not err.strip():
-        return True
+    if code in (-signal.SIGINT, -signal.SIGTERM) and "satiling" not in err:
+        return True                       # killed in start-up, before any handler of ours
     return "Traceback" in err and 'satiling/cli.py", line' not in err
 
 
