@@ -328,14 +328,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from .commands.edgematch import run_maximize
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
                             args.svg, args.json, engine=args.maximize_matches)
+    puzzle = catalog.load(args.name)
     if not args.proof and args.solver in (None, "auto", "backtrack"):
         from .commands import edgematch_engine as bt
-        puzzle = catalog.load(args.name)
         if bt.wanted(puzzle, model_options(args), args.solver):
             return bt.run_solve(puzzle, model_options(args), args)
     args.solver = args.solver or "auto"
     solver_name(args.solver)              # an unknown name is an error before any work
-    puzzle = catalog.load(args.name)
     if not args.proof and _ruled_out(puzzle):
         print("no solution")
         return EXIT_NONE
