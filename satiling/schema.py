@@ -22,6 +22,7 @@ MAX_FILE_BYTES = 8 << 20          # an instance file (the largest bundled one is
 MAX_DEPTH = 6                     # tables and arrays nested (the format needs 4)
 MAX_CELLS = 20_000                # a region (Eternity's board has 7524 elements)
 MAX_PLACEMENTS = 20_000_000       # orientations x region cells, summed over the pieces
+MAX_PIECE_CELLS = 100_000         # cells of all the pieces' shapes (Eternity's 209 have 7524)
 MAX_SIDE = 10_000                 # any one size (rows, cols, sides); the area is checked apart
 MAX_TEXT = 1_000_000              # characters of one string
 
@@ -329,9 +330,16 @@ def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
 
 
 def check_size(cells: int, where: str) -> None:
-    """Refuse a region of more than :data:`MAX_CELLS` cells before it is built."""
+    """Refuse a region (or a piece) of more than :data:`MAX_CELLS` cells before it is built."""
     if cells > MAX_CELLS:
-        raise SatilingError(f"{where}: {cells} cells is more than the {MAX_CELLS} a region may have")
+        raise SatilingError(f"{where}: {cells} cells is more than the {MAX_CELLS} a shape may have")
+
+
+def check_piece_cells(cells: int, where: str) -> None:
+    """Refuse pieces too large to turn in every orientation in reasonable time."""
+    if cells > MAX_PIECE_CELLS:
+        raise SatilingError(f"{where}: the pieces' shapes have {cells} cells in all, more than "
+                            f"the {MAX_PIECE_CELLS} allowed")
 
 
 def check_placements(estimate: int, where: str) -> None:

@@ -184,7 +184,7 @@ SQUARE = 'piece_set = "pentominoes"\n[region]\n'
     (SQUARE + "cells = [[0, 0, 0], [0, 0, 1]]\n", "expected a list of 2 items"),
     ('lattice = "triangle"\npiece_set = "hexiamonds"\n[region]\nhexagon = 1e9\n', "[region] hexagon"),
     ('lattice = "triangle"\npiece_set = "hexiamonds"\n[region]\nhexagon = 1000000000\n', "from 1 to 100"),
-    (SQUARE + "rows = 1000\ncols = 1000\n", "1000000 cells is more than"),
+    (SQUARE + "rows = 1000\ncols = 1000\n", "1000000 cells is more than the 20000"),
     (SQUARE + "rows = 6\ncols = 11\n", "the pieces cover 60 cells but the region has 66"),
     ('piece_set = { name = "pentominoes", fredom = "one-sided" }\n[region]\nrows = 6\ncols = 10\n',
      "unknown key 'fredom' in [piece_set]: did you mean 'freedom'?"),
@@ -214,3 +214,20 @@ def test_bundled_files_follow_the_format():
     """Every bundled instance loads (the format is not stricter than the files it documents)."""
     for name in SOURCES:
         assert catalog.load(name).name
+
+
+@pytest.mark.parametrize("body, expect", [
+    ('lattice = "hexagon"\n[[piece]]\nname = "A"\nascii = "o"\ncount = 1801\n[region]\nhexagon = 25\n', None),
+    ("".join(f'[[piece]]\nname = "{k}"\nascii = """\n' + ("#" * 200 + "\n") * 100 + '"""\n' for k in "ABCDEF")
+     + "[region]\nrows = 2\ncols = 2\n", "the pieces' shapes have 120000 cells"),
+])
+def test_size_limits_count_cells_per_lattice(tmp_path, capsys, body, expect):
+    """A hexagon of side 25 on the hexagon lattice has 1801 cells (not the triangle lattice's 3750);
+    pieces too large to turn are refused before any orientation is computed."""
+    path = tmp_path / "case.toml"
+    path.write_text(body)
+    if expect is None:
+        assert len(catalog.load(str(path)).region) == 1801
+        return
+    code, lines = run(path, capsys)
+    assert code == 2 and len(lines) == 1 and expect in lines[0]

@@ -27,10 +27,8 @@ from ..geometry import Cell, Lattice, Shape, lattice as make_lattice
 from ..geometry.wrap import Wrap, periods as wrap_periods
 from ..options import check_known
 from ..problem import Problem
-from ..schema import check_area, check_instance, check_placements, check_size
+from ..schema import check_area, check_instance, check_piece_cells, check_placements, check_size
 from .base import Puzzle
-
-FREEDOMS = ("free", "one-sided", "fixed")
 
 
 @dataclass(frozen=True)
@@ -290,6 +288,7 @@ def _pieces(lat: Lattice, data: dict[str, Any], name: str) -> list[Piece]:
         pieces = [_piece(lat, e, where, freedom) for e in piece_set(set_name, lat.name)]
         pieces = expand_set(lat, pieces, freedom)
     pieces += [_piece(lat, e, f"{name}: [[piece]] {i}") for i, e in enumerate(data.get("piece", []), 1)]
+    check_piece_cells(sum(len(p.shape) for p in pieces), name)
     if not pieces:
         raise SatilingError(f"{name}: no pieces (give piece_set or [[piece]] tables)")
     seen: set[str] = set()
@@ -330,7 +329,7 @@ def _piece(lat: Lattice, entry: dict[str, Any], where: str, freedom: str | None 
 
 def _cells(lat: Lattice, spec: dict[str, Any], where: str) -> list[Cell]:
     """Cells from ``ascii`` art, a ``cells`` list, ``rows``/``cols`` or the lattice's own keys."""
-    check_size(_planned_size(spec), where)
+    check_size(_planned_size(lat.name, spec), where)
     if "ascii" in spec:
         cells = lat.parse_ascii(str(spec["ascii"]))
     elif "cells" in spec:
@@ -351,16 +350,19 @@ def _cells(lat: Lattice, spec: dict[str, Any], where: str) -> list[Cell]:
     return cells
 
 
-def _planned_size(spec: dict[str, Any]) -> int:
+def _planned_size(lattice: str, spec: dict[str, Any]) -> int:
     """The cells a size key asks for, known before they are built (0 for drawn shapes)."""
+    hexes = lattice == "hexagon"
     if "rows" in spec and "cols" in spec:
         return spec["rows"] * spec["cols"]
     if "parallelogram" in spec:
-        return 2 * spec["parallelogram"][0] * spec["parallelogram"][1]
+        return (1 if hexes else 2) * spec["parallelogram"][0] * spec["parallelogram"][1]
     if "triangle" in spec:
-        return spec["triangle"] ** 2
+        side = spec["triangle"]
+        return side * (side + 1) // 2 if hexes else side ** 2
     if "hexagon" in spec:
-        return 6 * spec["hexagon"] ** 2
+        side = spec["hexagon"]
+        return 3 * side * (side - 1) + 1 if hexes else 6 * side ** 2
     if "box" in spec:
         return spec["box"][0] * spec["box"][1] * spec["box"][2]
     return 0
