@@ -48,6 +48,7 @@ typedef struct {
     int n, npieces, colours;
     long long cap;                  /* most breaks a board may have to be reported */
     long long nodes, node_limit;
+    long long patience, last;       /* stop after ``patience`` nodes without a better board */
     double deadline;                /* seconds on the chosen clock; 0 = none */
     clockid_t clock;                /* CLOCK_MONOTONIC, or the process's CPU time */
     PyObject *callback;
@@ -110,6 +111,7 @@ enter:                              /* square d gets its first candidate */
             int r = report(S, board, breaks);
             if (r) { status = r < 0 ? -1 : 3; goto out; }
             S->cap = breaks - 1;
+            S->last = S->nodes;
             if (S->cap < 0) goto out;       /* every join matches: nothing better exists */
         }
         goto backtrack;
@@ -169,6 +171,7 @@ next:                               /* square d tries its next candidate */
                     if (S->deadline > 0 && now(S->clock) >= S->deadline) { status = 2; goto out; }
                 }
                 if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = 1; goto out; }
+                if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = 1; goto out; }
                 d++;
                 goto enter;
             }
@@ -225,23 +228,25 @@ static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
 }
 
 PyDoc_STRVAR(search_doc,
-"search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, seconds, cpu,\n"
-"       callback) -> (status, nodes, cap)\n\n"
+"search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
+"       cpu, callback) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
-"'time' or 'stopped'.  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
+"'time' or 'stopped'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
+"a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
 "``cpu`` is true.  A signal raises its exception (KeyboardInterrupt) from inside the search.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback;
     int n, npieces, colours;
-    long long cap, node_limit;
+    long long cap, node_limit, patience;
     double seconds;
     int cpu;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLdpO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
-                          &npieces, &colours, &cap, &node_limit, &seconds, &cpu, &callback))
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+                          &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
+                          &callback))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -262,7 +267,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;
     Search S = {cv.buf, sv.buf, ev.buf, rv.buf, n, npieces, colours, cap, 0, node_limit,
-                seconds > 0 ? now(clock) + seconds : 0.0, clock, callback};
+                patience, 0, seconds > 0 ? now(clock) + seconds : 0.0, clock, callback};
     int status = check_layout(&S, cv.len / (Py_ssize_t)sizeof(Cand), sv.len / 8);
     if (status < 0) PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
     else status = run(&S);

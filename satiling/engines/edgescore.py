@@ -140,15 +140,16 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           seconds: float = 0.0, cpu: bool = False) -> Outcome:
-    """Run the compiled search until the tree is exhausted, ``node_limit`` nodes (0: no limit),
-    ``seconds`` (0: no limit; wall clock, or this process's CPU time if ``cpu``) or ``on_board``
-    returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
+           seconds: float = 0.0, cpu: bool = False, patience: int = 0) -> Outcome:
+    """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
+    ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
+    clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
     :func:`reserve`); boards with at most ``cap`` breaks are reported, each lowering the cap
     below itself.  Ctrl-C raises KeyboardInterrupt within about a million nodes (the boards
     reported so far are the caller's)."""
     from . import _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
-                                           lay.colours, cap, node_limit, seconds, cpu, on_board)
+                                           lay.colours, cap, node_limit, patience, seconds, cpu,
+                                           on_board)
     return Outcome(status, nodes, cap)

@@ -15,9 +15,9 @@ class _Stop(Exception):
 
 class _Search:
     def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
-                 node_limit: int) -> None:
+                 node_limit: int, patience: int) -> None:
         self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
-        self.node_limit, self.nodes = node_limit, 0
+        self.node_limit, self.patience, self.nodes, self.last = node_limit, patience, 0, 0
         self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
         self.used = [False] * lay.npieces
 
@@ -33,6 +33,7 @@ class _Search:
                 if self.on_board(breaks, self.nodes, [(c[0], c[1]) for c in self.board]):
                     raise _Stop("stopped")
                 self.cap = breaks - 1
+                self.last = self.nodes
                 if self.cap < 0:
                     raise _Stop("exhausted")      # every join matches: nothing better exists
             return
@@ -64,6 +65,8 @@ class _Search:
                 self.nodes += 1
                 if self.node_limit and self.nodes >= self.node_limit:
                     raise _Stop("nodes")
+                if self.patience and self.nodes - self.last >= self.patience:
+                    raise _Stop("nodes")
                 self.fill(d + 1, breaks + pen)
                 self.used[c[0]] = False
                 avail = self.allowed(d) - breaks    # a board found below lowers the cap
@@ -77,9 +80,10 @@ def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
     return (phase == 1 and south_ok) or (phase == 2 and west_ok) or (phase == 3 and (south_ok or west_ok))
 
 
-def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0) -> Outcome:
+def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
+           patience: int = 0) -> Outcome:
     """:func:`satiling.engines.edgescore.search` without the clock."""
-    run = _Search(lay, held, cap, on_board, node_limit)
+    run = _Search(lay, held, cap, on_board, node_limit, patience)
     try:
         run.fill(0, 0)
     except _Stop as stop:

@@ -2,11 +2,11 @@
 
 The family builds the model (:meth:`EdgeMatchPuzzle.match_problem`): every square gets one piece and
 every piece one square (hard), and each interior join has a variable that may be true only if the
-join matches.  Two engines maximise the sum of those variables:
+join matches.  The engines maximise the sum of those variables (the backtracker without the model):
 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
-  order every few million nodes; on small boards it runs without a schedule to the end, which
+  order when some 30 million nodes pass without a better board; on small boards it runs without a schedule to the end, which
   proves the best score (branch and bound);
 * ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
   better board it finds is reported, and it starts from a greedy board given as a hint;
@@ -39,7 +39,7 @@ ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
 WHOLE_BOARD_LIMIT = 100
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
-#: nodes between the backtracker's restarts (about a second on Eternity II)
+#: the backtracker restarts after this many nodes without a better board (about a CPU second)
 RESTART_NODES = 1 << 25
 
 
@@ -129,8 +129,9 @@ def _score(puzzle: Any, solution: list[Any]) -> int:
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                cpu_time: bool = False, restart_nodes: int = RESTART_NODES) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
-    cap one below the best board so far.  Small boards get one run without a schedule: if it
-    ends, its best board is optimal."""
+    cap one below the best board so far, each ending after ``restart_nodes`` nodes without a
+    better board.  Small boards get one run without a schedule: if it ends, its best board is
+    optimal."""
     from ..engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
@@ -155,8 +156,8 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
 
         cap = best["breaks"] - 1
         held = [0] * n if exact else edgescore.reserve(n, cap)
-        out = edgescore.search(lay, held, cap, found, 0 if exact else restart_nodes,
-                               0.0 if left is None else max(left, 1e-3), cpu_time)
+        out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
+                               cpu=cpu_time, patience=0 if exact else restart_nodes)
         if exact and out.status == "exhausted":
             break
     score = joins - best["breaks"] if best["solution"] else 0
