@@ -164,7 +164,7 @@ def test_cli_unique_and_generate(capsys, tmp_path):
     out = capsys.readouterr().out
     assert out.splitlines()[-1] == "unique"
     assert "GAEWBABCDJDALEFMFCCGLUHBTIAQJCKKBILF" in out
-    assert cli_main(["iqlink", "unique", "KAFCBGUCAGDFLEFPFBBGESHB"]) == 0
+    assert cli_main(["iqlink", "unique", "KAFCBGUCAGDFLEFPFBBGESHB"]) == 1     # not the answer asked for
     assert "not unique" in capsys.readouterr().out
     assert cli_main(["iqlink", "generate", "--pieces-to-place", "3", "--seed", "2"]) == 0
     path = tmp_path / "c.toml"
