@@ -300,3 +300,19 @@ def test_bad_api_calls_raise_satiling_error():
     for name, call in _bad_api_calls().items():
         with pytest.raises(SatilingError):
             call()
+
+
+# -- unbounded work -------------------------------------------------------------------------------
+def test_endless_input_is_refused_at_once(tmp_path, capsys):
+    """/dev/zero never ends: every reader refuses it after its first block, in one line."""
+    import os
+    import pytest
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    proof = tmp_path / "p.drat"
+    assert main(["solve", "tetromino-4x5", "--solver", "cadical", "--proof", str(proof)]) == 1
+    capsys.readouterr()
+    for argv in (["verify", "pentomino-3x20", "/dev/zero"], ["render", "pentomino-3x20", "/dev/zero"],
+                 ["decode", "pentomino-3x20", "/dev/zero"], ["score", "clue1", "/dev/zero"],
+                 ["check-proof", "/dev/zero", str(proof)], ["check-proof", f"{proof}.cnf", "/dev/zero"]):
+        assert "/dev/zero" in _one_line_error(capsys, argv), argv

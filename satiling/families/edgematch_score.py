@@ -13,7 +13,6 @@ Boards are read from three forms (:func:`parse_board`):
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -149,10 +148,8 @@ def _from_grid(puzzle: EdgeMatchPuzzle, text: str) -> Board:
 
 
 def _from_json(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SatilingError(f"the board is not valid JSON: {e}") from None
+    from ..fileio import loads_json
+    data = loads_json(text, "the board")
     if isinstance(data, dict):
         data = data.get("solution", data.get("placements"))
     if not isinstance(data, list):

@@ -20,6 +20,7 @@ drat-trim when it is on the PATH.  "verified" means every checker that ran accep
 """
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import time
@@ -190,11 +191,15 @@ def check_proof(formula: str, proof: str) -> list[Check]:
 def _dratify(formula: str, proof: str) -> Check:
     import dratify
     start = time.perf_counter()
+    text, steps = _read(formula), _read(proof)
+    top = _check_header(text, formula)
+    _check_literals(text[text.find("\np cnf") + 1:].split("\n", 1)[-1], top, formula)
+    _check_literals(steps, top + len(steps), proof)    # lemmas may name new variables, not many
     try:
-        cnf = dratify.parse_dimacs(_read(formula))
-        result = dratify.check_proof(cnf, _read(proof))
-    except ValueError as e:                     # malformed formula or proof text
-        return Check("dratify", False, str(e), time.perf_counter() - start)
+        cnf = dratify.parse_dimacs(text)
+        result = dratify.check_proof(cnf, steps)
+    except (ValueError, MemoryError, RecursionError) as e:     # malformed formula or proof text
+        return Check("dratify", False, str(e) or type(e).__name__, time.perf_counter() - start)
     return Check("dratify", bool(result.ok), result.reason, time.perf_counter() - start)
 
 
@@ -207,6 +212,29 @@ def _drat_trim(formula: str, proof: str) -> Check:
     said = [ln for ln in run.stdout.splitlines() if ln.startswith("s ")]
     verdict = said[-1][2:].strip() if said else f"no verdict (exit {run.returncode})"
     return Check("drat-trim", verdict == "VERIFIED", verdict, time.perf_counter() - start)
+
+
+def _check_header(text: str, path: str) -> int:
+    """The variable count of a formula's ``p cnf`` line; SatilingError when the line is missing
+    or claims more than :data:`PROOF_LIMIT` bytes could hold (a checker would allocate for it)."""
+    m = re.search(r"^p cnf (\d{1,12}) (\d{1,12})\s*$", text, re.M)
+    if m is None:
+        raise SatilingError(f"{path}: not a DIMACS formula (no 'p cnf VARIABLES CLAUSES' line)")
+    if max(int(m.group(1)), int(m.group(2))) > PROOF_LIMIT // 2:
+        raise SatilingError(f"{path}: 'p cnf {m.group(1)} {m.group(2)}' is larger than any formula "
+                            "this checker reads")
+    return int(m.group(1))
+
+
+def _check_literals(text: str, top: int, path: str) -> None:
+    """SatilingError for a literal beyond variable ``top`` (checkers size their tables by the
+    largest literal).  Only numbers with as many digits as ``top`` or more can be too large.  For a
+    proof ``top`` allows for new variables: at most one per character of the proof."""
+    body = re.sub(r"(?m)^c.*$", "", text)           # comments may hold any number
+    for m in re.finditer(r"\d{%d,}" % len(str(top)), body):
+        if int(m.group()[:30]) > top:
+            raise SatilingError(f"{path}: literal {m.group()[:20]} is beyond the {top} variables "
+                                "the formula (and the proof's length) allow")
 
 
 def _read(path: str) -> str:
