@@ -115,6 +115,20 @@ def seconds(text: str) -> float:
     return value
 
 
+def whole(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            bound = f"at least {lo}" if value < lo else f"at most {hi}"
+            raise argparse.ArgumentTypeError(f"{text[:20]}: must be {bound}")
+        return value
+    return parse
+
+
 # -- parser ---------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
@@ -155,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _model_command(sub, "enumerate", "print every solution as a JSON line", cmd_enumerate)
     _enum_options(s)
-    s.add_argument("--limit", type=int, metavar="N", help="stop after N solutions")
+    s.add_argument("--limit", type=whole(1, 10 ** 18), metavar="N", help="stop after N solutions")
     s.add_argument("--out", metavar="FILE", help="append the JSON lines to FILE instead of stdout")
 
     s = _model_command(sub, "decode", "read a SAT solver's output for the DIMACS of NAME", cmd_decode)
@@ -222,7 +236,7 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
                         "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
                         "glucose, kissat, minisat (SAT); cpsat; scip, highs, cbc (MIP); or a PySAT name")
-    s.add_argument("--threads", type=int, metavar="N",
+    s.add_argument("--threads", type=whole(1, 1024), metavar="N",
                    help="CP-SAT search threads (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
     s.add_argument("--proof", metavar="FILE",
@@ -252,7 +266,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--proof", metavar="FILE",
                    help="at the end, prove there is no further solution: DRAT proof to FILE, its "
                         "formula to FILE.cnf, checked (dratify; drat-trim too when on the PATH)")
-    s.add_argument("--workers", type=int, metavar="N",
+    s.add_argument("--workers", type=whole(1, 1024), metavar="N",
                    help="split the search into cubes and run them on N local processes")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")

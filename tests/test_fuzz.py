@@ -222,3 +222,35 @@ def test_corpus_is_seeded_and_large_enough():
     first = corpus("x", b"1 2 3\n4 5 6\n", {"o": b"other"}, 30)
     assert first == corpus("x", b"1 2 3\n4 5 6\n", {"o": b"other"}, 30)
     assert sum(CASES.values()) >= 250
+
+
+# -- command-line arguments -------------------------------------------------------------------------
+JUNK = ["-1", "0", "nan", "inf", "1e309", "abc", "", "x" * 5000, "9" * 20, "-0", "1.5"]
+ARGUMENTS = [
+    ["solve", "pentomino-3x20", "--time-limit", "VALUE"],         # 1.5 and 9...9 s are fine
+    ["count", "pentomino-3x20", "--time-limit", "VALUE"],
+    ["count", "pentomino-3x20", "--workers", "VALUE"],
+    ["enumerate", "pentomino-3x20", "--limit", "VALUE"],
+    ["solve", "pentomino-3x20", "--threads", "VALUE"],
+    ["info", "pentomino-3x20", "--amo", "VALUE"],
+    ["count", "pentomino-3x20", "--engine", "VALUE"],
+    ["VALUE", "pentomino-3x20"],
+    ["solve", "VALUE"],
+    ["solve", "clue1", "--encoding", "VALUE"],
+    ["decode", "pentomino-3x20", "VALUE"],
+    ["verify", "pentomino-3x20", "VALUE"],
+    ["score", "clue1", "VALUE"],
+]
+
+
+@pytest.mark.parametrize("argv", ARGUMENTS, ids=lambda a: " ".join(a[:3]))
+def test_junk_arguments(argv, capsys):
+    """Junk where a number, a name or a file belongs: exit 2 and one line, every time."""
+    failures = []
+    valid = {"1.5", "9" * 20} if "--time-limit" in argv else set()
+    for value in (v for v in JUNK if v not in valid):
+        code = main([value if a == "VALUE" else a for a in argv])
+        err = capsys.readouterr().err
+        if code != 2 or len(err.strip().splitlines()) != 1 or "Traceback" in err:
+            failures.append(f"{value[:20]!r}: exit {code}: {err.strip()[:200]}")
+    assert not failures, "\n".join(failures)

@@ -143,6 +143,9 @@ class RunFile:
         if not is_header(found) or found.get("satiling") != self.header["satiling"]:
             raise self._foreign()
         for key, ours in self.header.items():
+            if found.get(key) != ours and key in ("fingerprint", "format", "cubes"):
+                raise SatilingError(f"{self.path}: written by another version of satiling or for "
+                                    f"another model ({key} differs); left unchanged")
             if found.get(key) != ours:
                 there = json.dumps(found.get(key))
                 raise SatilingError(f"{self.path}: not written by this {self.header['satiling']} run "
