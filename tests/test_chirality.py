@@ -78,8 +78,7 @@ def test_reflections_count_only_with_both_hands():
 
 def test_one_sided_pentominoes_3x30():
     """46 distinct (Polyform Puzzler); every one verifies, and the family's canonical form agrees."""
-    puzzle = puzzle_from('piece_set = { name = "pentominoes", freedom = "one-sided" }\n'
-                         "[region]\nrows = 3\ncols = 30\n", "one-sided-3x30")
+    puzzle = load("pentomino-one-sided-3x30")
     problem = puzzle.problem()
     sols = [problem.decode(s) for s in puzzle_solutions(puzzle, problem, distinct=True)]
     for s in sols:

@@ -20,6 +20,7 @@ import tomllib
 
 import pytest
 
+from satiling import load
 from satiling.catalog import load_data
 from satiling.errors import SatilingError, VerificationError
 from satiling.families.polyform import PolyformPlacement
@@ -38,7 +39,7 @@ def raw_solutions(puzzle) -> list:
 
 
 def test_tetrominoes_on_a_cylinder_5_round():
-    puzzle = puzzle_from(TIMMERMANS.format(rows=4, cols=5))
+    puzzle = load("tetromino-cylinder-4x5")
     sols = raw_solutions(puzzle)
     for s in sols:
         puzzle.verify(s)
