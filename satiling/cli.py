@@ -346,7 +346,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if not args.proof and args.solver in (None, "auto", "backtrack"):
         from .commands import edgematch_engine as bt
         if bt.wanted(puzzle, model_options(args), args.solver):
-            return bt.run_solve(puzzle, model_options(args), args)
+            return bt.run_solve(puzzle, model_options(args), args, show)
     args.solver = args.solver or "auto"
     solver_name(args.solver)              # an unknown name is an error before any work
     if not args.proof and _ruled_out(puzzle):
@@ -569,7 +569,8 @@ def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = Fa
     """Print a verified solution (picture or JSON) and optionally write its SVG."""
     print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
     if svg:
-        write_file(svg, puzzle.svg(solution))
+        from .render.pictures import solution_svg
+        write_file(svg, solution_svg(puzzle, solution))
         print(f"satiling: wrote {svg}", file=sys.stderr)
 
 

@@ -88,9 +88,10 @@ def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:
 
 
 # -- solve -------------------------------------------------------------------------------------
-def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace) -> int:
-    """One board, verified and shown; exit 0 found, 1 none, 3 time limit."""
-    from ..cli import show
+def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace,
+              show: Callable[..., None]) -> int:
+    """One board, verified and given to ``show(puzzle, solution, svg, as_json=...)``; exit 0
+    found, 1 none, 3 time limit."""
     from ..engines.edgematch import race
     start = time.perf_counter()
     (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)

@@ -2,25 +2,21 @@
 
 Eternity II records are scores: 480 joins on the 16x16 board, the best known board has 470.  A join
 counts when both its squares hold a piece and the two touching sides have the same (non-grey)
-colour, as on the e2.bucas.name viewer.
-
-Boards are read from three forms (:func:`parse_board`):
-
-* a grid of ``piece/rotation`` tokens, one line per row, ``---/-`` (or ``.``) for an empty square,
-  ``#`` comments -- what ``satiling solve`` prints for these puzzles (the ``.et2`` style);
-* an e2.bucas.name URL (or just its ``board_edges=...`` part): pieces are found from the colours;
-* JSON: a list of placements ``{"square": "I8", "piece": 139, "rotation": 2}``.
+colour, as on the e2.bucas.name viewer.  Boards are read and written by
+:mod:`satiling.families.edgematch_board` (grid text, e2.bucas.name URL, JSON).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Iterable
-from urllib.parse import parse_qs
+from typing import TYPE_CHECKING
 
-from ..errors import SatilingError
-from .edgematch import (GREY, Board, EdgeMatchPuzzle, Square, Tile, canonical_rotation,
-                        distinct_rotations, rotate, shape_key, square_name)
+from .edgematch_board import check_board, parse_board, partial_board
+from .edgematch_geometry import GREY, Board
+
+if TYPE_CHECKING:
+    from .edgematch import EdgeMatchPuzzle
+
+__all__ = ["Score", "check_board", "parse_board", "partial_board", "score"]
 
 
 @dataclass(frozen=True)
@@ -51,158 +47,3 @@ def score(puzzle: EdgeMatchPuzzle, board: Board) -> Score:
                 matched += 1
     misfits = sum(1 for sq, (p, r) in board.items() if not puzzle.fits(puzzle.edges(p, r), sq))
     return Score(matched, len(joins), len(board), puzzle.rows * puzzle.cols, misfits)
-
-
-def check_board(puzzle: EdgeMatchPuzzle, board: Board) -> None:
-    """SatilingError unless every piece exists, is used at most once and sits on the board."""
-    seen: dict[int, str] = {}
-    for (r, c), (p, _) in sorted(board.items()):
-        if not 1 <= p <= len(puzzle.pieces):
-            raise SatilingError(f"square {square_name(r, c)}: {puzzle.name} has no piece {p}")
-        if not (0 <= r < puzzle.rows and 0 <= c < puzzle.cols):
-            raise SatilingError(f"piece {p}: square {square_name(r, c)} is off the board")
-        if p in seen:
-            raise SatilingError(f"piece {p} is on both {seen[p]} and {square_name(r, c)}")
-        seen[p] = square_name(r, c)
-
-
-def partial_board(puzzle: EdgeMatchPuzzle, solution: Iterable[Any]) -> Board:
-    """The board of a partial solution (decoded placements), checked from the pieces alone, not
-    the encoding: no square holds two pieces, no piece is used twice, every piece is legal for its
-    square and no fixed piece is displaced (SatilingError otherwise).  Compact-encoding tiles whose
-    rotation the given join colours do not settle are left out of the board."""
-    solution = list(solution)
-    on_square = _one_piece_per_square(t for t in solution if isinstance(t, Tile))
-    board = puzzle.board_from(solution, strict=False)       # checks piece numbers and squares
-    turn = {sq: canonical_rotation(puzzle.pieces[p - 1], r) for sq, (p, r) in board.items()}
-    for sq, piece in on_square.items():
-        legal = puzzle.legal_rotations(piece, sq)
-        if not legal or turn.get(sq, legal[0]) not in legal:
-            raise SatilingError(f"contradictory model: piece {piece} does not fit the frame on "
-                                f"{square_name(*sq)}")
-    for t in puzzle.fixed:
-        sq = (t.row, t.col)
-        moved = any(p == t.piece and s != sq for s, p in on_square.items())
-        if moved or on_square.get(sq, t.piece) != t.piece or turn.get(sq, t.rotation) != t.rotation:
-            raise SatilingError(f"contradictory model: fixed piece {t.piece} belongs on {t.square} "
-                                f"at rotation {t.rotation}")
-    return board
-
-
-def _one_piece_per_square(tiles: Iterable[Tile]) -> dict[Square, int]:
-    """Square -> piece; SatilingError when a square or a piece is used twice (checked before
-    ``board_from``, whose own message names only the square)."""
-    on_square: dict[Square, int] = {}
-    square_of: dict[int, str] = {}
-    for t in tiles:
-        if (t.row, t.col) in on_square:
-            raise SatilingError(f"contradictory model: square {t.square} holds pieces "
-                                f"{on_square[t.row, t.col]} and {t.piece}")
-        if t.piece in square_of:
-            raise SatilingError(f"contradictory model: piece {t.piece} is on both "
-                                f"{square_of[t.piece]} and {t.square}")
-        on_square[t.row, t.col], square_of[t.piece] = t.piece, t.square
-    return on_square
-
-
-# -- reading boards --------------------------------------------------------------------------
-def parse_board(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    """A board from token-grid text, an e2.bucas.name URL, or JSON placements.
-
-    Lines starting with ``#`` are comments and are never read: ``solve`` prints the viewer URL of
-    its board as such a comment, and an edited grid must score as the grid, not as the old URL."""
-    stripped = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("#")).strip()
-    if not stripped:
-        raise SatilingError("the board is empty")
-    if "board_edges=" in stripped:
-        board = _from_url(puzzle, stripped)
-    elif stripped[0] in "[{":
-        board = _from_json(puzzle, stripped)
-    else:
-        board = _from_grid(puzzle, stripped)
-    check_board(puzzle, board)
-    return board
-
-
-_EMPTY = {"---/-", ".", "-", "---"}
-_TOKEN = re.compile(r"(\d+)/(\d+)")
-
-
-def _from_grid(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    rows = [ln.split("#")[0].split() for ln in text.splitlines()]
-    rows = [r for r in rows if r]
-    if len(rows) != puzzle.rows or any(len(r) != puzzle.cols for r in rows):
-        raise SatilingError(f"a board for {puzzle.name} is {puzzle.rows} lines of {puzzle.cols} "
-                            "'piece/rotation' tokens ('---/-' for an empty square)")
-    board: Board = {}
-    for r, line in enumerate(rows):
-        for c, tok in enumerate(line):
-            if tok in _EMPTY:
-                continue
-            m = _TOKEN.fullmatch(tok)
-            if not m or int(m.group(2)) > 3:
-                raise SatilingError(f"square {square_name(r, c)}: {tok!r} is not 'piece/rotation' "
-                                    "(rotation 0-3) or '---/-'")
-            board[r, c] = (int(m.group(1)), int(m.group(2)))
-    return board
-
-
-def _from_json(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    from ..fileio import loads_json
-    data = loads_json(text, "the board")
-    if isinstance(data, dict):
-        data = data.get("solution", data.get("placements"))
-    if not isinstance(data, list):
-        raise SatilingError("a JSON board is a list of placements (or {\"solution\": [...]})")
-    from ..errors import VerificationError
-    try:
-        return puzzle.board_from(data, strict=False)
-    except VerificationError as e:
-        raise SatilingError(str(e)) from None
-
-
-def _from_url(puzzle: EdgeMatchPuzzle, text: str) -> Board:
-    """Pieces from an e2.bucas.name URL: four letters per square (N E S W, 'a' = grey), row by row
-    from the top left; piece numbers from ``board_pieces`` when given, else from the colours."""
-    query = text.split("#", 1)[-1] if "#" in text else text.split("?", 1)[-1]
-    params = {k: v[0] for k, v in parse_qs(query.replace("?", "&")).items()}
-    w = int(params.get("board_w", puzzle.cols))
-    h = int(params.get("board_h", puzzle.rows))
-    edges = params.get("board_edges", "")
-    if (h, w) != (puzzle.rows, puzzle.cols):
-        raise SatilingError(f"the URL is for a {h}x{w} board, {puzzle.name} is {puzzle.rows}x{puzzle.cols}")
-    if len(edges) != 4 * w * h or not edges.isalpha():
-        raise SatilingError(f"board_edges must be {4 * w * h} letters (4 per square)")
-    ids = params.get("board_pieces", "")
-    ids_list = [int(ids[i:i + 3]) for i in range(0, len(ids), 3)] if len(ids) == 3 * w * h else None
-    order = params.get("motifs_order")
-    if order is not None:           # another colour numbering of the Eternity II palette
-        from ..render.edgematch_svg import MOTIF_ORDERS
-        if order not in MOTIF_ORDERS:
-            raise SatilingError(f"unknown motifs_order {order!r} (known: {', '.join(MOTIF_ORDERS)})")
-        ours = {letter: chr(97 + k) for k, letter in enumerate(MOTIF_ORDERS[order])}
-        if any(ch not in ours for ch in edges):
-            raise SatilingError(f"board_edges has a letter outside the {order} colour order")
-        edges = "".join(ours[ch] for ch in edges)
-    by_shape: dict[tuple, list[int]] = {}
-    for p, e in enumerate(puzzle.pieces, 1):
-        by_shape.setdefault(shape_key(e), []).append(p)
-    board: Board = {}
-    for s in range(w * h):
-        colours = tuple(ord(ch) - 97 for ch in edges[4 * s:4 * s + 4].lower())
-        if colours == (GREY,) * 4:
-            continue
-        sq = divmod(s, w)
-        candidates = by_shape.get(shape_key(colours), [])
-        if ids_list and ids_list[s] in candidates:
-            p = ids_list[s]
-        elif candidates:
-            p = candidates.pop(0)      # equal pieces: any unused copy
-        else:
-            raise SatilingError(f"square {square_name(*sq)}: no piece of {puzzle.name} has the "
-                                f"colours {edges[4 * s:4 * s + 4]}")
-        if p in by_shape.get(shape_key(colours), []):
-            by_shape[shape_key(colours)].remove(p)
-        rot = next(r for r in distinct_rotations(puzzle.pieces[p - 1]) if rotate(puzzle.pieces[p - 1], r) == colours)
-        board[sq] = (p, rot)
-    return board

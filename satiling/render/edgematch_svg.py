@@ -1,77 +1,24 @@
-"""Edge-matching boards as pictures: SVG with coloured edge triangles, a text grid, and the
-e2.bucas.name URL that Eternity II solvers use to share boards.
-
-The URL format (read from the viewer's source, jfbucas/eternityII-viewer, ``puzzle.js``):
-``https://e2.bucas.name/#puzzle=NAME&board_w=W&board_h=H&board_edges=...&board_pieces=...`` where
-``board_edges`` has four letters per square, row by row from the top left, in the order up, right,
-down, left, ``a`` being grey and ``b``, ``c``, ... the colours 1, 2, ...; ``board_pieces`` has three
-digits per square (the 1-based piece number, ``000`` for an empty square).  The viewer's default
-motif order is the numbering of our Eternity II data (checked: the 256 pieces map onto the viewer's
-built-in piece list with colour ``k`` -> letter ``chr(97 + k)``), so its pictures show the real
-patterns and it recognises the puzzle.
+"""Edge-matching boards as SVG: each square cut along its diagonals into four triangles coloured
+like the piece's sides, joins that do not match marked red.  The text forms of a board (grid,
+e2.bucas.name URL) live in :mod:`satiling.families.edgematch_board`; they are re-exported here.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 from xml.sax.saxutils import escape
 
-from ..errors import SatilingError
+from ..families.edgematch_board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
 from .svg import palette
 
+__all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",
+           "solution_svg"]
+
 GREY_FILL = "#9a9a9a"
-BUCAS = "https://e2.bucas.name/#"
-#: the viewer's other colour orders (``motifs_order=...``): the letter of each of our colours 0..22,
-#: found by matching our 256 pieces against the viewer's piece list for that order (a unique match)
-MOTIF_ORDERS = {"jblackwood": "abjrfncksgodlthpemuiqvw", "marie": "abjrfncksgodlthpemuiqvw"}
 
 
-def board_text(puzzle: Any, board: dict) -> str:
-    """One line per row of ``piece/rotation`` tokens (``---/-`` for an empty square), with a
-    comment line of column numbers; :func:`satiling.families.edgematch_score.parse_board` reads it
-    back."""
-    width = max(3, len(str(len(puzzle.pieces))))
-    cell = width + 2
-    head = "# " + "".join(f"{c + 1:>{cell}}" for c in range(puzzle.cols))
-    lines = [head]
-    for r in range(puzzle.rows):
-        toks = []
-        for c in range(puzzle.cols):
-            if (r, c) in board:
-                p, rot = board[r, c]
-                toks.append(f"{p:>{width}}/{rot}")
-            else:
-                toks.append(f"{'-' * width}/-")
-        lines.append(" " + " ".join(toks) + f"   # {_row(r)}")
-    return "\n".join(lines)
-
-
-def _row(r: int) -> str:
-    from ..families.edgematch import row_name
-    return row_name(r)
-
-
-def bucas_url(puzzle: Any, board: dict, name: str | None = None) -> str:
-    """The e2.bucas.name viewer URL of a (partial) board."""
-    top = max((x for p in puzzle.pieces for x in p), default=0)
-    if top > 25:
-        raise SatilingError("the e2.bucas.name viewer has letters for 25 colours only")
-    letters, ids = [], []
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            if (r, c) in board:
-                p, rot = board[r, c]
-                letters.extend(chr(97 + x) for x in puzzle.edges(p, rot))
-                ids.append(p)
-            else:
-                letters.append("aaaa")
-                ids.append(0)
-    label = re.sub(r"[^A-Za-z0-9_]+", "_", name or puzzle.name) or "satiling"
-    url = (f"{BUCAS}puzzle={label}&board_w={puzzle.cols}&board_h={puzzle.rows}"
-           f"&board_edges={''.join(letters)}")
-    if len(puzzle.pieces) <= 999:
-        url += "&board_pieces=" + "".join(f"{p:03d}" for p in ids)
-    return url
+def solution_svg(puzzle: Any, solution: list[Any]) -> str:
+    """The SVG of a (possibly partial) solution of an edge-matching puzzle."""
+    return board_svg(puzzle, puzzle.board_from(solution, strict=False))
 
 
 def colour_fills(puzzle: Any) -> dict[int, str]:
