@@ -163,7 +163,7 @@ def test_output_through_a_symlink_replaces_its_target(tmp_path, capsys):
     link = tmp_path / "link.cnf"
     link.symlink_to(target.name)
     assert main(["encode", "pentomino-3x20", "-o", str(link)]) == 0
-    assert link.is_symlink() and target.read_text().startswith("c satiling pentomino-3x20")
+    assert link.is_symlink() and target.read_text().startswith("c satiling encode pentomino-3x20")
     assert _leftovers(tmp_path) == []
 
 
