@@ -316,3 +316,19 @@ def test_endless_input_is_refused_at_once(tmp_path, capsys):
                  ["decode", "pentomino-3x20", "/dev/zero"], ["score", "clue1", "/dev/zero"],
                  ["check-proof", "/dev/zero", str(proof)], ["check-proof", f"{proof}.cnf", "/dev/zero"]):
         assert "/dev/zero" in _one_line_error(capsys, argv), argv
+
+
+def test_numbers_and_nesting_no_reader_accepts(tmp_path, capsys):
+    """JSON that Python's reader lets through or chokes on: one line, exit 2."""
+    cases = {
+        "Infinity": '{"placements": [{"piece": "F", "cells": [[Infinity, 1]]}]}',
+        "5000 digits": '{"placements": [{"piece": "F", "cells": [[' + "9" * 5000 + ", 1]]}]}",
+        "deep nesting": "[" * 100000 + "]" * 100000,
+        "NaN": '{"placements": NaN}',
+    }
+    for name, text in cases.items():
+        path = tmp_path / "s.json"
+        path.write_text(text)
+        for command in ("verify", "render"):
+            err = _one_line_error(capsys, [command, "pentomino-3x20", str(path)])
+            assert str(path) in err, (name, err)
