@@ -95,3 +95,10 @@ def test_obeirne_hexagon_instance():
     assert len(puzzle.pieces) == 19
     assert len(puzzle.lattice.region_symmetries(puzzle.region)) == 12
     assert len(puzzle.symmetries()) == 12
+
+
+def test_a_set_holding_both_hands_is_not_doubled():
+    """The 29 pentacubes already hold both hands of their six chiral pairs."""
+    puzzle = puzzle_from('lattice = "cubic"\npiece_set = { name = "pentacubes", freedom = "one-sided" }\n'
+                         '[rules]\npieces = "at-most"\n[region]\nbox = [5, 5, 5]\n')
+    assert len(puzzle.pieces) == 29

@@ -301,12 +301,14 @@ def _pieces(lat: Lattice, data: dict[str, Any], name: str) -> list[Piece]:
 
 def expand_set(lat: Lattice, pieces: list[Piece], freedom: str | None) -> list[Piece]:
     """A set made one-sided (each chiral piece joined by its mirror partner, named in lower case
-    or with a prime) or fixed (one piece per orientation, numbered); unchanged otherwise."""
+    or with a prime, unless the set holds it already) or fixed (one piece per orientation,
+    numbered); unchanged otherwise."""
     taken = {p.name for p in pieces}
+    shapes = {s for p in pieces for s in lat.orientations(p.shape, reflections=False)}
     out = []
     for p in pieces:
         out.append(p)
-        if freedom == "one-sided" and lat.chiral(p.shape):
+        if freedom == "one-sided" and lat.mirror(p.shape) not in shapes:     # chiral, partner missing
             partner = p.name.lower() if p.name.lower() not in taken else p.name + "'"
             taken.add(partner)
             out.append(Piece(partner, lat.mirror(p.shape), p.count, "one-sided"))
