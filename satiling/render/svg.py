@@ -31,7 +31,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     """
     empty, labels, faded, captions = list(empty), list(labels), list(faded), list(captions)
     allpts = [p for polys, _, _ in shapes for poly in polys for p in poly] + [p for poly in empty for p in poly]
-    allpts += [p for poly, _ in faded for p in poly] + [p for p, _ in captions]
+    allpts += [p for poly, _ in faded for p in poly] + [(x, y - 0.4) for (x, y), _ in captions]
     if not allpts:
         allpts = [(0.0, 0.0)]
     x0, y0 = min(p[0] for p in allpts) - margin, min(p[1] for p in allpts) - margin
