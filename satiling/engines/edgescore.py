@@ -23,6 +23,8 @@ import struct
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..errors import SatilingError
+
 #: (piece index, rotation, N, E, S, W): one pre-rotated candidate
 Cand = tuple[int, int, int, int, int, int]
 #: callback(breaks, nodes, board) for every full board within the cap; a true result stops
@@ -67,19 +69,40 @@ def layout(puzzle: Any, hints: bool = False, seed: int | None = None) -> Layout:
     asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order."""
     rows, cols = puzzle.rows, puzzle.cols
     order = [(r, c) for r in range(rows - 1, -1, -1) for c in range(cols)]
-    depth = {sq: d for d, sq in enumerate(order)}
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
-    taken = {p for p, _ in pinned.values()}
     colours = 1 + max(max(e) for e in puzzle.pieces)
-    rng = random.Random(seed) if seed is not None else None
-    cands: list[Cand] = []
-    spans: list[tuple[int, int]] = []
+    if colours > 256 or len(puzzle.pieces) > 65535:
+        raise SatilingError("the scoring search takes at most 255 colours and 65535 pieces")
+    tables = _Tables()
+    runs = _class_runs(puzzle, order, pinned, colours, tables, random.Random(seed) if seed is not None else None)
+    cells = _cells(puzzle, order, pinned, runs, tables)
+    cands, spans = tables.cands, tables.spans
+    lay = Layout(order, colours, len(puzzle.pieces), len(puzzle.joins()), cands, spans, cells)
+    lay.packed = (b"".join(struct.pack("<HBBBBBB", *cand, 0) for cand in cands),
+                  struct.pack(f"<{2 * len(spans)}i", *(x for sp in spans for x in sp)),
+                  struct.pack(f"<{len(CELL_FIELDS) * len(cells)}i", *(x for cell in cells for x in cell)))
+    return lay
+
+
+@dataclass
+class _Tables:
+    """Candidates in runs, as they are being laid out."""
+
+    cands: list[Cand] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def add_run(self, entries: list[Cand]) -> None:
+        self.spans.append((len(self.cands), len(self.cands) + len(entries)))
+        self.cands.extend(entries)
+
+
+def _class_runs(puzzle: Any, order: list, pinned: dict, colours: int, tables: _Tables,
+                rng: random.Random | None) -> dict[tuple[bool, ...], tuple[int, int, int]]:
+    """Per kind of square (which sides lie on the rim): the free pieces in their legal rotations,
+    in runs by (south, west) colours, by west colour, by south colour, then all of them.
+    Returns the first exact, west-only and south-only run of each kind."""
+    taken = {p for p, _ in pinned.values()}
     runs: dict[tuple[bool, ...], tuple[int, int, int]] = {}
-
-    def add_run(entries: list[Cand]) -> None:
-        spans.append((len(cands), len(cands) + len(entries)))
-        cands.extend(entries)
-
     for sq in order:
         rim = tuple(puzzle.on_rim(sq, d) for d in range(4))
         if rim in runs or sq in pinned:
@@ -88,38 +111,39 @@ def layout(puzzle: Any, hints: bool = False, seed: int | None = None) -> Layout:
                    if p not in taken for r in puzzle.legal_rotations(p, sq)]
         if rng is not None:
             rng.shuffle(entries)
-        first = len(spans)
+        first = len(tables.spans)
         for s in range(colours):
             for w in range(colours):
-                add_run([e for e in entries if e[4] == s and e[5] == w])
+                tables.add_run([e for e in entries if e[4] == s and e[5] == w])
         for w in range(colours):
-            add_run([e for e in entries if e[5] == w])
+            tables.add_run([e for e in entries if e[5] == w])
         for s in range(colours):
-            add_run([e for e in entries if e[4] == s])
-        add_run(entries)
+            tables.add_run([e for e in entries if e[4] == s])
+        tables.add_run(entries)
         runs[rim] = (first, first + colours * colours, first + colours * colours + colours)
+    return runs
 
+
+def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables) -> list[tuple[int, ...]]:
+    """The :data:`CELL_FIELDS` of each square in search order (a pinned square adds its run)."""
+    depth = {sq: d for d, sq in enumerate(order)}
     cells = []
-    for d, (r, c) in enumerate(order):
-        south = depth.get((r + 1, c), -1) if r + 1 < rows else -1
-        west = depth.get((r, c - 1), -1) if c > 0 else -1
+    for r, c in order:
+        south = depth[r + 1, c] if r + 1 < puzzle.rows else -1
+        west = depth[r, c - 1] if c > 0 else -1
         if (r, c) in pinned:
             p, rot = pinned[r, c]
             e = puzzle.edges(p, rot)
-            cells.append((south, west, -1, -1, -1, -1, -1, len(spans),
+            cells.append((south, west, -1, -1, -1, -1, -1, len(tables.spans),
                           _pinned_breaks(puzzle, pinned, (r, c), e)))
-            add_run([(p - 1, rot, *e)])
+            tables.add_run([(p - 1, rot, *e)])
             continue
         up, right = pinned.get((r - 1, c)), pinned.get((r, c + 1))
-        need_n = puzzle.edges(*up)[2] if up else -1
-        need_e = puzzle.edges(*right)[3] if right else -1
+        need_n = puzzle.edges(*up)[2] if up else -1         # a pinned north neighbour's S colour
+        need_e = puzzle.edges(*right)[3] if right else -1   # a pinned east neighbour's W colour
         rim = tuple(puzzle.on_rim((r, c), k) for k in range(4))
         cells.append((south, west, *runs[rim], need_n, need_e, -1, 0))
-    lay = Layout(order, colours, len(puzzle.pieces), len(puzzle.joins()), cands, spans, cells)
-    lay.packed = (b"".join(struct.pack("<HBBBBBB", *cand, 0) for cand in cands),
-                  struct.pack(f"<{2 * len(spans)}i", *(x for sp in spans for x in sp)),
-                  struct.pack(f"<{len(CELL_FIELDS) * len(cells)}i", *(x for cell in cells for x in cell)))
-    return lay
+    return cells
 
 
 def reserve(n: int, cap: int, start: float = START, full: float = FULL) -> list[int]:
