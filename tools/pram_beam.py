@@ -35,6 +35,7 @@ from satiling.cli import solution_json, write_atomically
 from satiling.families.polyform import _piece
 from satiling.geometry.drafter import element_ij
 from satiling.search.beam import Board, State, Weights, beam_search, dfs_exhaust, piece_tilability
+from satiling.search.packing import relaxed
 
 #: Burkardt & Garvie (2021), Table 4: configurations (variables) per board
 PAPER = {"trinity": 142, "serenity": 876, "whale": 1071, "boat": 8753, "pram": 108049}
@@ -207,12 +208,21 @@ def run_beam(args: argparse.Namespace) -> int:
         print(f"c {left} pieces left: {kept} states, best score {best:.2f}, "
               f"{time.process_time() - clock:.0f} CPU-s", flush=True)
 
+    def on_exhaust(k: int, finished: bool, nodes: int) -> None:
+        if finished:
+            print(f"c state {k} exhausted: {nodes} nodes, {time.process_time() - clock:.0f} CPU-s",
+                  flush=True)
+
     result = beam_search(board, args.width, args.exhaust_at, weights, args.budget,
-                         exhaust or dfs_exhaust, fixed, args.time_limit, on_level)
+                         exhaust or dfs_exhaust, fixed, args.time_limit, on_level, on_exhaust)
     deepest = len(result.deepest.rows) if result.deepest else 0
     print(f"s {result.status}: {result.favourable} favourable states, {result.exhausted} exhausted, "
           f"{result.nodes} exhaust nodes, deepest state {deepest} pieces, "
           f"{time.process_time() - clock:.0f} CPU-s ({result.seconds:.0f} s wall)")
+    if args.deepest and result.deepest:
+        partial = [board.placements[r] for r in result.deepest.rows]
+        relaxed(puzzle).verify(partial)              # a valid partial tiling
+        write_atomically(args.deepest, solution_json(puzzle, partial) + "\n")
     if result.status != "SAT":
         return 1 if result.status == "UNSAT" else 3
     print(puzzle.text(result.tiling))                      # verified by beam_search
@@ -245,6 +255,8 @@ def main() -> int:
     b.add_argument("--time-limit", type=float, help="wall seconds")
     b.add_argument("--out", help="write the verified tiling here (JSON)")
     b.add_argument("--svg", help="draw the verified tiling here")
+    b.add_argument("--deepest", metavar="FILE",
+                   help="write the best state of the last level here (JSON; 'satiling pack --hint' reads it)")
     args = ap.parse_args()
     if args.command == "windows":
         return window_check(args.puzzle, args.radius)

@@ -26,15 +26,18 @@ def register(sub) -> None:
     s.add_argument("--workers", type=int, default=1, metavar="N", help="CP-SAT search workers")
     s.add_argument("--svg", metavar="FILE", help="also draw the packing (hole in white) to FILE")
     s.add_argument("--json", action="store_true", help="print the packing and its hole as JSON")
+    s.add_argument("--hint", metavar="FILE", help="start from the placements in FILE (JSON, as "
+                   "'solve --json' writes; a partial tiling will do)")
     s.set_defaults(run=cmd_pack)
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
-    from ..cli import EXIT_FOUND, EXIT_TIMEOUT, write_atomically
+    from ..cli import EXIT_FOUND, EXIT_TIMEOUT, read_solutions, write_atomically
     from ..search.packing import Packer, hole_components
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
+    hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
     caught: list[int] = []
     result: list = []
 
@@ -49,7 +52,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     try:
         # the search runs in a thread so that the main thread stays free to take signals
         worker = threading.Thread(target=lambda: result.append(
-            packer.run(args.time_limit, args.workers, on_improve=report)), daemon=True)
+            packer.run(args.time_limit, args.workers, hint, on_improve=report)), daemon=True)
         worker.start()
         while worker.is_alive():
             worker.join(0.2)

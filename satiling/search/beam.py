@@ -275,13 +275,15 @@ def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...
 
 def beam_search(board: Board, width: int = 100, exhaust_at: int = 30, weights: Weights | None = None,
                 budget: int = 100_000, exhaust: Exhaust = dfs_exhaust, fixed: Sequence[Any] = (),
-                time_limit: float | None = None, on_level: Callable[[int, int, float], None] | None = None
-                ) -> BeamResult:
+                time_limit: float | None = None, on_level: Callable[[int, int, float], None] | None = None,
+                on_exhaust: Callable[[int, bool, int], None] | None = None) -> BeamResult:
     """Selby's two phases on ``board``.
 
     Grow states level by level, keeping the ``width`` best (duplicates -- the same rows in another
     order -- merged), until ``exhaust_at`` pieces are left; then exhaust the kept states, best first,
     each with at most ``budget`` nodes, until one tiles.  ``fixed`` placements start every state.
+    ``on_level(pieces left, states kept, best score)`` and ``on_exhaust(state number, finished,
+    nodes)`` report progress.
     """
     start = time.perf_counter()
     weights = weights or Weights(piece_tilability(board))
@@ -313,10 +315,12 @@ def beam_search(board: Board, width: int = 100, exhaust_at: int = 30, weights: W
             result.seconds = time.perf_counter() - start
             return result
     result.favourable = len(level)
-    for state in level:
+    for k, state in enumerate(level):
         rows, finished, nodes = exhaust(board, state, budget)
         result.nodes += nodes
         result.exhausted += finished
+        if on_exhaust:
+            on_exhaust(k, finished, nodes)
         if rows is not None:
             result.status, result.tiling = "SAT", board.solution(rows)
             break
