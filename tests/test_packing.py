@@ -46,7 +46,8 @@ def test_mutilated_chessboard_holds_sixteen_dominoes_and_leaves_one_colour():
 def test_all_twelve_pentominoes_fit_6x11(tmp_path):
     # 6x10 has 2339 tilings (Haselgrove 1960), so a 6x11 board takes all 12 and leaves 6 cells
     path = tmp_path / "p6x11.toml"
-    path.write_text('family = "polyform"\npiece_set = "pentominoes"\n[region]\nrows = 6\ncols = 11\n')
+    path.write_text('family = "polyform"\npiece_set = "pentominoes"\n[rules]\ncells = "at-most"\n'
+                    '[region]\nrows = 6\ncols = 11\n')
     puzzle = load(str(path))
     packing = Packer(puzzle).run(time_limit=60)
     check_packing(puzzle, packing)
