@@ -20,7 +20,7 @@ from . import catalog
 from .errors import SatilingError, VerificationError
 from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
-from .signals import exit_code, exit_on_signal, interrupts
+from .signals import exit_code, interrupts
 
 write_atomically = write_file          # the older name, still imported by plugins and tools
 
@@ -47,17 +47,15 @@ exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
 
 
 def main(argv: list[str] | None = None) -> int:
+    # SIGINT and SIGTERM raise Interrupt: exit 130 / 143; when this is the program itself (argv
+    # None), a signal after the work (while the interpreter shuts down) exits 130 / 143 at once
     try:
-        with interrupts():                # SIGINT and SIGTERM: Interrupt, exit 130 / 143
-            try:
-                return _main(argv)
-            except KeyboardInterrupt as e:    # before the command ran (reading the options)
-                print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
-                      file=sys.stderr)
-                return exit_code(e)
-    finally:
-        if argv is None:                  # the program itself: a signal while it shuts down
-            exit_on_signal()
+        with interrupts(final=argv is None):
+            return _main(argv)
+    except KeyboardInterrupt as e:        # outside the command (reading the options, leaving)
+        print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
+              file=sys.stderr)
+        return exit_code(e)
 
 
 def _main(argv: list[str] | None) -> int:

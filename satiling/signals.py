@@ -54,37 +54,41 @@ def exit_code(exc: BaseException | None = None, reason: str = "interrupted") -> 
     return 128 + signal.SIGINT
 
 
-def _raise(signum: int, frame: Any) -> None:
-    raise Interrupt(signum)
-
-
 @contextmanager
-def interrupts() -> Iterator[None]:
-    """SIGINT and SIGTERM raise :class:`Interrupt` inside the block (the CLI's whole run)."""
+def interrupts(final: bool = False) -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`Interrupt` inside the block (the CLI's whole run).
+
+    ``final``: the block is the program's whole work; after it (interpreter shutdown, workers
+    joined) a signal ends the process at once with 130 / 143 instead of raising where nothing
+    would catch it.  The handler switches in one step, so no signal finds a gap between the two.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = {sig: signal.signal(sig, _raise) for sig in SIGNALS}
+    closing = False
+
+    def handler(signum: int, frame: Any) -> None:
+        if closing:
+            _leave(signum)
+        raise Interrupt(signum)
+
+    old = {sig: signal.signal(sig, handler) for sig in SIGNALS}
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        if final:
+            closing = True
+        else:
+            for sig, previous in old.items():
+                signal.signal(sig, previous)
 
 
-def exit_on_signal() -> None:
-    """For a program's last moments, after its command has run and printed (interpreter shutdown,
-    worker processes joined): SIGINT or SIGTERM then ends the process at once, 130 / 143."""
-    def leave(signum: int, frame: Any) -> None:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(128 + signum)
-
-    if threading.current_thread() is threading.main_thread():
-        for sig in SIGNALS:
-            signal.signal(sig, leave)
+def _leave(signum: int) -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(128 + signum)
 
 
 # -- solvers in a child process -------------------------------------------------------------------

@@ -111,10 +111,14 @@ def output_ok(command: str, argv: list[str], code: int, out: str, err: str, work
 
 def before_start(code: int, err: str) -> bool:
     """The signal came before satiling's code ran (the interpreter starting, imports): Python's
-    own defaults apply there (a KeyboardInterrupt traceback, or death by SIGTERM)."""
-    if code in (-signal.SIGINT, -signal.SIGTERM) and "satiling" not in err:
-        return True                       # killed in start-up, before any handler of ours
-    return "Traceback" in err and 'satiling/cli.py", line' not in err
+    own defaults apply there (a KeyboardInterrupt traceback, or death by the signal).  Once
+    ``satiling.cli.main`` runs, every message starts with 'satiling:' and every traceback would
+    pass through main."""
+    ours = " in main\n" in err or " in _main\n" in err or err.startswith("satiling:") \
+        or "\nsatiling:" in err
+    if code in (-signal.SIGINT, -signal.SIGTERM):
+        return not ours
+    return "Traceback" in err and not ours
 
 
 def main() -> None:
@@ -142,6 +146,10 @@ def main() -> None:
                     ok_output = output_ok(command, argv, code, out, err, Path(tmp))
                 if before_start(code, err):
                     row.early += 1
+                    where = [ln.strip() for ln in err.splitlines() if ln.strip().startswith("File")]
+                    print(f"  (before start: {command} [{solver}] {signal.Signals(sig).name} at "
+                          f"{delay:.2f} s: exit {code}; {where[-1:] or err.strip()[-80:]})",
+                          file=sys.stderr)
                     continue
                 row.runs += 1
                 row.codes[code] += 1
@@ -151,7 +159,7 @@ def main() -> None:
                 row.kept += (code in (128 + sig, 0, 1)) and ok_output and not tb
                 if code not in (128 + sig, 0, 1) or tb or not ok_output:
                     print(f"  {command} [{solver}] {signal.Signals(sig).name} at {delay:.2f} s: "
-                          f"exit {code}; {err.strip().splitlines()[-1:]}", file=sys.stderr)
+                          f"exit {code}; {' | '.join(err.strip().splitlines()[-8:])}", file=sys.stderr)
         rows.append(row)
         print(f"{command} [{solver}]: {dict(row.codes)}", file=sys.stderr, flush=True)
     print("| command | solver | exit codes (runs) | contract kept | tracebacks | output broken "
