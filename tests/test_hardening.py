@@ -332,3 +332,24 @@ def test_numbers_and_nesting_no_reader_accepts(tmp_path, capsys):
         for command in ("verify", "render"):
             err = _one_line_error(capsys, [command, "pentomino-3x20", str(path)])
             assert str(path) in err, (name, err)
+
+
+def test_enumerate_out_to_a_fifo_streams_the_file(tmp_path, capsys):
+    """--out to a FIFO: written through (header, then the 2 distinct tilings), nothing replaced."""
+    import os
+    import stat
+    import threading
+    fifo = tmp_path / "stream.jsonl"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    assert _enumerate(capsys, "--out", str(fifo))[0] == 0
+    reader.join(10)
+    lines = received[0].splitlines()
+    assert lines[0].startswith('{"satiling":"enumerate"') and len(_solutions_of(lines)) == 2
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def _solutions_of(lines: list[str]) -> list[str]:
+    return [ln for ln in lines if '"placements"' in ln]

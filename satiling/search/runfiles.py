@@ -70,6 +70,7 @@ class RunFile:
         self.torn = False
         self._keep: int | None = None            # truncate to this length at start (a torn line)
         self._new = True
+        self._last_sum = _chain("", self.header_line.encode())   # the chain starts at the header
         self.fd = self._open(resume)
         try:
             if self._regular:
@@ -109,7 +110,6 @@ class RunFile:
 
     def _read(self, resume: bool) -> None:
         data = _read_all(self.fd, self.path)
-        self._last_sum = _chain("", self.header_line.encode())
         if not data:
             return
         end = data.rfind(b"\n") + 1
