@@ -11,6 +11,9 @@ Parts (all by default; pick some with --parts):
 * ``rate``: nodes per CPU second on the full Eternity II (starter fixed, 256 squares) with the
   row scan from the bottom-left (``--rate-seconds`` of search).
 * ``counts``: all solutions of generated 6x6 boards by the engine and by ``count --engine sat``.
+* ``oracle``: a SAT oracle inside the search, measured: below random prefixes of 16, 24, 32
+  squares of the first 8x8 board, the backtracker's time for the whole subtree against one CaDiCaL
+  call on the rest of the board.
 * ``cliff``: the CNF of a generated 12x12 board, pairwise at-most-one up to 500 literals against the
   clause budget now in ``backends/cnf.py`` (clauses, CPU seconds to produce them).
 
@@ -45,6 +48,12 @@ def child(cmd: list[str], cap: float) -> tuple[int, float, str]:
     return p.returncode, cpu, p.stderr
 
 
+def cpu_with_children() -> float:
+    """CPU seconds of this process and of its finished children."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
 def satiling(*args: str) -> list[str]:
     return [sys.executable, "-m", "satiling.cli", *args]
 
@@ -53,20 +62,22 @@ def boards(args: argparse.Namespace, tmp: Path) -> None:
     from satiling.families.edgematch_generate import generate, instance_toml
     print(f"\n## generated {args.size}x{args.size} boards, {args.frame} frame + {args.inner} inner "
           f"colours, CPU cap {args.cap:g} s per run")
-    print("seed | " + " | ".join(SAT) + " | ratio cadical/backtrack | ratio cpsat/backtrack")
+    solvers = {k: v for k, v in SAT.items() if k in args.solvers}
+    others = [s for s in solvers if s != "backtrack"]
+    print("seed | " + " | ".join(solvers) + "".join(f" | ratio {s}/backtrack" for s in others))
     for seed in args.seeds:
         gen = generate(args.size, args.size, args.frame, args.inner, seed)
         path = tmp / f"b{args.size}-{seed}.toml"
         path.write_text(instance_toml(gen, f"generate-edgematch {args.size} {args.size} --seed {seed}"))
         cells, secs = [], {}
-        for name, flags in SAT.items():
+        for name, flags in solvers.items():
             code, cpu, err = child(satiling("solve", str(path), *flags, "--time-limit",
                                             str(10 * args.cap)), args.cap)
             solved = code == 0
             secs[name] = cpu if solved else None
             cells.append(f"{cpu:.2f}" if solved else f"> {cpu:.1f} (exit {code})")
-        ratios = [f"{secs[s] / secs['backtrack']:.1f}" if secs[s] and secs["backtrack"] else "-"
-                  for s in ("cadical", "cpsat")]
+        ratios = [f"{secs[s] / secs['backtrack']:.1f}" if secs[s] and secs.get("backtrack") else "-"
+                  for s in others]
         print(f"{seed} | " + " | ".join(cells) + " | " + " | ".join(ratios), flush=True)
 
 
@@ -118,6 +129,49 @@ def counts(args: argparse.Namespace, tmp: Path) -> None:
               f"{'equal' if a == b else 'DIFFERENT'}; ratio {tb / ta:.0f}", flush=True)
 
 
+def oracle(args: argparse.Namespace) -> None:
+    """Would a SAT oracle pay inside the search?  For random prefixes of the first ``depth``
+    squares of an 8x8 board: the backtracker's CPU time to exhaust the subtree below the prefix,
+    against one CaDiCaL call on the board with the prefix fixed (the oracle's question: can the
+    rest still be completed?).  It pays only where the call is cheaper than the subtree."""
+    import random
+    from satiling.engines.edgematch import EdgeBoard, Engine
+    from satiling.families.edgematch import EdgeMatchPuzzle, Tile
+    from satiling.families.edgematch_generate import generate
+    from satiling.search.solve import solve
+    pz = generate(args.size, args.size, args.frame, args.inner, args.seeds[0]).puzzle()
+    eng = Engine(EdgeBoard(pz.rows, pz.cols, tuple(pz.pieces), (), "rows"))
+    rng = random.Random(1)
+    print(f"\n## SAT oracle: subtree below a random prefix, backtracker against one CaDiCaL call "
+          f"({args.size}x{args.size} seed {args.seeds[0]}, row scan)")
+    for depth in (16, 24, 32):
+        bt, sat, answers = [], [], []
+        while len(bt) < 5:
+            prefix: tuple[int, ...] = ()
+            while len(prefix) < depth:
+                kids = eng.children(prefix)
+                if not kids:
+                    break
+                prefix += (rng.choice(kids),)
+            if len(prefix) < depth:
+                continue
+            t = time.process_time()
+            eng.search.reset()
+            eng.solutions(prefix)
+            bt.append(time.process_time() - t)
+            placed = eng.board_of(prefix)[:depth]
+            fixed = [Tile(r, c, p + 1, rot) for r, c, p, rot in placed]
+            sub = EdgeMatchPuzzle("prefix", pz.rows, pz.cols, pz.pieces, fixed)
+            t = cpu_with_children()
+            result = solve(sub.problem(), solver="cadical", time_limit=args.cap)
+            sat.append(cpu_with_children() - t)             # model build and solver child included
+            answers.append(result.status)
+        print(f"depth {depth}: backtracker {sum(bt) / 5 * 1000:.2f} ms per subtree, CaDiCaL "
+              f"{sum(sat) / 5 * 1000:.1f} ms per call (CPU, building the model included), "
+              f"answers {answers}; the oracle would cost {sum(sat) / max(sum(bt), 1e-9):.0f}x the "
+              "subtree it might prune", flush=True)
+
+
 def cliff(args: argparse.Namespace) -> None:
     from satiling.backends.cnf import CnfEncoder
     from satiling.families.edgematch_generate import generate
@@ -133,12 +187,14 @@ def cliff(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--parts", nargs="+", default=["clues", "rate", "counts", "cliff", "boards"],
-                    choices=("boards", "clues", "rate", "counts", "cliff"))
+    ap.add_argument("--parts", nargs="+", default=["clues", "rate", "counts", "cliff", "oracle", "boards"],
+                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle"))
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--frame", type=int, default=3)
     ap.add_argument("--inner", type=int, default=8)
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    ap.add_argument("--solvers", nargs="+", default=list(SAT), choices=list(SAT),
+                    help="engines for the generated boards")
     ap.add_argument("--cap", type=float, default=60.0, help="CPU seconds per solver run")
     ap.add_argument("--rate-seconds", type=float, default=20.0)
     ap.add_argument("--order", default="rows-up", help="search order for the node rate")

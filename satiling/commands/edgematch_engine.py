@@ -188,8 +188,8 @@ def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     try:
         stopped = _jobs(boards, args, None, add)
     except KeyboardInterrupt as e:
-        print(f"satiling: interrupted: {_scaled(total[0], distinct, args, order)} solutions so far, "
-              "the count is not complete", file=sys.stderr)
+        print(f"satiling: {_stop_reason(e)}: {_scaled(total[0], distinct, args, order)} solutions "
+              "so far, the count is not complete", file=sys.stderr)
         return exit_code(e)
     n = _scaled(total[0], distinct, args, order)
     if stopped:
@@ -200,6 +200,11 @@ def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     if args.raw and order > 1:
         print(f"satiling: {n} solutions in {n // order} symmetry classes", file=sys.stderr)
     return 0 if n else 1
+
+
+def _stop_reason(e: BaseException) -> str:
+    from ..signals import exit_code
+    return "terminated" if exit_code(e) == 143 else "interrupted"
 
 
 def _scaled(found: int, distinct: bool, args: argparse.Namespace, order: int) -> int:
@@ -250,7 +255,7 @@ def _enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.
     except Enough:
         stopped = ""
     except KeyboardInterrupt as e:
-        print(f"satiling: interrupted: stopped after {written[0]} solutions", file=sys.stderr)
+        print(f"satiling: {_stop_reason(e)}: stopped after {written[0]} solutions", file=sys.stderr)
         return exit_code(e)
     if stopped:
         print(f"satiling: time limit: stopped after {written[0]} solutions", file=sys.stderr)
