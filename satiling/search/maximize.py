@@ -137,14 +137,14 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
     exact = n <= EXACT_LIMIT
     best = {"breaks": joins + 1, "solution": []}
     clock = time.process_time if cpu_time else time.perf_counter
-    begin = clock()
+    begin, exhausted = clock(), False
     for k in itertools.count():
         left = None if time_limit is None else time_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
         lay = edgescore.layout(puzzle, hints, seed=seed + k)
 
-        def found(breaks: int, nodes: int, raw: list) -> bool:
+        def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
             solution = puzzle.tiles(lay.board(raw))
             score = checked_score(puzzle, solution, hints)
             if score != joins - breaks:
@@ -158,12 +158,13 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
         held = [0] * n if exact else edgescore.reserve(n, cap)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else restart_nodes)
-        if exact and out.status == "exhausted":
+        exhausted = exact and out.status == "exhausted"
+        if exhausted:
             break
-    score = joins - best["breaks"] if best["solution"] else 0
-    proved = best["breaks"] == 0 or (exact and out.status == "exhausted")
     if not best["solution"]:
-        return MaxResult("UNKNOWN", 0, joins, [], 0.0, joins if proved else None)
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+    score = joins - best["breaks"]
+    proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
 
