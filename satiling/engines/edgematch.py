@@ -165,6 +165,59 @@ class Plan:
         return sorted(out)
 
 
+def key_weights(plan: Plan) -> list[int]:
+    """A key is four digits base colours + 1, one per side (N first); digit ``colours`` is the
+    wildcard."""
+    return [(plan.colours + 1) ** d for d in range(4)]
+
+
+def candidate_table(plan: Plan) -> tuple[np.ndarray, np.ndarray]:
+    """(start, entries): the entries filed under key k are ``entries[start[k]:start[k + 1]]``, in
+    entry order.  Each entry is filed under the 16 keys that know some of its sides, except where
+    a side facing a later square (a wildcard) is grey."""
+    C, weight = plan.colours, key_weights(plan)
+    edges = np.array([e for _, _, e in plan.entries], dtype=np.int64).reshape(-1, 4)
+    masks = (np.arange(16)[:, None] >> np.arange(4)) & 1              # mask -> known sides
+    digits = np.where(masks[None, :, :] == 1, edges[:, None, :], C)   # entry, mask, side
+    fits = ~((masks[None] == 0) & (edges[:, None, :] == 0)).any(axis=2)
+    key = (digits * np.array(weight)).sum(axis=2)
+    ent, _ = np.nonzero(fits)
+    key = key[fits]
+    start = np.zeros((C + 1) ** 4 + 1, dtype=np.uint32)
+    start[1:] = np.cumsum(np.bincount(key, minlength=(C + 1) ** 4))
+    return start, ent[np.argsort(key, kind="stable")]
+
+
+def step_keys(plan: Plan, col: np.ndarray) -> tuple[list[int], list[list[int]], list[list[int]]]:
+    """Per step: the key's constant part (rim sides grey, fixed neighbours' colours, wildcards for
+    squares filled later) and four (colour slot, weight) pairs reading the neighbours filled
+    earlier (the zero slot with weight 0 where there are fewer)."""
+    b, C, weight = plan.board, plan.colours, key_weights(plan)
+    zero = len(col) - 1
+    fixed = {(f[0], f[1]) for f in b.fixed}
+    seen = set(fixed)
+    base, nbr, wts = [], [], []
+    for r, c in plan.steps:
+        k, slots, ws = 0, [], []
+        for d in range(4):
+            if on_rim(b.rows, b.cols, r, c, d):
+                continue                                   # digit 0: grey
+            n = (r + STEP[d][0], c + STEP[d][1])
+            slot = 4 * (n[0] * b.cols + n[1]) + (d + 2) % 4
+            if n in fixed:
+                k += int(col[slot]) * weight[d]
+            elif n in seen:
+                slots.append(slot)
+                ws.append(weight[d])
+            else:
+                k += C * weight[d]
+        base.append(k)
+        nbr.append(slots + [zero] * (4 - len(slots)))
+        wts.append(ws + [0] * (4 - len(ws)))
+        seen.add((r, c))
+    return base, nbr, wts
+
+
 def auto_order(board: EdgeBoard, probes: int = 300) -> EdgeBoard:
     """The board with the search order of the smallest estimated tree (Knuth's estimate, mean of
     ``probes`` random paths, per order)."""
@@ -186,59 +239,24 @@ class Engine:
         self.plan = plan = Plan.of(board)
         if plan.colours > MAX_COLOURS:
             raise ValueError(f"{plan.colours} colours: the candidate table allows {MAX_COLOURS}")
-        b, C = board, plan.colours
-        radix = C + 1                                    # digit C is the wildcard
-        weight = [radix ** d for d in range(4)]
-        nkeys = radix ** 4
-        # the candidate table: each entry under the 16 keys that know some of its sides
-        edges = np.array([e for _, _, e in plan.entries], dtype=np.int64).reshape(-1, 4)
-        masks = (np.arange(16)[:, None] >> np.arange(4)) & 1          # mask -> known sides
-        digits = np.where(masks[None, :, :] == 1, edges[:, None, :], C)  # entry, mask, side
-        fits = ~((masks[None] == 0) & (edges[:, None, :] == 0)).any(axis=2)  # never grey facing later
-        key = (digits * np.array(weight)).sum(axis=2)
-        ent, _ = np.nonzero(fits)                                     # entry order within a key
-        key = key[fits]
-        order = ent[np.argsort(key, kind="stable")]
-        start = np.zeros(nkeys + 1, dtype=np.uint32)
-        start[1:] = np.cumsum(np.bincount(key, minlength=nkeys))
-        ent_type = np.array([plan.entries[e][0] for e in order], dtype=np.int32)
-        ent_col = edges[order].astype(np.uint8).reshape(-1)
-        self.entry_of = order                              # table position -> entry
-        ncells = b.rows * b.cols
-        nslots = 4 * ncells                                # slot 4 * cell + side; the last: zero
-        col = np.zeros(nslots + 1, dtype=np.uint8)
+        start, self.entry_of = candidate_table(plan)       # entry_of: table position -> entry
         fixed = plan.fixed_colours()
-        for (r, c), edges in fixed.items():
-            col[4 * (r * b.cols + c):4 * (r * b.cols + c) + 4] = edges
         self._check_fixed(fixed)
-        seen = set(fixed)
-        base, nbr, wts = [], [], []
-        for r, c in plan.steps:
-            k, slots, ws = 0, [], []
-            for d in range(4):
-                if on_rim(b.rows, b.cols, r, c, d):
-                    continue                               # digit 0: grey
-                n = (r + STEP[d][0], c + STEP[d][1])
-                slot = 4 * (n[0] * b.cols + n[1]) + (d + 2) % 4
-                if n in fixed:
-                    k += int(col[slot]) * weight[d]
-                elif n in seen:
-                    slots.append(slot)
-                    ws.append(weight[d])
-                else:
-                    k += C * weight[d]
-            base.append(k)
-            nbr.append(slots + [nslots] * (4 - len(slots)))
-            wts.append(ws + [0] * (4 - len(ws)))
-            seen.add((r, c))
+        nslots = 4 * board.rows * board.cols             # slot 4 * cell + side; the last: zero
+        col = np.zeros(nslots + 1, dtype=np.uint8)
+        for (r, c), edges in fixed.items():
+            col[4 * (r * board.cols + c):4 * (r * board.cols + c) + 4] = edges
+        base, nbr, wts = step_keys(plan, col)
+        entries = np.array([e for _, _, e in plan.entries], dtype=np.uint8).reshape(-1, 4)
         self.search = _edgematch.Search(
-            nsteps=len(plan.steps), nkeys=nkeys, nentries=len(order), ntypes=len(plan.types),
-            nslots=nslots, start=start.tobytes(), ent_type=ent_type.tobytes(),
-            ent_col=ent_col.tobytes(), mult=np.array([len(t) for t in plan.types], np.int32).tobytes(),
-            step_cell=np.array([r * b.cols + c for r, c in plan.steps], np.int32).tobytes(),
-            step_base=np.array(base, np.uint32).tobytes(),
-            step_nbr=np.array(nbr, np.int32).reshape(-1).tobytes(),
-            step_w=np.array(wts, np.uint32).reshape(-1).tobytes(), col=col.tobytes())
+            nsteps=len(plan.steps), nkeys=len(start) - 1, nentries=len(self.entry_of),
+            ntypes=len(plan.types), nslots=nslots, start=start.tobytes(),
+            ent_type=np.array([plan.entries[e][0] for e in self.entry_of], np.int32).tobytes(),
+            ent_col=entries[self.entry_of].reshape(-1).tobytes(),
+            mult=np.array([len(t) for t in plan.types], np.int32).tobytes(),
+            step_cell=np.array([r * board.cols + c for r, c in plan.steps], np.int32).tobytes(),
+            step_base=np.array(base, np.uint32).tobytes(), step_nbr=np.array(nbr, np.int32).tobytes(),
+            step_w=np.array(wts, np.uint32).tobytes(), col=col.tobytes())
 
     def _check_fixed(self, fixed: dict[tuple[int, int], Edges]) -> None:
         """Fixed pieces must fit the frame and each other (the search never looks at them)."""
