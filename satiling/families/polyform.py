@@ -174,9 +174,10 @@ class PolyformPuzzle(Puzzle):
                 motions = [(tr, lambda c, tr=tr, t=t: lat.shift(tr.apply(c), t))
                            for tr, t in lat.region_symmetries(self.region)]
             found = []
+            legal = set(self.placements()) if self.wrap else set()
             for tr, cell_map in motions:
                 names = self._piece_map(tr)
-                if names is not None and (not self.wrap or self._keeps_placements(cell_map, names)):
+                if names is not None and (not self.wrap or _keeps(legal, _motion(cell_map, names))):
                     found.append(_motion(cell_map, names))
             self._symmetries = found
         return self._symmetries
@@ -198,12 +199,6 @@ class PolyformPuzzle(Puzzle):
                 return None
             out.update(zip(names, partners))
         return out
-
-    def _keeps_placements(self, cell_map, names: dict[str, str]) -> bool:
-        """Whether a motion of a wrapped board maps every placement to a placement."""
-        move = _motion(cell_map, names)
-        placements = set(self.placements())
-        return all(move(pl) in placements for pl in placements)
 
     # -- input / output ------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> PolyformPlacement:
@@ -244,6 +239,11 @@ def _motion(cell_map, names: dict[str, str]):
     def move(pl: PolyformPlacement) -> PolyformPlacement:
         return PolyformPlacement(names[pl.piece], tuple(sorted(cell_map(c) for c in pl.cells)))
     return move
+
+
+def _keeps(placements: set, move) -> bool:
+    """Whether a motion (of a wrapped board) maps every placement to a placement."""
+    return all(move(pl) in placements for pl in placements)
 
 
 def _topology(wrap: Wrap | None) -> str:
