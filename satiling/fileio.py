@@ -1,6 +1,6 @@
 """Reading and writing the user's files without surprises.
 
-Reading (:func:`read_text`, :func:`read_bytes`): a size cap, so ``/dev/zero`` or a huge file is one
+Reading (:func:`read_text`, :func:`iter_lines`): a size cap, so ``/dev/zero`` or a huge file is one
 clear error instead of memory running out; ``-`` is stdin.  :func:`loads_json` is ``json.loads``
 that refuses what the standard reader lets through or chokes on (``Infinity``/``NaN``, numbers of
 thousands of digits, nesting deep enough for a RecursionError), always as a :class:`SatilingError`.
@@ -13,6 +13,7 @@ Every temporary file is removed on every error path, Ctrl-C included.
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import os
@@ -20,7 +21,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, Iterator, TextIO
 
 from .errors import SatilingError
 
@@ -36,21 +37,14 @@ JSON_DIGITS = 18
 _CHUNK = 1 << 20
 
 
-def read_bytes(path: str, limit: int = READ_LIMIT, what: str = "file") -> bytes:
-    """The whole of ``path`` (``-``: stdin), at most ``limit`` bytes (SatilingError beyond)."""
-    with _source(path, what) as f:
-        data = _read_capped(f, path, limit, what, text=False)
-    return data
-
-
 def read_text(path: str, limit: int = READ_LIMIT, what: str = "file") -> str:
     """The whole of ``path`` as UTF-8 text, at most ``limit`` bytes.  Binary data (NUL bytes,
     invalid UTF-8) is refused as soon as it is read, so ``/dev/zero`` fails at once."""
     with _source(path, what) as f:
-        return _read_capped(f, path, limit, what, text=True)
+        return _read_capped(f, path, limit, what)
 
 
-def iter_lines(path: str, line_limit: int = READ_LIMIT, what: str = "file"):
+def iter_lines(path: str, line_limit: int = READ_LIMIT, what: str = "file") -> Iterator[tuple[int, str]]:
     """(line number, text) of each line of ``path`` (``-``: stdin), read one at a time, each at
     most ``line_limit`` bytes: memory stays bounded however long the file."""
     name = _name(path)
@@ -97,10 +91,10 @@ class _source:
             self.f.close()
 
 
-def _read_capped(f, path: str, limit: int, what: str, text: bool):
-    import codecs
+def _read_capped(f: BinaryIO, path: str, limit: int, what: str) -> str:
+    """Chunks of ``f`` decoded as they come, so binary data is refused at its first block."""
     name, chunks, size = _name(path), [], 0
-    decoder = codecs.getincrementaldecoder("utf-8")() if text else None
+    decoder = codecs.getincrementaldecoder("utf-8")()
     while True:
         try:
             chunk = f.read(min(_CHUNK, limit + 1 - size))
@@ -111,11 +105,7 @@ def _read_capped(f, path: str, limit: int, what: str, text: bool):
         size += len(chunk)
         if size > limit:
             raise SatilingError(f"{name}: larger than {_size(limit)}: not a {what}")
-        if decoder is not None:
-            chunk = _decode(chunk, name, what, f"byte {size - len(chunk)}", decoder)
-        chunks.append(chunk)
-    if decoder is None:
-        return b"".join(chunks)
+        chunks.append(_decode(chunk, name, what, f"byte {size - len(chunk)}", decoder))
     return "".join(chunks) + _decode(b"", name, what, "the end", decoder, final=True)
 
 
@@ -138,7 +128,7 @@ def loads_json(text: str, where: str) -> Any:
     """``json.loads`` for untrusted text: SatilingError naming ``where`` for anything but plain
     JSON with finite numbers, integers of at most :data:`JSON_DIGITS` digits and nesting of at most
     :data:`JSON_DEPTH` levels."""
-    if _depth(text) > JSON_DEPTH:
+    if text.count("[") + text.count("{") > JSON_DEPTH and _depth(text) > JSON_DEPTH:
         raise SatilingError(f"{where}: JSON nested deeper than {JSON_DEPTH} levels")
     try:
         return json.loads(text, parse_constant=_no_constant, parse_int=_small_int,
