@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def _misspell(key: str, rng: random.Random) -> str:
 
 def mutate(text: str, family: str, rng: random.Random) -> tuple[str, bytes]:
     """One invalid variant of an instance file: (what was done, the file's bytes)."""
-    data = catalog.tomllib.loads(text)
+    data = tomllib.loads(text)
     kind = rng.choice(["misspell", "unknown", "retype", "retype", "retype", "nest", "drop",
                        "bytes", "truncate", "deep"])
     if kind == "drop" and not REQUIRED[family]:
@@ -130,7 +131,7 @@ def corpus(n: int = 200) -> list[tuple[str, str, bytes]]:
     out = []
     for i in range(n):
         name = SOURCES[i % len(SOURCES)]
-        family = catalog.tomllib.loads(files[name]).get("family", "polyform")
+        family = tomllib.loads(files[name]).get("family", "polyform")
         what, raw = mutate(files[name], family, rng)
         out.append((f"{i:03d}-{name}-{what}", name, raw))
     return out

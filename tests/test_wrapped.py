@@ -26,7 +26,8 @@ from satiling.errors import SatilingError, VerificationError
 from satiling.families.polyform import PolyformPlacement
 from satiling.search.enumerate import puzzle_solutions
 
-TIMMERMANS = 'piece_set = "tetrominoes"\n[region]\nrows = {rows}\ncols = {cols}\ntopology = "cylinder"\nwrap = "cols"\n'
+TIMMERMANS = ('piece_set = "tetrominoes"\n[region]\nrows = {rows}\ncols = {cols}\n'
+              'topology = "cylinder"\nwrap = "cols"\n')
 
 
 def puzzle_from(text: str, name: str = "t"):
@@ -53,7 +54,8 @@ def test_tetrominoes_on_a_cylinder_5_round():
 
 def test_tetrominoes_on_a_cylinder_4_round_and_the_flat_box():
     assert raw_solutions(puzzle_from(TIMMERMANS.format(rows=5, cols=4))) == []
-    assert raw_solutions(puzzle_from(TIMMERMANS.format(rows=4, cols=5).replace('topology = "cylinder"\nwrap = "cols"\n', ""))) == []
+    flat = TIMMERMANS.format(rows=4, cols=5).replace('topology = "cylinder"\nwrap = "cols"\n', "")
+    assert raw_solutions(puzzle_from(flat)) == []
 
 
 def kasteleyn(m: int, n: int) -> int:
