@@ -92,6 +92,8 @@ class Matrix:
         items: list[int] = []
         start = [0]
         for row in self.rows:
+            if not all(0 <= i < n for i in row):
+                raise ValueError(f"a row names an item outside 0..{n - 1}")
             items.extend(sorted(new[i] for i in row))
             start.append(len(items))
         lo = [self.lo[i] for i in order]
