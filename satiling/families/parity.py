@@ -27,15 +27,26 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from math import gcd
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from ..errors import SatilingError
 from ..geometry.colourings import Charge, Colouring, colourings
-from ..geometry.lattice import Cell
+from ..geometry.lattice import Cell, Lattice
 from ..problem import Problem
 
-if TYPE_CHECKING:
-    from .polyform import PolyformPuzzle
+
+class PolyformPuzzle(Protocol):
+    """What the parity argument reads of a polyform puzzle (``families.polyform`` imports this
+    module, never the other way round)."""
+
+    name: str
+    lattice: Lattice
+    region: frozenset[Cell]
+    pieces: list[Any]              # each with a name, a shape and a count
+    cells_rule: str
+    pieces_rule: str
+
+    def placements(self) -> list[Any]: ...
 
 #: the joint (all coordinates at once) subset-sum gives up when one step would try more sums
 DP_LIMIT = 100_000
@@ -160,13 +171,13 @@ def add_constraints(problem: Problem, constraints: Sequence[ParityConstraint]) -
 
 
 # -- polyform puzzles --------------------------------------------------------------------------------
-def _exact_counts(puzzle: "PolyformPuzzle") -> dict[str, int] | None:
+def _exact_counts(puzzle: PolyformPuzzle) -> dict[str, int] | None:
     if puzzle.pieces_rule != "exact":
         return None
     return {p.name: p.count for p in puzzle.pieces}
 
 
-def add_parity(problem: Problem, puzzle: "PolyformPuzzle") -> list[ParityConstraint]:
+def add_parity(problem: Problem, puzzle: PolyformPuzzle) -> list[ParityConstraint]:
     """Add the parity constraints of every colouring of the puzzle's lattice (``--parity``)."""
     if puzzle.cells_rule != "exact":
         raise SatilingError(f"{puzzle.name}: --parity needs every cell covered (rules.cells = \"exact\")")
@@ -180,21 +191,21 @@ def add_parity(problem: Problem, puzzle: "PolyformPuzzle") -> list[ParityConstra
     return constraints
 
 
-def parity_argument(puzzle: "PolyformPuzzle") -> str:
+def parity_argument(puzzle: PolyformPuzzle) -> str:
     """One line for ``satiling info``: the parity argument when it alone rules the puzzle out."""
     if puzzle.cells_rule != "exact":
         return "not applicable (cells may stay empty)"
     return parity_obstruction(puzzle) or _no_obstruction(puzzle)
 
 
-def _no_obstruction(puzzle: "PolyformPuzzle") -> str:
+def _no_obstruction(puzzle: PolyformPuzzle) -> str:
     placed = {pl.piece for pl in puzzle.placements()}
     if puzzle.pieces_rule == "exact" and any(p.name not in placed for p in puzzle.pieces):
         return "no obstruction (a piece fits nowhere, which is not a parity matter)"
     return f"no obstruction ({', '.join(c.name for c in colourings(puzzle.lattice.name))})"
 
 
-def parity_obstruction(puzzle: "PolyformPuzzle") -> str | None:
+def parity_obstruction(puzzle: PolyformPuzzle) -> str | None:
     """The parity argument in one line when it rules out every tiling, else None: cheap enough
     (a subset-sum over the pieces' imbalances, 0.003 s for 6x10, 0.25 s for Tortoise) to run
     before any search."""
