@@ -353,3 +353,17 @@ def test_enumerate_out_to_a_fifo_streams_the_file(tmp_path, capsys):
 
 def _solutions_of(lines: list[str]) -> list[str]:
     return [ln for ln in lines if '"placements"' in ln]
+
+
+def test_a_cell_that_is_not_a_whole_number_is_not_rounded(tmp_path, capsys):
+    """A solution whose cell reads 10.5 (or "10") was verified as if it said 10."""
+    import json
+    out = tmp_path / "s.jsonl"
+    assert _enumerate(capsys, "--limit", "1", "--out", str(out))[0] == 0
+    solution = json.loads(_solutions(out)[0])
+    for value in (solution["placements"][0]["cells"][0][1] + 0.5, str(solution["placements"][0]["cells"][0][1])):
+        changed = json.loads(json.dumps(solution))
+        changed["placements"][0]["cells"][0][1] = value
+        path = tmp_path / "changed.json"
+        path.write_text(json.dumps(changed))
+        assert "whole-number" in _one_line_error(capsys, ["verify", "pentomino-3x20", str(path)])

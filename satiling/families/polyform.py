@@ -203,10 +203,14 @@ class PolyformPuzzle(Puzzle):
     # -- input / output ------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> PolyformPlacement:
         try:
-            return PolyformPlacement(str(data["piece"]),
-                                     tuple(sorted(tuple(int(x) for x in c) for c in data["cells"])))
+            piece, cells = data["piece"], data["cells"]
+            # exact types: a cell 10.5 or "10" is not silently read as 10
+            if not isinstance(piece, str) or any(type(x) is not int for c in cells for x in c):
+                raise TypeError
+            return PolyformPlacement(piece, tuple(sorted(tuple(c) for c in cells)))
         except (KeyError, TypeError, ValueError):
-            raise SatilingError("a placement must look like {\"piece\": NAME, \"cells\": [[..], ..]}") from None
+            raise SatilingError("a placement must look like {\"piece\": NAME, \"cells\": [[..], ..]} "
+                                "with whole-number coordinates") from None
 
     def text(self, solution: list[Any]) -> str:
         from ..render.text import polyform_text
