@@ -367,3 +367,15 @@ def test_a_cell_that_is_not_a_whole_number_is_not_rounded(tmp_path, capsys):
         path = tmp_path / "changed.json"
         path.write_text(json.dumps(changed))
         assert "whole-number" in _one_line_error(capsys, ["verify", "pentomino-3x20", str(path)])
+
+
+def test_an_edge_matching_rotation_that_is_not_a_whole_number_is_refused(tmp_path, capsys):
+    import json
+    assert main(["solve", "clue1", "--json"]) == 0
+    solution = json.loads(capsys.readouterr().out)
+    for key, value in (("rotation", 1.0), ("piece", "7"), ("rotation", 2.5)):
+        changed = json.loads(json.dumps(solution))
+        changed["placements"][0][key] = value
+        path = tmp_path / "changed.json"
+        path.write_text(json.dumps(changed))
+        assert "edge-matching placement" in _one_line_error(capsys, ["verify", "clue1", str(path)])

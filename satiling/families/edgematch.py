@@ -286,15 +286,19 @@ class EdgeMatchPuzzle(Puzzle):
         super().check_partial(problem, true_vars)
 
     def placement_from_json(self, data: Any) -> Tile | JoinColour:
+        def whole(x: Any) -> int:           # exact: 2.5 or "2" is not read as 2
+            if type(x) is not int:
+                raise TypeError
+            return x
         try:
             if "join" in data:
                 name = str(data["join"])
                 side = SIDE_NAMES.index(name[-1].upper())
                 r, c = parse_square(name[:-1], self.rows, self.cols)
-                return JoinColour(r, c, side, int(data["colour"]))
+                return JoinColour(r, c, side, whole(data["colour"]))
             r, c = parse_square(data["square"], self.rows, self.cols)
             rot = data.get("rotation")
-            return Tile(r, c, int(data["piece"]), None if rot is None else int(rot))
+            return Tile(r, c, whole(data["piece"]), None if rot is None else whole(rot))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise SatilingError('an edge-matching placement looks like {"square": "I8", "piece": 139, '
                                 '"rotation": 2}') from None
