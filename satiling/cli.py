@@ -20,7 +20,7 @@ from . import catalog
 from .errors import SatilingError, VerificationError
 from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
 from .options import MODEL_OPTIONS
-from .signals import exit_code, interrupts
+from .signals import exit_code, interrupt_cause, interrupts
 
 write_atomically = write_file          # the older name, still imported by plugins and tools
 
@@ -51,7 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     # None), a signal after the work (while the interpreter shuts down) exits 130 / 143 at once
     try:
         with interrupts(final=argv is None):
-            return _main(argv)
+            try:
+                return _main(argv)
+            except Exception as e:        # an error a signal caused (a module's import cut short)
+                cause = interrupt_cause(e)
+                if cause is None:
+                    raise
+                raise cause from None
     except KeyboardInterrupt as e:        # outside the command (reading the options, leaving)
         print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
               file=sys.stderr)

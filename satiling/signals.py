@@ -83,6 +83,18 @@ def interrupts(final: bool = False) -> Iterator[None]:
                 signal.signal(sig, previous)
 
 
+def interrupt_cause(exc: BaseException | None) -> KeyboardInterrupt | None:
+    """The interrupt an error came from, if any: a signal that lands while a compiled module
+    initialises (``import ortools...``) comes out as ``ImportError: initialization failed``
+    caused by the KeyboardInterrupt."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, KeyboardInterrupt):
+            return exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
+
+
 def _leave(signum: int) -> None:
     try:
         sys.stdout.flush()
@@ -358,12 +370,13 @@ class stop_on:
             self._timer.cancel()
         for sig, handler in self._old.items():
             signal.signal(sig, handler)
-        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt):
+        if exc_type is not None and interrupt_cause(exc) is not None:
             if self.signum:
                 self.reason = REASONS.get(self.signum, "interrupted")
             elif self._expired:
                 self.reason = "time limit"
             else:
-                self.reason = REASONS.get(getattr(exc, "signum", signal.SIGINT), "interrupted")
+                signum = getattr(interrupt_cause(exc), "signum", signal.SIGINT)
+                self.reason = REASONS.get(signum, "interrupted")
             return True
         return False
