@@ -379,3 +379,28 @@ def test_an_edge_matching_rotation_that_is_not_a_whole_number_is_refused(tmp_pat
         path = tmp_path / "changed.json"
         path.write_text(json.dumps(changed))
         assert "edge-matching placement" in _one_line_error(capsys, ["verify", "clue1", str(path)])
+
+
+def test_two_runs_on_one_file_the_second_is_refused(tmp_path, capsys):
+    """A real second process: while one enumeration writes the file, another on the same file is
+    refused at once, and the first run's file is not touched by it."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    out = tmp_path / "s.jsonl"
+    first = subprocess.Popen([sys.executable, "-m", "satiling.cli", "enumerate", "pentomino-6x10", "--raw",
+                              "--quiet", "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while len(_solutions(out) if out.exists() else []) < 5:
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        code = main(["enumerate", "pentomino-6x10", "--raw", "--quiet", "--resume", str(out)])
+        err = capsys.readouterr().err
+        assert code == 2 and "another satiling run is writing to it" in err
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.wait(60)
+    found = _solutions(out)
+    assert len(found) == len(set(found))                  # nothing written twice
