@@ -10,10 +10,13 @@ Parts (all by default; pick some with --parts):
   by ``satiling solve NAME --solver cadical`` (child CPU seconds).
 * ``rate``: nodes per CPU second on the full Eternity II (starter fixed, 256 squares) with the
   row scan from the bottom-left (``--rate-seconds`` of search).
-* ``counts``: all solutions of generated 6x6 boards by the engine and by ``count --engine sat``.
+* ``counts``: all solutions of generated 5x5 and 6x6 boards by the engine and by ``count --engine
+  sat``.
 * ``oracle``: a SAT oracle inside the search, measured: below random prefixes of 16, 24, 32
   squares of the first 8x8 board, the backtracker's time for the whole subtree against one CaDiCaL
   call on the rest of the board.
+* ``peer`` (with ``--ssxcc PATH``): all solutions of generated 6x6 boards by the engine and by
+  Knuth's SSXCC (dancing cells) on the same board as an exact cover with colours.
 * ``cliff``: the CNF of a generated 12x12 board, pairwise at-most-one up to 500 literals against the
   clause budget now in ``backends/cnf.py`` (clauses, CPU seconds to produce them).
 
@@ -113,20 +116,24 @@ def rate(args: argparse.Namespace) -> None:
 
 
 def counts(args: argparse.Namespace, tmp: Path) -> None:
+    """All solutions by the engine and by ``count --engine sat`` (whole commands, wall seconds):
+    5x5 boards with the default colours, 6x6 with 8 inner colours (with the default 5, the SAT
+    count of one 6x6 board takes minutes)."""
     from satiling.families.edgematch_generate import generate, instance_toml
-    print("\n## counts of generated 6x6 boards (3 frame + 5 inner colours): engine against SAT")
-    for seed in args.seeds[:3]:
-        path = tmp / f"c6-{seed}.toml"
-        path.write_text(instance_toml(generate(6, 6, None, None, seed), "count"))
-        out = {}
-        for engine in ("backtrack", "sat"):
-            t = time.perf_counter()
-            p = subprocess.run(satiling("count", str(path), "--engine", engine, "--quiet"),
-                               capture_output=True, text=True)
-            out[engine] = (p.stdout.strip(), time.perf_counter() - t)
-        (a, ta), (b, tb) = out["backtrack"], out["sat"]
-        print(f"seed {seed}: backtrack {a} in {ta:.2f} s, sat {b} in {tb:.2f} s (wall); "
-              f"{'equal' if a == b else 'DIFFERENT'}; ratio {tb / ta:.0f}", flush=True)
+    print("\n## counts of generated boards: engine against SAT (whole commands, wall s)")
+    for size, inner in ((5, None), (6, 8)):
+        for seed in args.seeds[:3]:
+            path = tmp / f"c{size}-{seed}.toml"
+            path.write_text(instance_toml(generate(size, size, None, inner, seed), "count"))
+            out = {}
+            for engine in ("backtrack", "sat"):
+                t = time.perf_counter()
+                p = subprocess.run(satiling("count", str(path), "--engine", engine, "--quiet"),
+                                   capture_output=True, text=True)
+                out[engine] = (p.stdout.strip(), time.perf_counter() - t)
+            (a, ta), (b, tb) = out["backtrack"], out["sat"]
+            print(f"{size}x{size} seed {seed}: backtrack {a} in {ta:.2f} s, sat {b} in {tb:.2f} s; "
+                  f"{'equal' if a == b else 'DIFFERENT'}; ratio {tb / ta:.1f}", flush=True)
 
 
 def oracle(args: argparse.Namespace) -> None:
@@ -172,6 +179,53 @@ def oracle(args: argparse.Namespace) -> None:
               "subtree it might prune", flush=True)
 
 
+def xcc(pz) -> str:
+    """The board as an exact cover with colours (Knuth's XCC format): primary items the squares
+    and the pieces, secondary items the joins; one option per legal placement, giving each join
+    it touches the colour of its side there (colours as single letters)."""
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    joins = [f"{'h' if j.side == 1 else 'v'}{j.a[0]}_{j.a[1]}" for j in pz.joins()]
+    squares = [f"s{r}_{c}" for r, c in pz.squares()]
+    pieces = [f"p{i}" for i in range(1, len(pz.pieces) + 1)]
+    lines = [" ".join(squares + pieces) + " | " + " ".join(joins)]
+    for t in pz.placements():
+        e = pz.edges(t.piece, t.rotation)
+        items = [f"s{t.row}_{t.col}", f"p{t.piece}"]
+        for d in range(4):
+            if pz.on_rim((t.row, t.col), d):
+                continue
+            r, c = (t.row, t.col) if d in (1, 2) else (t.row + (d == 0) * -1, t.col + (d == 3) * -1)
+            items.append(f"{'h' if d in (1, 3) else 'v'}{r}_{c}:{letters[e[d]]}")
+        lines.append(" ".join(items))
+    return "\n".join(lines) + "\n"
+
+
+def peer(args: argparse.Namespace, tmp: Path) -> None:
+    """All solutions of generated 6x6 boards: the engine (in process) against Knuth's SSXCC on
+    the same board as an exact cover with colours (child process)."""
+    import re
+    from satiling.engines.edgematch import EdgeBoard, count
+    from satiling.families.edgematch_generate import generate
+    print(f"\n## counts of generated 6x6 boards (raw): engine against Knuth's SSXCC ({args.ssxcc})")
+    for seed in args.seeds[:3]:
+        pz = generate(6, 6, None, None, seed).puzzle()
+        path = tmp / f"x6-{seed}.dlx"
+        path.write_text(xcc(pz))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with open(path) as f:
+            p = subprocess.run([args.ssxcc], stdin=f, capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        peer_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        m = re.search(r"Altogether (\d+) solution", p.stderr)
+        t = time.process_time()
+        n, _, nodes = count(EdgeBoard(6, 6, tuple(pz.pieces)))
+        ours = time.process_time() - t
+        theirs = m.group(1) if m else "?"
+        print(f"seed {seed}: engine {n} in {ours:.2f} CPU-s ({nodes} nodes); ssxcc {theirs} in "
+              f"{peer_s:.2f} CPU-s; {'equal' if str(n) == theirs else 'DIFFERENT'}; ratio "
+              f"{peer_s / max(ours, 1e-3):.1f}", flush=True)
+
+
 def cliff(args: argparse.Namespace) -> None:
     from satiling.backends.cnf import CnfEncoder
     from satiling.families.edgematch_generate import generate
@@ -188,7 +242,8 @@ def cliff(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parts", nargs="+", default=["clues", "rate", "counts", "cliff", "oracle", "boards"],
-                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle"))
+                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle", "peer"))
+    ap.add_argument("--ssxcc", help="Knuth's SSXCC binary, built from the peers (for --parts peer)")
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--frame", type=int, default=3)
     ap.add_argument("--inner", type=int, default=8)
@@ -202,7 +257,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         for part in args.parts:
-            if part in ("boards", "counts"):
+            if part in ("boards", "counts", "peer"):
                 globals()[part](args, tmp)
             else:
                 globals()[part](args)
