@@ -3,17 +3,17 @@
  *
  * The wrapper (edgescore.py) prepares everything this file needs, so the search stays small:
  *
- *   cands   the pieces pre-rotated, 8 bytes each (piece, rotation, N, E, S, W colours), grouped in
- *           runs: per frame class and (south, west) colour pair the exact candidates, per class and
- *           west colour those with any south side, per class and south colour those with any west
- *           side; a pinned piece has a run of its own;
+ *   cands   the pieces pre-rotated, 8 bytes each (piece, rotation, N, E, S, W colours), in runs:
+ *           per kind of square (which sides are on the rim), the exact candidates per (south,
+ *           west) colour pair, those with a given west colour, those with a given south colour,
+ *           and all of them; a pinned piece has a run of its own;
  *   spans   (first, end) of every run;
  *   cells   per square in search order, 9 ints: south and west neighbour (depth, -1 on the rim);
- *           the first run of its class's exact candidates (run + s * colours + w), of its
- *           west-only runs (run + w) and south-only runs (run + s) (the run after those holds
- *           every candidate of the class); the colour a pinned north and
- *           east neighbour demands (-1 if none); the pinned piece's run (-1 if the square is free)
- *           and the breaks between a pinned square and the pinned squares before it;
+ *           the first of its kind's exact runs (run + s * colours + w), west-colour runs
+ *           (run + w) and south-colour runs (run + s, the run of all candidates after them); the
+ *           colours a pinned north and east neighbour demand (-1 if none); the pinned piece's run
+ *           (-1 if the square is free) and the breaks between a pinned square and the pinned
+ *           squares before it;
  *   reserve breaks held back at each depth for the squares after it.
  *
  * A square is tried with its exact candidates first, then (if the schedule allows one more break)
@@ -28,7 +28,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-#include <string.h>
 #include <time.h>
 
 typedef struct {
