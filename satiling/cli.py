@@ -479,7 +479,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
     formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
     problem = formula.problem
     text = read_text(args.output, 64 + 16 * formula.variables + (1 << 20), what="solver output")
-    out = formula.read_model(text)
+    try:
+        out = formula.read_model(text)
+    except SatilingError as e:            # name the file the message is about
+        raise SatilingError(f"{'stdin' if args.output == '-' else args.output}: {e}") from None
     if out.status == "UNSATISFIABLE":
         print("no solution")
         return EXIT_NONE
