@@ -36,6 +36,36 @@ Measured on a shared 2-core machine (CPU seconds):
   them alone took over 10 M nodes without finishing.
   The exhaust is 10^10 nodes or more: CPU-months at this rate.  No branch ever held more than 39
   of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
+* The data (``python tools/pram_beam.py data``, 30 CPU-s): satiling's configuration counts equal
+  Burkardt & Garvie's Table 4 for Trinity 142, Serenity 876, Whale 1071 and Boat 8753; Pram has
+  108 955 against the paper's 108 049 (906 more, 14.2 a piece).  The paper gives no per-piece
+  figures, so the difference cannot be put on pieces from it.  On Pram's region the 64 pieces have
+  1593..1810 placements each and all 209 Eternity pieces 1509..1810, so no single piece swapped
+  for another explains 906 (one swap moves the total by at most 301).  Every one of the 221 tile
+  words and all 8 regions are unions of half-equilateral triangles (Selby: a piece is "12
+  half-triangles"), and the 209 pieces are 209 distinct shapes.  The transcription matches
+  Burkardt's repository (his own code gives 108 955 on it); no error in it could be shown, so the
+  bundled data is unchanged.  What the paper counted (an earlier region word or tile list) is
+  unknown.
+* Local obstructions (``pram_beam.py windows pram --radius R``): for every one of Pram's 222
+  hexagons, the cells within R of its centre covered exactly once by distinct pieces that stay on
+  the board.  R = 2 (up to 155 cells): all 222 covered, 35 CPU-s; R = 3 (up to 420 cells, about 12
+  pieces): all covered, hardest 64 986 nodes, 59 CPU-s.  No local proof that Pram cannot be tiled.
+* The packing (``satiling pack pram --time-limit 1500 --json``, CP-SAT, 1 worker, nice 19 at load
+  10): 51 of 64 pieces (1836 of 2304 cells) after 1500 s wall (466 CPU-s, peak 1.0 GB); the bound
+  stayed at 64.  CP-SAT maximising is weak on these boards: on Boat (one tiling) it reached 17 of
+  21 pieces in 60 s.  The packing cannot refute a tiling here.
+* Selby's method (``satiling.search.beam``; tilability from placement counts, roughness 1,
+  tightness 0.5; exhaust by the compiled engine, a state only when Knuth's estimate is within the
+  budget).  Tortoise (45 pieces): ``pram_beam.py beam tortoise --width 30 --exhaust-at 20`` tiles
+  it in 2 CPU-s (26 favourable states, the 4th tiles; 1438 exhaust nodes); the pure-Python exhaust
+  does it in 1.6 CPU-s.  Pram: ``pram_beam.py beam pram --width 300 --exhaust-at 24 --budget
+  2000000``: the beam keeps 300 states at every level down to 40 pieces placed (5 CPU-s a level,
+  150 CPU-s), then all 300 favourable states are exhausted without a tiling (335 231 nodes in
+  all, 9 to 14 245 a state; 227 CPU-s, 653 s wall, peak 1.1 GB).  So the best partial states die
+  within a few thousand nodes: Pram has nothing like the surplus of solutions Selby's method
+  lives on (64 pieces is below his critical size of 70-80, and a board of exactly its pieces has no
+  spare ones to choose from).
 """
 from __future__ import annotations
 

@@ -180,6 +180,8 @@ def engine_exhaust(board: Board, probes: int = 32):
     def exhaust(board: Board, state: State, budget: int):
         assume = list(state.rows)
         guess = engine.estimate(assume, probes)
+        print(f"c state of {len(assume)} pieces: Knuth's estimate {guess:.3g} nodes"
+              f"{', skipped' if guess > budget else ''}", flush=True)
         if guess > budget:
             return None, False, 0            # too big to exhaust here: left for a later run
         found = engine.first(assume)
