@@ -155,3 +155,21 @@ def test_dask_gives_identical_counts(tmp_path, capsys):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         assert cli_count(capsys, path, "--raw", "--dask", cluster.scheduler_address) == one
+
+
+def test_fixed_pieces_that_do_not_match_leave_no_solution():
+    pz = generate(4, 4, None, None, 1).puzzle()
+    placed = {(r, c): (p, rot) for r, c, p, rot in _first(pz)}
+    (p, rot), (q, _) = placed[0, 1], placed[0, 2]
+    # the two pieces swapped along the top row: each fits the frame, not each other
+    board = board_of(pz, fixed=[(0, 1, q, rot), (0, 2, p, rot)])
+    eng = Engine(board)
+    found = []
+    assert eng.solutions(on_solution=found.append) == "exhausted" and not found
+    assert len(Reference(eng.board).solutions()) == 0
+
+
+def _first(pz):
+    found = []
+    Engine(board_of(pz, order="rows")).solutions(limit=1, on_solution=found.append)
+    return found[0]

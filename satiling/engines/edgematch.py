@@ -241,7 +241,7 @@ class Engine:
             raise ValueError(f"{plan.colours} colours: the candidate table allows {MAX_COLOURS}")
         start, self.entry_of = candidate_table(plan)       # entry_of: table position -> entry
         fixed = plan.fixed_colours()
-        self._check_fixed(fixed)
+        self.possible = self._check_fixed(fixed)
         nslots = 4 * board.rows * board.cols             # slot 4 * cell + side; the last: zero
         col = np.zeros(nslots + 1, dtype=np.uint8)
         for (r, c), edges in fixed.items():
@@ -258,16 +258,18 @@ class Engine:
             step_base=np.array(base, np.uint32).tobytes(), step_nbr=np.array(nbr, np.int32).tobytes(),
             step_w=np.array(wts, np.uint32).tobytes(), col=col.tobytes())
 
-    def _check_fixed(self, fixed: dict[tuple[int, int], Edges]) -> None:
-        """Fixed pieces must fit the frame and each other (the search never looks at them)."""
+    def _check_fixed(self, fixed: dict[tuple[int, int], Edges]) -> bool:
+        """Whether the fixed pieces fit the frame and each other (the search never looks at
+        them): if not, there is no solution."""
         b = self.plan.board
         for (r, c), edges in fixed.items():
             for d in range(4):
                 if (edges[d] == 0) != on_rim(b.rows, b.cols, r, c, d):
-                    raise ValueError(f"the fixed piece on ({r}, {c}) does not fit the frame")
+                    return False
                 n = (r + STEP[d][0], c + STEP[d][1])
                 if n in fixed and fixed[n][(d + 2) % 4] != edges[d]:
-                    raise ValueError(f"the fixed pieces on ({r}, {c}) and {n} do not match")
+                    return False
+        return True
 
     @property
     def nodes(self) -> int:
@@ -280,6 +282,8 @@ class Engine:
         returns how it ended: "exhausted", "limit" (``limit`` solutions), "time limit" or "node
         limit" (``max_nodes`` more nodes); ``resume`` goes on after any of the last three.  Ctrl-C
         raises KeyboardInterrupt; ``self.search.solutions`` and ``nodes`` keep the counts."""
+        if not self.possible:
+            return "exhausted"
         callback = None if on_solution is None else (lambda ch: on_solution(self.board_of(ch)))
         status = self.search.run(list(prefix), limit, -1.0 if seconds is None else seconds, callback,
                                  max_nodes, resume)
@@ -290,11 +294,11 @@ class Engine:
 
     def children(self, prefix: Sequence[int] = ()) -> list[int]:
         """The table positions the search tries after ``prefix``, in its order."""
-        return self.search.children(list(prefix))
+        return self.search.children(list(prefix)) if self.possible else []
 
     def estimate(self, prefix: Sequence[int] = (), probes: int = 100, seed: int = 1) -> float:
         """Knuth's estimate of the nodes below ``prefix`` (mean of ``probes`` random paths)."""
-        return self.search.estimate(list(prefix), probes, seed)
+        return self.search.estimate(list(prefix), probes, seed) if self.possible else 0.0
 
 
 def race(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] | None, str, list[Engine]]:

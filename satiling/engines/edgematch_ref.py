@@ -34,11 +34,32 @@ class Reference:
                 return False
         return True
 
+    def _fixed_fits(self, others: dict[tuple[int, int], Edges], square: tuple[int, int],
+                    edges: Edges) -> bool:
+        """Like :meth:`fits`, except that a side facing an empty square may be any colour."""
+        b = self.plan.board
+        r, c = square
+        for d in range(4):
+            if on_rim(b.rows, b.cols, r, c, d):
+                if edges[d] != 0:
+                    return False
+            elif edges[d] == 0:
+                return False
+            else:
+                other = others.get((r + STEP[d][0], c + STEP[d][1]))
+                if other is not None and other[(d + 2) % 4] != edges[d]:
+                    return False
+        return True
+
     def solutions(self, limit: int = 0) -> list[list[Placed]]:
         """Every solution (the first ``limit`` when it is positive), each as sorted placements."""
         plan = self.plan
         filled = plan.fixed_colours()
         left = [len(t) for t in plan.types]
+        for square, edges in filled.items():       # fixed pieces: against the frame and each other
+            others = {sq: e for sq, e in filled.items() if sq != square}
+            if not self._fixed_fits(others, square, edges):
+                return []
         choice: list[int] = []
         out: list[list[Placed]] = []
 
