@@ -651,7 +651,7 @@ DASK_TIMEOUT = 10.0
 
 
 def _connect(client_class: Any, address: str, timeout: float) -> Any:
-    """A Dask client within ``timeout`` seconds, or SatilingError.  The client is built in a helper
+    """A Dask client within ``timeout`` seconds, or SatilingError.  The client is built in another
     thread: a listener that accepts and never answers stalls the handshake past the client's own
     ``timeout``, and a malformed address raises ValueError deep inside."""
     box: dict[str, Any] = {}
@@ -662,10 +662,10 @@ def _connect(client_class: Any, address: str, timeout: float) -> Any:
         except BaseException as e:        # handed to the caller below
             box["error"] = e
 
-    helper = threading.Thread(target=build, daemon=True)
-    helper.start()
-    helper.join(timeout)
-    if helper.is_alive():
+    builder = threading.Thread(target=build, daemon=True)
+    builder.start()
+    builder.join(timeout)
+    if builder.is_alive():
         raise SatilingError(f"the Dask scheduler at {address} did not answer within {timeout:g} s")
     error = box.get("error")
     if isinstance(error, (OSError, TimeoutError, ValueError, TypeError)):
