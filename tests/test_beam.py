@@ -13,7 +13,8 @@ import json
 import pytest
 
 from satiling import SatilingError, load
-from satiling.search.beam import Board, Weights, beam_search, dfs_exhaust, piece_tilability, root
+from satiling.search.beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,
+                                  piece_tilability, root)
 from test_eternity import DATA, data_solution
 
 RAW_TILINGS = {"trinity": 1, "whale": 1, "serenity": 12, "boat": 1, "pentomino-3x20": 8}
@@ -86,6 +87,24 @@ def test_exhaust_budget_stops_and_says_so():
     assert (rows, finished, nodes) == (None, False, 3)
     rows, finished, _ = dfs_exhaust(board, root(board), budget=10**6)
     assert finished and frozenset(board.solution(rows)) in stored(load("boat"))
+
+
+@pytest.mark.parametrize("name,exhaust_at", [("boat", 17), ("pentomino-3x20", 8)])
+def test_compiled_and_python_exhausts_agree_on_every_state(name, exhaust_at):
+    board = Board(load(name))
+    states = []
+    beam_search(board, width=10**9, exhaust_at=exhaust_at,
+                exhaust=lambda b, s, n: (states.append(s) or None, True, 0))
+    compiled = compiled_exhaust(board)
+    assert len(states) >= 4
+    for state in states:
+        ours, done, _ = dfs_exhaust(board, state, 10**6)
+        theirs, done2, _ = compiled(board, state, 10**6)
+        assert done and done2 and (ours is None) == (theirs is None)
+        if theirs is not None:
+            board.solution(theirs)                   # verified
+    budget_hit = compiled(board, root(board), 5)
+    assert budget_hit[:2] == (None, False)
 
 
 def test_beam_needs_an_exact_polyform_cover():

@@ -8,9 +8,8 @@
 
 ``beam`` runs :func:`satiling.search.beam.beam_search` (sites, piece tilability, boundary
 roughness, beam, then exhaust).  The favourable states are exhausted by the compiled exact-cover
-engine when it is installed (``satiling.engines.exactcover``: dancing links with a pocket cut; a
-state goes to it only when Knuth's estimate of its tree is within ``--budget`` nodes), otherwise
-by the beam module's own depth-first search with ``--budget`` nodes each.  ``--given whale`` keeps
+engine (dancing links with a pocket cut), or with ``--python-exhaust`` by the beam module's own
+depth-first search, ``--budget`` nodes each.  ``--given whale`` keeps
 Whale's unique tiling (its region and 8 pieces lie inside Pram's) in every state.  A tiling is
 verified by the family's verifier before it is written.
 
@@ -34,7 +33,7 @@ from satiling.catalog import piece_set
 from satiling.cli import solution_json, write_atomically
 from satiling.families.polyform import _piece
 from satiling.geometry.drafter import element_ij
-from satiling.search.beam import Board, State, Weights, beam_search, dfs_exhaust, piece_tilability
+from satiling.search.beam import Board, Weights, beam_search, compiled_exhaust, dfs_exhaust, piece_tilability
 from satiling.search.packing import relaxed
 
 #: Burkardt & Garvie (2021), Table 4: configurations (variables) per board
@@ -164,31 +163,6 @@ def _confirm(puzzle, window: list) -> str:
 
 
 # -- the beam -------------------------------------------------------------------------------------
-def engine_exhaust(board: Board, probes: int = 32):
-    """An exhaust by the compiled exact-cover engine, or None when it is not installed."""
-    try:
-        from satiling.engines.exactcover import Board as Cut, ExactCover, Matrix
-    except ImportError:
-        return None
-    n = len(board.cells)
-    rows = [cells + (n + board.row_piece[r],) for r, cells in enumerate(board.rows)]
-    cut = Cut(list(range(n)), [[m for m in nb if m >= 0] for nb in board.neighbours],
-              {a: sum(k for p, k in zip(board.puzzle.pieces, board.copies) if len(p.shape) == a)
-               for a in board.areas})
-    engine = ExactCover(Matrix(rows, [1] * n + board.copies, [1] * n + board.copies, cut))
-
-    def exhaust(board: Board, state: State, budget: int):
-        assume = list(state.rows)
-        guess = engine.estimate(assume, probes)
-        print(f"c state of {len(assume)} pieces: Knuth's estimate {guess:.3g} nodes"
-              f"{', skipped' if guess > budget else ''}", flush=True)
-        if guess > budget:
-            return None, False, 0            # too big to exhaust here: left for a later run
-        found = engine.first(assume)
-        return found, True, engine.stats().nodes
-    return exhaust
-
-
 def run_beam(args: argparse.Namespace) -> int:
     clock = time.process_time()
     puzzle = load(args.puzzle)
@@ -202,21 +176,21 @@ def run_beam(args: argparse.Namespace) -> int:
         fixed = found.tiling
     tilability = piece_tilability(board, args.samples, args.seed)
     weights = Weights(tilability, args.roughness, args.tightness)
-    exhaust = None if args.python_exhaust else engine_exhaust(board)
+    exhaust = dfs_exhaust if args.python_exhaust else compiled_exhaust(board)
     print(f"c {args.puzzle}: {len(board.rows)} placements, board in {time.process_time() - clock:.1f} "
-          f"CPU-s; exhaust by {'the compiled engine' if exhaust else 'the Python search'}", flush=True)
+          f"CPU-s; exhaust by {'the Python search' if args.python_exhaust else 'the compiled engine'}",
+          flush=True)
 
     def on_level(left: int, kept: int, best: float) -> None:
         print(f"c {left} pieces left: {kept} states, best score {best:.2f}, "
               f"{time.process_time() - clock:.0f} CPU-s", flush=True)
 
     def on_exhaust(k: int, finished: bool, nodes: int) -> None:
-        if finished:
-            print(f"c state {k} exhausted: {nodes} nodes, {time.process_time() - clock:.0f} CPU-s",
-                  flush=True)
+        print(f"c state {k} {'exhausted' if finished else 'left unfinished'}: {nodes} nodes, "
+              f"{time.process_time() - clock:.0f} CPU-s", flush=True)
 
     result = beam_search(board, args.width, args.exhaust_at, weights, args.budget,
-                         exhaust or dfs_exhaust, fixed, args.time_limit, on_level, on_exhaust)
+                         exhaust, fixed, args.time_limit, on_level, on_exhaust)
     deepest = len(result.deepest.rows) if result.deepest else 0
     print(f"s {result.status}: {result.favourable} favourable states, {result.exhausted} exhausted, "
           f"{result.nodes} exhaust nodes, deepest state {deepest} pieces, "

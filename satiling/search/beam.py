@@ -5,7 +5,7 @@ talk).  The first grows partial tilings breadth first, *site* by *site* (the ope
 fewest live placements), and keeps only the ``width`` best states of each level by a score of how
 *tilable* the state looks: the pieces left should be good ones (awkward pieces go in first) and the
 open region should have a smooth boundary.  The second phase exhausts the favourable states once
-few enough pieces are left.
+few enough pieces are left, with the compiled exact-cover engine (:mod:`satiling.engines.exactcover`).
 
 The scores here are simple stand-ins for Selby's fitted model:
 
@@ -253,7 +253,7 @@ Exhaust = Callable[[Board, State, int], tuple["tuple[int, ...] | None", bool, in
 
 def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...] | None, bool, int]:
     """Depth-first search below ``state`` with the same branching and checks as the beam (the
-    readable exhaust; pass a compiled one to :func:`beam_search` for big boards)."""
+    readable reference of :func:`compiled_exhaust`)."""
     nodes = 0
 
     def dfs(s: State) -> tuple[int, ...] | None:
@@ -273,20 +273,51 @@ def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...
     return found, found is not None or nodes < budget, nodes
 
 
+class _OverBudget(Exception):
+    pass
+
+
+def compiled_exhaust(board: Board) -> Exhaust:
+    """An exhaust by the compiled exact-cover engine (dancing links with the pocket cut) over the
+    board's matrix, built once; it stops a state after ``budget`` nodes."""
+    from ..engines.exactcover import Board as Cut, ExactCover, Matrix
+    n = len(board.cells)
+    rows = [cells + (n + board.row_piece[r],) for r, cells in enumerate(board.rows)]
+    areas: dict[int, int] = {}
+    for piece, k in zip(board.puzzle.pieces, board.copies):
+        areas[len(piece.shape)] = areas.get(len(piece.shape), 0) + k
+    cut = Cut(list(range(n)), [[m for m in nb if m >= 0] for nb in board.neighbours], areas)
+    engine = ExactCover(Matrix(rows, [1] * n + board.copies, [1] * n + board.copies, cut))
+
+    def exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...] | None, bool, int]:
+        def check(_: float) -> None:
+            if engine.stats().nodes >= budget:
+                raise _OverBudget
+        try:
+            for found in engine.solutions(list(state.rows), min(budget, 1 << 16), check):
+                return tuple(found), True, engine.stats().nodes
+        except _OverBudget:
+            return None, False, engine.stats().nodes
+        return None, True, engine.stats().nodes
+    return exhaust
+
+
 def beam_search(board: Board, width: int = 100, exhaust_at: int = 30, weights: Weights | None = None,
-                budget: int = 100_000, exhaust: Exhaust = dfs_exhaust, fixed: Sequence[Any] = (),
+                budget: int = 100_000, exhaust: Exhaust | None = None, fixed: Sequence[Any] = (),
                 time_limit: float | None = None, on_level: Callable[[int, int, float], None] | None = None,
                 on_exhaust: Callable[[int, bool, int], None] | None = None) -> BeamResult:
     """Selby's two phases on ``board``.
 
     Grow states level by level, keeping the ``width`` best (duplicates -- the same rows in another
     order -- merged), until ``exhaust_at`` pieces are left; then exhaust the kept states, best first,
-    each with at most ``budget`` nodes, until one tiles.  ``fixed`` placements start every state.
+    each with at most ``budget`` nodes, until one tiles (by default with the compiled engine;
+    :func:`dfs_exhaust` is the readable one).  ``fixed`` placements start every state.
     ``on_level(pieces left, states kept, best score)`` and ``on_exhaust(state number, finished,
     nodes)`` report progress.
     """
     start = time.perf_counter()
     weights = weights or Weights(piece_tilability(board))
+    exhaust = exhaust or compiled_exhaust(board)
     result = BeamResult("UNKNOWN")
     level = [root(board, fixed)]
     pieces_left = sum(level[0].left)
