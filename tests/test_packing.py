@@ -83,3 +83,18 @@ def test_cli_pack_on_a_non_polyform_board_is_one_error_line(cli):
     r = cli("pack", "iqlink-starter")
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "polyform" in r.stderr
+
+
+def test_cli_pack_keeps_the_best_packing_on_sigterm():
+    import signal
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "pack", "boat"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in proc.stderr:                  # wait for a first packing, then stop the search
+        if "pieces at" in line:
+            break
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 143
+    assert "of 21 pieces placed" in out
