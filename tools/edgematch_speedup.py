@@ -11,6 +11,12 @@ over the makespan.  The counts of the jobs must add up to the unsplit count.
 
     python tools/edgematch_speedup.py                        # generated 6x6, seed 1
     python tools/edgematch_speedup.py --size 7 --inner 8 --seed 2 --workers 16 64 256
+
+Measured 2026-11-23 (``--size 7 --inner 7 --seed 1``): 20 solutions, 1.79e9 nodes, 38.0 CPU-s
+unsplit; 4958 jobs, the largest 0.0010 of the total; the jobs' solutions add up to 20.  Speed-up
+15.8 / 61.4 / 214.6 at 16 / 64 / 256 workers (jobs in search order), 16.0 / 63.5 / 226.8 (largest
+estimate first).  Knuth's estimate (200 paths per job) put the jobs' nodes at 0.50 of the measured.
+With ``--share 0.02`` (877 jobs, the largest 0.0199): 15.1 / 39.5 / 49.3.
 """
 from __future__ import annotations
 
