@@ -49,7 +49,7 @@ def wanted(puzzle: Any, options: dict[str, Any], choice: str | None, counting: b
         return False
     why = reason_not(puzzle, options, counting)
     if why and choice == NAME:
-        raise SatilingError(f"--engine {NAME} cannot take this model: {why}")
+        raise SatilingError(f"the {NAME} engine cannot take this model: {why}")
     return why is None
 
 
