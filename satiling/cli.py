@@ -624,14 +624,14 @@ class progress:
         if self.bar.total is None:
             self.bar.update(n)
         else:
-            self.bar.set_postfix_str(f"{self.found} sol", refresh=False)
+            self.bar.set_description_str(f"{self.unit}: {self.found} sol", refresh=False)
 
     def work(self, fraction: float) -> None:
         """The part of the search done (Knuth's estimate of the tree): the bar's position."""
         if self.bar.total is None:
             self.bar.reset(total=100)
-            self.bar.bar_format = "{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]"
-            self.bar.set_postfix_str(f"{self.found} sol", refresh=False)
+            self.bar.bar_format = "{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]"
+            self.bar.set_description_str(f"{self.unit}: {self.found} sol", refresh=False)
         self.bar.update(100 * fraction - self.bar.n)
 
     def __exit__(self, *exc) -> None:

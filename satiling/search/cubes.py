@@ -547,6 +547,16 @@ def _build_runner(job: Job) -> CubeRunner:
     return CubeRunner(space, job.engine, job.solver)
 
 
+#: cubes per task when workers get a plan: the plan travels with every task (85 kB for 6x10),
+#: so it goes with a few cubes at a time; at most this many tasks per run, or one cube per task
+PLAN_TASKS = 64
+
+
+def run_plan_cubes(plan: Plan, cubes: Sequence[int], raw: bool) -> list[CubeResult]:
+    """Consecutive cubes of an exact cover in a worker (see :func:`run_plan_cube`)."""
+    return [run_plan_cube(plan, cube, raw) for cube in cubes]
+
+
 def run_plan_cube(plan: Plan, cube: int, raw: bool) -> CubeResult:
     """One cube of an exact cover in a worker: what it counts and the owners it found, which the
     driver verifies (the worker has the matrix, not the puzzle)."""
@@ -576,13 +586,16 @@ def results(executor: cf.Executor, job: Job, cubes: Iterable[int], raw: bool, ke
     """Run cubes on an executor; results as they complete (the queue is dynamic: cubes differ a
     lot in size, so a worker that finishes early takes the next one).  With a ``plan`` the workers
     search its matrix and return every owner, unverified: the caller verifies them."""
+    cubes = list(cubes)
     if plan is not None:
-        futures = [executor.submit(run_plan_cube, plan, i, raw) for i in cubes]
+        size = max(1, -(-len(cubes) // PLAN_TASKS))
+        batches = [cubes[k:k + size] for k in range(0, len(cubes), size)]
+        futures = [executor.submit(run_plan_cubes, plan, batch, raw) for batch in batches]
     else:
         futures = [executor.submit(run_cube, job, i, raw, keep, verify) for i in cubes]
     try:
         for f in cf.as_completed(futures):
-            yield f.result()
+            yield from (f.result() if plan is not None else [f.result()])
     finally:
         for f in futures:
             f.cancel()
