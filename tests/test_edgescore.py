@@ -114,3 +114,17 @@ def test_eternity2_best_board_survives_the_end_of_the_run(cli, tmp_path, stop, c
     (tmp_path / "best.txt").write_text(r.stdout)
     checked = cli("score", "eternity2", str(tmp_path / "best.txt"))
     assert checked.returncode == 0 and f"score {scores[-1]}/480" in checked.stdout
+
+
+@pytest.mark.parametrize("engine", ["cpsat", "lns"])
+def test_cpsat_engines_keep_their_best_board_on_ctrl_c(cli, tmp_path, engine):
+    board = tmp_path / "b9.toml"
+    board.write_text(cli("generate-edgematch", "9", "9", "--seed", "1").stdout)
+    r = _maximize(str(board), "--maximize-matches", engine, "--time-limit", "120", "--json",
+                  stop=signal.SIGINT)
+    assert r.returncode == 130, r.stderr
+    scores = [int(s) for s in re.findall(r"score (\d+)/144 after", r.stderr)]
+    assert scores and "Traceback" not in r.stderr
+    (tmp_path / "best.json").write_text(r.stdout)
+    checked = cli("score", str(board), str(tmp_path / "best.json"))
+    assert checked.returncode == 0 and f"score {scores[-1]}/144" in checked.stdout

@@ -21,13 +21,13 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 
 Every reported board is re-scored from the pieces (the model's own count is never trusted).
 Ctrl-C or SIGTERM (raised as ``KeyboardInterrupt``) ends any engine with the best board so far:
-the result's ``stopped_by`` holds the exception.
+the result's ``stopped_by`` holds the exception.  The whole-board CP-SAT call hears Ctrl-C itself
+(it stops with its best board); a SIGTERM reaches it only when the call ends.
 """
 from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -208,31 +208,19 @@ def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_sta
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    solver.parameters.catch_sigint_signal = False      # Ctrl-C is ours: keep the best board
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, time_limit - (time.perf_counter() - start))
-    status = _solve_interruptibly(solver, model, Report())
+    limit = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
+    if limit is not None:
+        solver.parameters.max_time_in_seconds = limit
+    began = time.perf_counter()
+    status = solver.solve(model, Report())   # in this thread: CP-SAT run in another one aborts on a signal
+    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (
+            limit is None or time.perf_counter() - began < limit - 0.5):
+        raise KeyboardInterrupt       # CP-SAT stopped early: it caught Ctrl-C (its best is reported)
     if best["score"] < 0:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     bound = int(solver.best_objective_bound) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     name = "OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE"
     return MaxResult(name, best["score"], joins, best["solution"], 0.0, bound)
-
-
-def _solve_interruptibly(solver, model, callback) -> Any:
-    """CP-SAT in a thread while this one waits in Python, where a signal handler can run: an
-    interrupt stops the search (its best board already reported) and is raised again here."""
-    box: dict[str, Any] = {}
-    thread = threading.Thread(target=lambda: box.update(status=solver.solve(model, callback)), daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except KeyboardInterrupt:
-        solver.stop_search()
-        thread.join()
-        raise
-    return box["status"]
 
 
 def _hint(model, x, problem, board: dict, puzzle: Any) -> None:
