@@ -105,7 +105,7 @@ def _maximize(*args, stop=None):
 def test_eternity2_best_board_survives_the_end_of_the_run(cli, tmp_path, stop, code):
     """The time limit or a signal ends the run: the last score on stderr is the board printed,
     and ``satiling score`` agrees."""
-    limit = "4" if stop is None else "120"
+    limit = "8" if stop is None else "120"
     r = _maximize("eternity2", "--maximize-matches", "backtrack", "--time-limit", limit, stop=stop)
     assert r.returncode == code, r.stderr
     scores = [int(s) for s in re.findall(r"score (\d+)/480 after", r.stderr)]
