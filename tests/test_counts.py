@@ -4,6 +4,7 @@ import pytest
 
 from satiling import load
 from satiling.search.enumerate import puzzle_solutions
+from satiling.search.stream import Run, Settings
 
 PUBLISHED = {
     "pentomino-6x10": (2339, 9356),
@@ -56,3 +57,19 @@ def test_symmetry_breaking_is_optional_and_agrees():
     plain = list(puzzle_solutions(puzzle, problem, distinct=True, break_symmetry_=False))
     assert len(plain) == 65
     assert not problem.units            # the restriction is undone after the search
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED) + ["pentomino-8x8-square", "tetromino-cylinder-4x5"])
+def test_counts_by_the_compiled_engine(name):
+    """What ``satiling count`` runs: the compiled search over the cubes, one class verified each."""
+    distinct, raw = {**PUBLISHED, "pentomino-8x8-square": (16146, None),
+                     "tetromino-cylinder-4x5": (7, None)}[name]
+    puzzle = load(name)
+    for as_raw, expected in ((False, distinct), (True, raw)):
+        if expected is None:
+            continue
+        run = Run(name, puzzle, puzzle.problem(), {}, Settings(raw=as_raw))
+        assert run.space.exact_cover() is not None
+        outcome = run.count()
+        assert outcome.complete and outcome.total == expected
+
