@@ -1,4 +1,6 @@
-/* Exact cover with multiplicities by dancing links, plus the pocket cut (Knuth's Algorithm X).
+/* Exact cover with multiplicities by dancing links (Knuth's Algorithm X), or on boards of up to
+   128 cells by bitboards (de Bruijn's fill of the first empty cell; see "the bitboard search"
+   below), both with the pocket cut.
 
    The readable reference of the same search is satiling/search/walk.py; the Python wrapper, with
    the documentation of the model, is satiling/engines/exactcover.py.

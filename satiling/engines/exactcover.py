@@ -1,18 +1,28 @@
-"""Exact cover with multiplicities, searched by compiled dancing links with a pocket cut.
+"""Exact cover with multiplicities, searched in compiled code (dancing links or bitboards) with a
+pocket cut.
 
 The model is a :class:`Matrix`: rows (placements) made of items (cells, pieces), each item with
 bounds ``lo..hi`` on how many chosen rows meet it -- exactly one for a cell, exactly ``k`` for a
 piece with ``k`` copies, at most one for a cell that may stay empty.  A solution is a set of rows
-meeting every bound.  The search is Knuth's Algorithm X with dancing links (``_exactcover.c``):
-branch on the item with the fewest live rows beyond its need, over its rows (``hi == 1``) or on
-its first row in or out (``hi > 1``).  What dancing links cannot see is added when a
-:class:`Board` is given (the cell items and their neighbours, the pieces' areas): a row that would
-enclose a pocket of open cells whose size no set of the remaining pieces can fill is not tried.
+meeting every bound.  Two searches in ``_exactcover.c`` find them:
 
-Why dancing links: measured on 6x10 against Knuth's DLX1 and SSXCC (dancing cells) built from his
-sources, and a 64-bit bitboard search, the dancing links here with the pocket cut visit the
-fewest nodes at the lowest cost per node on every bundled board; bitboards need the board in one
-machine word and a fixed lattice; dancing cells gain on large items, which polyform boards lack.
+* **dancing links** (Knuth's Algorithm X): branch on the item with the fewest live rows beyond its
+  need, over its rows (``hi == 1``) or on its first row in or out (``hi > 1``); any matrix;
+* **bitboards** (de Bruijn): on a board of at most 128 cells that must all be covered, fill the
+  first empty cell, trying the rows whose first cell it is; boards and rows are bit sets.
+
+What exact cover cannot see is added when a :class:`Board` is given (the cell items and their
+neighbours, the pieces' areas): a row that would enclose a pocket of open cells whose size no set
+of the remaining pieces can fill is not tried.
+
+Why both, measured (``tools/bench_exactcover.py``, same run, whole processes): on 6x10 restricted
+by symmetry, Knuth's DLX1 takes 1.56 CPU-s, his SSXCC (dancing cells) 0.97, a 64-bit bitboard
+yardstick 0.77; this module's dancing links with the pocket cut search it in 1.3 CPU-s, its
+bitboards in 0.12 when the first split places the piece with the fewest places first (the X, as
+de Bruijn did: 9x fewer nodes than filling cell by cell).  Bitboards win on every bundled board
+that fits in 128 bits (3x to 15x) but one with no tiling (hexiamond-3x12, 2x); dancing links take
+everything else: drafter boards of hundreds of cells (Tortoise, Pram), secondary items,
+multiplicities on large boards.  ``strategy`` picks one by hand.
 
 :class:`ExactCover` is the Python face: rows in, solutions (tuples of row numbers), counts,
 Knuth's random-path estimates of the tree size, and cubes (the first branchings) out, under
