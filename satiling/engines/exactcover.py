@@ -48,6 +48,9 @@ BUDGET = 1 << 16
 
 Cube = tuple[int, ...]
 
+#: cubes estimated below this many nodes (milliseconds of search) are not split further
+MIN_CUBE_NODES = 10_000
+
 
 @dataclass
 class Board:
@@ -240,13 +243,14 @@ class ExactCover:
         return [(lit,) for lit in lits]
 
     def cubes(self, assume: Sequence[int] = (), fraction: float = 1 / 50, probes: int | None = None,
-              limit: int = 4096) -> list[tuple[Cube, float]]:
+              limit: int = 4096, least: float = MIN_CUBE_NODES) -> list[tuple[Cube, float]]:
         """Subtrees of the search tree (assumption lists, in the order the search meets them) that
         together hold every solution, each estimated at most ``fraction`` of the whole; each with
         its estimated number of nodes.
 
         The biggest estimate is split first, into the search's own children, until every cube is
-        small enough or there are ``limit`` cubes.  A cube the search would prune at once (the
+        small enough (or under ``least`` nodes: a tree of a few thousand nodes is not worth
+        splitting) or there are ``limit`` cubes.  A cube the search would prune at once (the
         pocket cut, a contradiction) is dropped: it holds no solution.  ``probes`` random paths
         estimate each cube (default: 300 on a bitboard, where a path costs microseconds, and 100
         under dancing links); the estimates are heavy-tailed, so the shares are approximate.
@@ -259,7 +263,7 @@ class ExactCover:
         total = leaves[()]                  # the estimates of the leaves, summed
         while len(leaves) < limit:
             path = max(leaves, key=leaves.__getitem__)
-            if leaves[path] <= fraction * total:
+            if leaves[path] <= max(fraction * total, least):
                 break
             kids = self.children(base + path)
             total -= leaves[path]
