@@ -188,3 +188,17 @@ def test_tilings_of_drafter_boards_are_verified(cli):
         r = cli("solve", name, "--solver", "walk", "--json")
         assert r.returncode == 0, r.stderr
         assert '"placements"' in r.stdout
+
+
+def test_cubes_with_optional_pieces_on_a_bitboard():
+    """A strip of 4 cells: dominoes A and B used once, monominoes C and D at most once.  The first
+    split may branch on a piece only if every solution uses it once: never on C or D."""
+    rows = [(0, 1, 4), (1, 2, 4), (2, 3, 4), (0, 1, 5), (1, 2, 5), (2, 3, 5)]
+    rows += [(c, 6) for c in (2, 3)] + [(c, 7) for c in range(4)]     # C: fewer places than cell 0
+    board = Board(cells=[0, 1, 2, 3], neighbours=[[1], [0, 2], [1, 3], [2]], areas={2: 2, 1: 2})
+    m = Matrix(rows=rows, lo=[1, 1, 1, 1, 1, 1, 0, 0], hi=[1] * 8, board=board, strategy="bitboard")
+    engine = ExactCover(m)
+    expected = sorted(sorted(s) for s in _brute_force(m))
+    assert sorted(sorted(s) for s in engine.solutions()) == expected
+    cubes = engine.cubes(least=0)
+    assert sorted(sorted(s) for cube, _ in cubes for s in engine.solutions(cube)) == expected

@@ -910,10 +910,12 @@ static int B(fewest_by_piece)(Engine *e, int n) {
     int count[64] = {0}, best = -1, np = e->nitems - e->ncells;
     for (int k = 0; k < e->nrows; k++)
         if (!(cand[k].mask & board) && !(cand[k].pbit & e->full)) count[__builtin_ctzll(cand[k].pbit)]++;
-    for (int p = 0; p < np; p++)
-        if (e->room[e->ncells + p] > 0 && e->cnt[e->ncells + p] < e->hi[e->ncells + p]
+    for (int p = 0; p < np; p++) {           /* a piece used exactly once, not yet placed: its */
+        int c = e->ncells + p;                 /* rows split the solutions (with two copies, or  */
+        if (e->lo[c] == 1 && e->hi[c] == 1 && e->cnt[c] == 0       /* none, they would not) */
             && count[p] < n && (best < 0 || count[p] < count[best]))
             best = p;
+    }
     if (best < 0) return n;
     int m = 0;
     for (int k = 0; k < e->nrows; k++)
