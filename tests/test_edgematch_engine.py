@@ -7,6 +7,7 @@ the official clue puzzles.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -173,3 +174,19 @@ def _first(pz):
     found = []
     Engine(board_of(pz, order="rows")).solutions(limit=1, on_solution=found.append)
     return found[0]
+
+
+@pytest.mark.parametrize("rows, cols, seed, order", [(4, 4, 1, "rows"), (4, 5, 3, "spiral"),
+                                                     (5, 4, 2, "columns-left")])
+def test_tight_value_order_equals_the_reference(rows, cols, seed, order):
+    pz = generate(rows, cols, None, None, seed).puzzle()
+    board = replace(board_of(pz, order=order), values="tight")
+    eng = Engine(board)
+    found = []
+    assert eng.solutions(on_solution=found.append) == "exhausted"
+    ref = Reference(board)
+    assert ref.solutions() == found
+    assert ref.nodes == eng.nodes
+    in_table_order = []
+    assert Engine(board_of(pz, order=order)).solutions(on_solution=in_table_order.append) == "exhausted"
+    assert in_table_order and sorted(found) == sorted(in_table_order)    # the same, maybe reordered

@@ -4,7 +4,9 @@ Same squares in the same order, same piece types and rotations tried in the same
 finds the same solutions in the same order and places the same number of pieces (nodes).  Where
 the compiled search looks its candidates up in a table, this one checks every entry against the
 board: a side on the rim must be grey, a side facing a filled square must show that square's
-colour, a side facing an empty square must not be grey.
+colour, a side facing an empty square must not be grey.  With the "tight" value order it counts,
+for each candidate, the entries (used or not) that would fit the next square, as the table's range
+does, and tries the smallest counts first.
 """
 from __future__ import annotations
 
@@ -51,6 +53,16 @@ class Reference:
                     return False
         return True
 
+    def next_choices(self, filled: dict[tuple[int, int], Edges], depth: int, edges: Edges) -> int:
+        """Entries, used or not, fitting the next square once ``edges`` is on step ``depth``."""
+        steps = self.plan.steps
+        if depth + 1 == len(steps):
+            return 0
+        filled[steps[depth]] = edges
+        n = sum(self.fits(filled, steps[depth + 1], other) for _, _, other in self.plan.entries)
+        del filled[steps[depth]]
+        return n
+
     def solutions(self, limit: int = 0) -> list[list[Placed]]:
         """Every solution (the first ``limit`` when it is positive), each as sorted placements."""
         plan = self.plan
@@ -68,9 +80,12 @@ class Reference:
                 out.append(plan.board_of(choice))
                 return not (limit and len(out) >= limit)
             square = plan.steps[depth]
-            for e, (t, _, edges) in enumerate(plan.entries):
-                if left[t] == 0 or not self.fits(filled, square, edges):
-                    continue
+            fit = [e for e, (t, _, edges) in enumerate(plan.entries)
+                   if left[t] and self.fits(filled, square, edges)]
+            if plan.board.values == "tight":        # stable: ties stay in entry order
+                fit.sort(key=lambda e: self.next_choices(filled, depth, plan.entries[e][2]))
+            for e in fit:
+                t, _, edges = plan.entries[e]
                 self.nodes += 1
                 left[t] -= 1
                 filled[square] = edges
