@@ -584,7 +584,8 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kw) {
     Py_ssize_t nn, ns, ni, nh, nc1, nnb, na, nac, nra;
     int *items = int_array(o_items, &nn, "row items"), *start = int_array(o_start, &ns, "row starts");
     e->lo = int_array(o_lo, &ni, "lo"); e->hi = int_array(o_hi, &nh, "hi");
-    e->nbrstart = int_array(o_nstart, &nc1, "neighbour starts"); e->nbr = int_array(o_nbr, &nnb, "neighbours");
+    e->nbrstart = int_array(o_nstart, &nc1, "neighbour starts");
+    e->nbr = int_array(o_nbr, &nnb, "neighbours");
     e->area = int_array(o_areas, &na, "areas"); e->rem = int_array(o_counts, &nac, "area counts");
     e->rowarea = int_array(o_rarea, &nra, "row areas");
     if (!items || !start || !e->lo || !e->hi || !e->nbrstart || !e->nbr || !e->area || !e->rem || !e->rowarea)
@@ -600,7 +601,8 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kw) {
     e->cnt = PyMem_Calloc(nitems + 1, sizeof(int)); e->len = PyMem_Calloc(nitems + 1, sizeof(int));
     e->left = PyMem_Malloc((nitems + 1) * sizeof(int)); e->right = PyMem_Malloc((nitems + 1) * sizeof(int));
     e->inring = PyMem_Calloc(nitems + 1, 1);
-    e->mark = PyMem_Calloc(e->ncells + 1, sizeof(long long)); e->queue = PyMem_Malloc((e->ncells + 1) * sizeof(int));
+    e->mark = PyMem_Calloc(e->ncells + 1, sizeof(long long));
+    e->queue = PyMem_Malloc((e->ncells + 1) * sizeof(int));
     e->words = (e->ncells + 64) / 64 + 1;
     e->reach = PyMem_Calloc(e->words, sizeof(uint64_t));
     int m = e->maxlevel = e->ncells + 64;
@@ -729,7 +731,9 @@ static PyObject *Engine_children(Engine *e, PyObject *Py_UNUSED(ignored)) {
         for (int x = e->N[c].down; x != c; x = e->N[x].down) {
             if (bad_pocket(e, e->N[x].row)) continue;
             PyObject *v = PyLong_FromLong(e->N[x].row);
-            if (!v || PyList_Append(out, v) < 0) { Py_XDECREF(v); reopen_item(e, c); Py_DECREF(out); return NULL; }
+            if (!v || PyList_Append(out, v) < 0) {
+                Py_XDECREF(v); reopen_item(e, c); Py_DECREF(out); return NULL;
+            }
             Py_DECREF(v);
         }
         reopen_item(e, c);
@@ -837,7 +841,10 @@ static int B(dead_by_shifts)(Engine *e, BITS board, BITS seeds) {
     while (seeds) {
         BITS reg = seeds & -seeds, prev = 0;
         int steps = 0;
-        while (reg != prev && !(reg & big) && steps++ <= e->pocket_limit) { prev = reg; reg = B(grow)(e, reg) & empty; }
+        while (reg != prev && !(reg & big) && steps++ <= e->pocket_limit) {
+            prev = reg;
+            reg = B(grow)(e, reg) & empty;
+        }
         if (reg != prev) big |= reg;                 /* too large, or part of a large region */
         else {
             int size = B(pop)(reg);
@@ -894,7 +901,8 @@ static int B(fits)(Engine *e, int l) {
     const B(Cand) *cand = e->bcand;
     int *fits = e->fits + off;
     uint64_t full = e->full;
-    for (const struct Block *b = e->blocks + e->bstart[c], *bend = e->blocks + e->bstart[c + 1]; b < bend; b++) {
+    const struct Block *b = e->blocks + e->bstart[c], *bend = e->blocks + e->bstart[c + 1];
+    for (; b < bend; b++) {
         if (b->pbit & full) continue;                /* every copy of this piece is placed */
         for (const B(Cand) *k = cand + b->from, *end = cand + b->to; k < end; k++)
             if (!(k->mask & board) && !(k->pbit & full)) fits[n++] = k->row;
@@ -1057,9 +1065,15 @@ static int B(board_init)(Engine *e, PyObject *o_rules) {
             int c = e->N[j].item;
             if (c < nc) { mask[r] |= (BITS)1 << c; if (first < 0 || c < first) first = c; }
             else if (e->rpiece[r] == e->nitems) e->rpiece[r] = c;
-            else { PyErr_SetString(PyExc_ValueError, "the bitboard search takes one piece per row"); return -1; }
+            else {
+                PyErr_SetString(PyExc_ValueError, "the bitboard search takes one piece per row");
+                return -1;
+            }
         }
-        if (first < 0) { PyErr_SetString(PyExc_ValueError, "the bitboard search needs a cell in every row"); return -1; }
+        if (first < 0) {
+            PyErr_SetString(PyExc_ValueError, "the bitboard search needs a cell in every row");
+            return -1;
+        }
         for (int c = 0; c < nc; c++) if ((mask[r] >> c) & 1) border[r] |= nbr[c];
         border[r] &= ~mask[r];
         e->cstart[first + 1]++;
@@ -1116,7 +1130,8 @@ static int B(board_init)(Engine *e, PyObject *o_rules) {
         PyMem_Free(flat);
         for (int c = 0; c < nc; c++)                 /* the rules must give the neighbours exactly */
             if ((B(grow)(e, (BITS)1 << c) & ~((BITS)1 << c)) != nbr[c]) {
-                PyErr_SetString(PyExc_ValueError, "the neighbour rules differ from the neighbours"); return -1;
+                PyErr_SetString(PyExc_ValueError, "the neighbour rules differ from the neighbours");
+                return -1;
             }
     }
     return 0;

@@ -297,7 +297,8 @@ class CubeSpace(CubeSet):
         if self.matrix is None or self.problem.lazy:
             return None
         p = self.problem
-        return Plan(self.fingerprint(), self.matrix, CubeSet(self.group, self._must, self._must_not, self.cubes),
+        owners = CubeSet(self.group, self._must, self._must_not, self.cubes)
+        return Plan(self.fingerprint(), self.matrix, owners,
                     tuple(p.clauses), tuple(p.linears))
 
     def fingerprint(self) -> str:
