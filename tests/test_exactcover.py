@@ -202,3 +202,11 @@ def test_cubes_with_optional_pieces_on_a_bitboard():
     assert sorted(sorted(s) for s in engine.solutions()) == expected
     cubes = engine.cubes(least=0)
     assert sorted(sorted(s) for cube, _ in cubes for s in engine.solutions(cube)) == expected
+
+
+def test_a_node_cap_stops_the_search_and_says_so():
+    _, engine = engine_for("pentomino-6x10")
+    some = engine.count(max_nodes=5000)
+    assert not engine.stats().finished and 5000 <= engine.stats().nodes < 5000 + 100
+    assert some < engine.count() == 2339 and engine.stats().finished
+    assert engine.first(max_nodes=10**9) is not None and engine.stats().finished is False

@@ -177,6 +177,7 @@ class Stats:
     nodes: int = 0
     cuts: int = 0
     solutions: int = 0
+    finished: bool = False                  # the search went to its end (not stopped early)
 
 
 class ExactCover:
@@ -188,6 +189,7 @@ class ExactCover:
     def __init__(self, matrix: Matrix) -> None:
         self.matrix = matrix
         self._engine = Engine(*matrix.arrays())
+        self._finished = False
         self._fixed = list(matrix.fixed)
 
     def start(self, assume: Sequence[int] = ()) -> bool:
@@ -195,36 +197,45 @@ class ExactCover:
         return self._engine.start([*self._fixed, *assume])
 
     def solutions(self, assume: Sequence[int] = (), budget: int = BUDGET,
-                  progress: Callable[[float], None] | None = None) -> Iterator[tuple[int, ...]]:
+                  progress: Callable[[float], None] | None = None,
+                  max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution under the assumptions (the assumed rows included), in search order;
-        ``progress`` hears the part of the tree done after every ``budget`` nodes."""
+        ``progress`` hears the part of the tree done after every ``budget`` nodes.  With
+        ``max_nodes`` the search gives up after about that many nodes (``stats().finished``
+        says whether it went to the end)."""
+        self._finished = False
         if not self.start(assume):
+            self._finished = True
             return
         done = False
         while not done:
-            found, done = self._engine.run(budget)
+            found, done = self._engine.run(_step(budget, max_nodes, self._engine))
             if progress is not None:
                 progress(self._engine.progress())
             yield from found
+            if not done and max_nodes is not None and self._engine.stats()["nodes"] >= max_nodes:
+                return
+        self._finished = True
 
-    def count(self, assume: Sequence[int] = (), budget: int = BUDGET) -> int:
-        """The number of solutions (none is built as a Python object)."""
+    def count(self, assume: Sequence[int] = (), budget: int = BUDGET, max_nodes: int | None = None) -> int:
+        """The number of solutions (none is built as a Python object); with ``max_nodes``, those
+        found in about that many nodes."""
+        self._finished = False
         if not self.start(assume):
+            self._finished = True
             return 0
-        while not self._engine.run(budget, 0, False)[1]:
-            pass
+        while not self._engine.run(_step(budget, max_nodes, self._engine), 0, False)[1]:
+            if max_nodes is not None and self._engine.stats()["nodes"] >= max_nodes:
+                return self._engine.stats()["solutions"]
+        self._finished = True
         return self._engine.stats()["solutions"]
 
-    def first(self, assume: Sequence[int] = ()) -> tuple[int, ...] | None:
-        """One solution, or None."""
-        if not self.start(assume):
-            return None
-        while True:
-            found, done = self._engine.run(BUDGET, 1)
-            if found:
-                return found[0]
-            if done:
-                return None
+    def first(self, assume: Sequence[int] = (), max_nodes: int | None = None) -> tuple[int, ...] | None:
+        """One solution, or None (none exists, or none in about ``max_nodes`` nodes: see
+        ``stats().finished``)."""
+        for rows in self.solutions(assume, max_nodes=max_nodes):
+            return rows
+        return None
 
     def estimate(self, assume: Sequence[int] = (), probes: int = 100, seed: int = 1) -> float:
         """Knuth's estimate of the number of nodes the search tries under the assumptions: the
@@ -284,4 +295,11 @@ class ExactCover:
         return self._engine.progress()
 
     def stats(self) -> Stats:
-        return Stats(**self._engine.stats())
+        return Stats(**self._engine.stats(), finished=self._finished)
+
+
+def _step(budget: int, max_nodes: int | None, engine: Engine) -> int:
+    """The nodes of the next call: the budget, or what is left of ``max_nodes`` if less."""
+    if max_nodes is None:
+        return budget
+    return max(1, min(budget, max_nodes - engine.stats()["nodes"]))
