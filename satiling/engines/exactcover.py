@@ -36,15 +36,19 @@ act between two calls.  The readable reference of the same search is
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from ..problem import Problem
 from ._exactcover import Engine
 
-#: nodes searched per call into the compiled search (a few milliseconds): signals and time limits
-#: are seen between two calls, and solutions come back in batches
+#: nodes searched per call into the compiled search, at most: signals and time limits are seen
+#: between two calls, and solutions come back in batches.  Calls start at ``FIRST_BUDGET`` nodes
+#: and grow or shrink towards ``CALL_SECONDS`` each (a node costs 0.1 us on 6x10, 100 us on Pram).
 BUDGET = 1 << 16
+FIRST_BUDGET = 1 << 10
+CALL_SECONDS = 0.02
 
 Cube = tuple[int, ...]
 
@@ -200,16 +204,18 @@ class ExactCover:
                   progress: Callable[[float], None] | None = None,
                   max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution under the assumptions (the assumed rows included), in search order;
-        ``progress`` hears the part of the tree done after every ``budget`` nodes.  With
+        ``progress`` hears the part of the tree done after every call into the search (at most
+        ``budget`` nodes, paced to about ``CALL_SECONDS``).  With
         ``max_nodes`` the search gives up after about that many nodes (``stats().finished``
         says whether it went to the end)."""
         self._finished = False
         if not self.start(assume):
             self._finished = True
             return
-        done = False
+        done, pace = False, _Pace(budget)
         while not done:
-            found, done = self._engine.run(_step(budget, max_nodes, self._engine))
+            with pace:
+                found, done = self._engine.run(_step(pace.nodes, max_nodes, self._engine))
             if progress is not None:
                 progress(self._engine.progress())
             yield from found
@@ -224,7 +230,12 @@ class ExactCover:
         if not self.start(assume):
             self._finished = True
             return 0
-        while not self._engine.run(_step(budget, max_nodes, self._engine), 0, False)[1]:
+        pace = _Pace(budget)
+        while True:
+            with pace:
+                done = self._engine.run(_step(pace.nodes, max_nodes, self._engine), 0, False)[1]
+            if done:
+                break
             if max_nodes is not None and self._engine.stats()["nodes"] >= max_nodes:
                 return self._engine.stats()["solutions"]
         self._finished = True
@@ -296,6 +307,25 @@ class ExactCover:
 
     def stats(self) -> Stats:
         return Stats(**self._engine.stats(), finished=self._finished)
+
+
+class _Pace:
+    """The nodes of the next call into the search: doubled while a call takes under
+    ``CALL_SECONDS``, halved while it takes more than twice that, never above the budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget, self.nodes = budget, min(budget, FIRST_BUDGET)
+
+    def __enter__(self) -> "_Pace":
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        took = time.perf_counter() - self.start
+        if took < CALL_SECONDS:
+            self.nodes = min(self.budget, 2 * self.nodes)
+        elif took > 2 * CALL_SECONDS:
+            self.nodes = max(1, self.nodes // 2)
 
 
 def _step(budget: int, max_nodes: int | None, engine: Engine) -> int:

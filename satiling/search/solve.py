@@ -271,13 +271,13 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
     from .walk import Walk, supports
     if not supports(problem):
         raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     matrix = matrix_of(problem)
     if matrix is None:
         if time_limit is not None:              # the child is killed at the deadline
             return in_child(_solve_walk, time_limit, problem, None, assumptions)
         first = next(Walk(problem).solutions(assumptions), None)
         return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
 
     def check_time(part_done: float) -> None:
         if deadline is not None and time.monotonic() > deadline:
