@@ -75,6 +75,10 @@ def main() -> None:
     ap.add_argument("--cpsat-cap", type=float, default=120.0, help="CPU cap for CP-SAT (s)")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each contender (best is kept)")
     args = ap.parse_args()
+    import importlib.util
+    if importlib.util.find_spec("xcover") is None:
+        sys.exit("bench_count: needs xcover (pip install -e '.[bench]'); for Knuth's DLX1 and the "
+                 "bitboard yardstick see tools/bench_exactcover.py")
 
     rows = []
     for _ in range(args.repeat):
