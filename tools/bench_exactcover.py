@@ -3,9 +3,10 @@
     python tools/bench_exactcover.py [NAME] --peers DIR [--repeat N]
     python tools/bench_exactcover.py [NAME] --dlx1 BIN [--bitboard BIN] [--repeat N]
 
-``--peers DIR`` is a folder holding Knuth's ``dlx1.c`` (with ``gb_flip.c``/``gb_flip.h``) and the
-bitboard yardstick ``bitboard64.c``; they are compiled with ``cc -O3`` in a scratch folder outside
-the repository.  Or give the built programs with ``--dlx1`` / ``--bitboard``.
+``--peers DIR`` is a folder holding Knuth's ``dlx1.c`` (with ``gb_flip.c``/``gb_flip.h``), his
+``ssxcc.c`` (dancing cells, optional) and the bitboard yardstick ``bitboard64.c``; they are
+compiled with ``cc -O3`` in a scratch folder outside the repository.  Or give the built programs
+with ``--dlx1`` / ``--ssxcc`` / ``--bitboard``.
 
 All three search the same tree: satiling's own symmetry-restricted matrix of NAME (one piece kept
 to a fundamental domain of the board's symmetries: 6x10 keeps 2032 of 2056 placements and has
@@ -88,31 +89,33 @@ def bitboard_matrix(name: str) -> str | None:
     return "\n".join(lines) + "\n"
 
 
-def build_peers(peers: Path, workdir: Path) -> tuple[Path, Path | None]:
-    """Compile DLX1 (and the yardstick, if its source is there) in a scratch folder."""
-    dlx1 = workdir / "dlx1"
-    subprocess.run(["cc", "-O3", "-w", "-o", str(dlx1), str(peers / "dlx1.c"), str(peers / "gb_flip.c")],
-                   check=True)
-    bitboard = None
-    if (peers / "bitboard64.c").exists():
-        bitboard = workdir / "bitboard64"
-        subprocess.run(["cc", "-O3", "-w", "-o", str(bitboard), str(peers / "bitboard64.c")], check=True)
-    return dlx1, bitboard
+def build_peers(peers: Path, workdir: Path) -> dict[str, Path]:
+    """Compile DLX1 (and SSXCC and the yardstick, if their sources are there) in a scratch folder."""
+    built = {}
+    for key, sources in (("dlx1", ["dlx1.c", "gb_flip.c"]), ("ssxcc", ["ssxcc.c", "gb_flip.c"]),
+                         ("bitboard", ["bitboard64.c"])):
+        if all((peers / f).exists() for f in sources):
+            built[key] = workdir / key
+            subprocess.run(["cc", "-O3", "-w", "-o", str(built[key]), *(str(peers / f) for f in sources)],
+                           check=True)
+    return built
 
 
-def measure(name: str, dlx1: Path, bitboard: Path | None, repeat: int) -> None:
+def measure(name: str, peers: dict[str, Path], repeat: int) -> None:
     dlx_in, bb_in = dlx_matrix(name), bitboard_matrix(name)
-    times: dict[str, list[float]] = {"satiling": [], "dlx1": [], "bitboard": []}
+    times: dict[str, list[float]] = {"satiling": [], "dlx1": [], "ssxcc": [], "bitboard": []}
     counts: dict[str, int] = {}
     for _ in range(repeat):                        # interleaved: the machine's load hits all alike
         cpu, out, _ = child_cpu([sys.executable, "-m", "satiling.cli", "count", name, "--quiet"])
         times["satiling"].append(cpu)
         counts["satiling"] = int(out.strip())
-        cpu, _, err = child_cpu([str(dlx1)], dlx_in)
-        times["dlx1"].append(cpu)
-        counts["dlx1"] = int(re.search(r"Altogether (\d+) solutions", err).group(1))
-        if bitboard is not None and bb_in is not None:
-            cpu, out, _ = child_cpu([str(bitboard)], bb_in)
+        for knuth in ("dlx1", "ssxcc"):
+            if knuth in peers:
+                cpu, _, err = child_cpu([str(peers[knuth])], dlx_in)
+                times[knuth].append(cpu)
+                counts[knuth] = int(re.search(r"Altogether (\d+) solutions", err).group(1))
+        if "bitboard" in peers and bb_in is not None:
+            cpu, out, _ = child_cpu([str(peers["bitboard"])], bb_in)
             times["bitboard"].append(cpu)
             counts["bitboard"] = int(out.split()[-1])
     print(f"{name}: the symmetry-restricted matrix, {dlx_in.count(chr(10)) - 1} options; "
@@ -122,7 +125,7 @@ def measure(name: str, dlx1: Path, bitboard: Path | None, repeat: int) -> None:
     best = {k: min(v) for k, v in times.items() if v}
     print(f"{'contender (whole process)':34} {'best CPU s':>10} {'median':>8} {'satiling / it':>14}")
     labels = {"satiling": "satiling count (distinct)", "dlx1": "Knuth's DLX1",
-              "bitboard": "bitboard64 (yardstick)"}
+              "ssxcc": "Knuth's SSXCC (dancing cells)", "bitboard": "bitboard64 (yardstick)"}
     for key, values in times.items():
         if values:
             ratio = best["satiling"] / best[key]
@@ -132,17 +135,21 @@ def measure(name: str, dlx1: Path, bitboard: Path | None, repeat: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name", nargs="?", default="pentomino-6x10")
-    ap.add_argument("--peers", type=Path, help="folder with dlx1.c, gb_flip.c and bitboard64.c")
+    ap.add_argument("--peers", type=Path, help="folder with dlx1.c, ssxcc.c, gb_flip.c, bitboard64.c")
     ap.add_argument("--dlx1", type=Path, help="a built DLX1")
+    ap.add_argument("--ssxcc", type=Path, help="a built SSXCC")
     ap.add_argument("--bitboard", type=Path, help="a built bitboard64")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each contender (best kept)")
     args = ap.parse_args()
-    if not args.peers and not args.dlx1:
-        ap.error("give --peers DIR or --dlx1 BIN")
+    if not args.peers and not (args.dlx1 or args.ssxcc or args.bitboard):
+        ap.error("give --peers DIR, or built peers with --dlx1 / --ssxcc / --bitboard")
     with tempfile.TemporaryDirectory() as tmp:
-        dlx1, bitboard = (build_peers(args.peers, Path(tmp)) if args.peers
-                          else (args.dlx1, args.bitboard))
-        measure(args.name, dlx1, bitboard, args.repeat)
+        if args.peers:
+            peers = build_peers(args.peers, Path(tmp))
+        else:
+            peers = {k: v for k, v in (("dlx1", args.dlx1), ("ssxcc", args.ssxcc),
+                                       ("bitboard", args.bitboard)) if v is not None}
+        measure(args.name, peers, args.repeat)
 
 
 if __name__ == "__main__":
