@@ -120,7 +120,10 @@ def measure(name: str, peers: dict[str, Path], repeat: int) -> None:
             counts["bitboard"] = int(out.split()[-1])
     print(f"{name}: the symmetry-restricted matrix, {dlx_in.count(chr(10)) - 1} options; "
           f"counts {counts}")
-    if len(set(counts.values())) != 1:
+    # the peers count the covers of the restricted matrix, satiling the classes they stand for
+    # (the same on 6x10, where each class keeps one member; fewer where a class keeps several)
+    peer_counts = {n for k, n in counts.items() if k != "satiling"}
+    if len(peer_counts) > 1 or counts["satiling"] > min(peer_counts, default=counts["satiling"]):
         sys.exit("the counts disagree")
     best = {k: min(v) for k, v in times.items() if v}
     print(f"{'contender (whole process)':34} {'best CPU s':>10} {'median':>8} {'satiling / it':>14}")
