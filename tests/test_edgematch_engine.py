@@ -190,3 +190,12 @@ def test_tight_value_order_equals_the_reference(rows, cols, seed, order):
     in_table_order = []
     assert Engine(board_of(pz, order=order)).solutions(on_solution=in_table_order.append) == "exhausted"
     assert in_table_order and sorted(found) == sorted(in_table_order)    # the same, maybe reordered
+
+
+def test_solve_uses_the_tight_value_order_on_a_few_solution_board(tmp_path, capsys):
+    path = instance(tmp_path, 6, 6, 3)
+    assert main(["solve", path, "--json"]) == 0
+    out = capsys.readouterr()
+    assert "tight value order" in out.err
+    pz = generate(6, 6, None, None, 3).puzzle()
+    pz.verify([pz.placement_from_json(p) for p in json.loads(out.out)["placements"]])

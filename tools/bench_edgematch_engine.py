@@ -17,6 +17,8 @@ Parts (all by default; pick some with --parts):
   call on the rest of the board.
 * ``peer`` (with ``--ssxcc PATH``): all solutions of generated 6x6 boards by the engine and by
   Knuth's SSXCC (dancing cells) on the same board as an exact cover with colours.
+* ``values``: nodes to the first solution with the table and the "tight" value order (the one
+  solve uses on few-solution boards) on generated 7x7 boards (3 + 6 colours, ``--value-seeds``).
 * ``cliff``: the CNF of a generated 12x12 board, pairwise at-most-one up to 500 literals against the
   clause budget now in ``backends/cnf.py`` (clauses, CPU seconds to produce them).
 
@@ -156,6 +158,30 @@ def counts(args: argparse.Namespace, tmp: Path) -> None:
                   f"{'equal' if a == b else 'DIFFERENT'}; ratio {tb / ta:.1f}", flush=True)
 
 
+def values(args: argparse.Namespace) -> None:
+    """Nodes to the first solution, table against tight value order (the order solve uses), on
+    generated 7x7 boards (3 + 6 colours), each in the order of the smallest estimated tree."""
+    import math
+    from dataclasses import replace
+    from satiling.engines.edgematch import EdgeBoard, Engine
+    from satiling.families.edgematch_generate import generate
+    print("\n## value order: nodes to the first solution, 7x7 boards (3 + 6 colours)")
+    logs = []
+    for seed in range(1, args.value_seeds + 1):
+        pz = generate(7, 7, 3, 6, seed).puzzle()
+        board = Engine(EdgeBoard(7, 7, tuple(pz.pieces))).board
+        nodes = []
+        for how in ("table", "tight"):
+            eng = Engine(replace(board, values=how))
+            eng.solutions(limit=1)
+            nodes.append(eng.nodes)
+        logs.append(math.log(nodes[0] / nodes[1]))
+        print(f"seed {seed} ({board.order}): table {nodes[0]}, tight {nodes[1]}: ratio "
+              f"{nodes[0] / nodes[1]:.2f}", flush=True)
+    print(f"geometric mean of table / tight: {math.exp(sum(logs) / len(logs)):.2f} "
+          f"({sum(x > 0 for x in logs)} of {len(logs)} boards fewer nodes with tight)")
+
+
 def oracle(args: argparse.Namespace) -> None:
     """Would a SAT oracle pay inside the search?  For random prefixes of the first ``depth``
     squares of an 8x8 board: the backtracker's CPU time to exhaust the subtree below the prefix,
@@ -261,8 +287,10 @@ def cliff(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--parts", nargs="+", default=["clues", "rate", "counts", "cliff", "oracle", "boards"],
-                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle", "peer"))
+    ap.add_argument("--parts", nargs="+",
+                    default=["clues", "rate", "counts", "cliff", "oracle", "values", "boards"],
+                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle", "values", "peer"))
+    ap.add_argument("--value-seeds", type=int, default=24, help="7x7 boards for --parts values")
     ap.add_argument("--ssxcc", help="Knuth's SSXCC binary, built from the peers (for --parts peer)")
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--frame", type=int, default=3)

@@ -100,7 +100,8 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     placed, status, engines = race(board, args.time_limit)
     took = time.perf_counter() - start
     verdict = "SAT" if placed else ("UNKNOWN" if status == "time limit" else "UNSAT")
-    how = f"{engines[0].board.order} order" if len(engines) == 1 else \
+    first = engines[0].board
+    how = f"{first.order} order, {first.values} value order" if len(engines) == 1 else \
         f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"
     print(f"satiling: {puzzle.name}: {verdict} by {NAME} in {took:.2f} s ({how})", file=sys.stderr)
     if not placed:
