@@ -31,16 +31,6 @@ def test_raw_count_and_classes(name):
     assert len({puzzle.canonical(s) for s in sols}) == distinct
 
 
-@pytest.mark.parametrize("name", sorted(PUBLISHED))
-def test_distinct_count(name):
-    distinct, _ = PUBLISHED[name]
-    puzzle = load(name)
-    problem = puzzle.problem()
-    sols = [problem.decode(s) for s in puzzle_solutions(puzzle, problem, distinct=True)]
-    assert len(sols) == distinct
-    assert len({puzzle.canonical(s) for s in sols}) == distinct
-
-
 @pytest.mark.parametrize("engine", ["sat", "cpsat"])
 def test_solver_engines_agree_with_literature(engine):
     """The blocking-clause engines (CaDiCaL, CP-SAT) reach the same counts as the walk."""

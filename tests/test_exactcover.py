@@ -3,9 +3,9 @@ the readable Python walk.
 
 Outside answers: raw counts from the literature -- 8x8 minus the centre 520 (Scott 1958, Knuth's
 "Dancing Links"), the hexiamonds in the 6x6 rhombus 156 x 4 = 624 (Knuth), Serenity 12 (its
-instance notes), the pentominoes and the 2x2 square in 8x8 16146 up to symmetry (Polyform
-Puzzler).  The pocket cut must lose none of them, with either search (bitboards or dancing links).
-Everything else is checked against :class:`satiling.search.walk.Walk`, which shares no code with
+instance notes); the pentominoes and the 2x2 square in 8x8, 16146 up to symmetry (Polyform
+Puzzler), are in tests/test_counts.py.  The pocket cut must lose none of them, with either search
+(bitboards or dancing links).  Everything else is checked against :class:`satiling.search.walk.Walk`, which shares no code with
 the engine.
 """
 from __future__ import annotations
@@ -15,7 +15,6 @@ import dataclasses
 import pytest
 
 from satiling import catalog
-from satiling.cli import main
 from satiling.engines.exactcover import Board, ExactCover, Matrix, matrix_of
 from satiling.search.cubes import CubeSpace, board_of
 from satiling.search.walk import Walk
@@ -60,11 +59,6 @@ def test_serenity_raw_count_by_dancing_links():
     _, engine = engine_for("serenity", restricted=False)
     assert not engine.matrix.bitboard_fits()      # 876 drafter cells: dancing links
     assert engine.count() == 12
-
-
-def test_pentominoes_and_a_square_in_8x8(capsys):
-    assert main(["count", "pentomino-8x8-square", "--quiet"]) == 0
-    assert capsys.readouterr().out.strip() == "16146"
 
 
 # -- the engine against the Python walk ----------------------------------------------------------
