@@ -55,6 +55,10 @@ Cube = tuple[int, ...]
 #: cubes estimated below this many nodes (milliseconds of search) are not split further
 MIN_CUBE_NODES = 10_000
 
+#: links and candidates the planning of cubes may touch (6x10 needs 4 M, O'Beirne's hexagon
+#: 40 M; about a CPU-second on Pram)
+PLAN_WORK = 200_000_000
+
 
 @dataclass
 class Board:
@@ -265,25 +269,29 @@ class ExactCover:
         return [(lit,) for lit in lits]
 
     def cubes(self, assume: Sequence[int] = (), fraction: float = 1 / 50, probes: int | None = None,
-              limit: int = 4096, least: float = MIN_CUBE_NODES) -> list[tuple[Cube, float]]:
+              limit: int = 4096, least: float = MIN_CUBE_NODES,
+              work: int = PLAN_WORK) -> list[tuple[Cube, float]]:
         """Subtrees of the search tree (assumption lists, in the order the search meets them) that
         together hold every solution, each estimated at most ``fraction`` of the whole; each with
         its estimated number of nodes.
 
         The biggest estimate is split first, into the search's own children, until every cube is
         small enough (or under ``least`` nodes: a tree of a few thousand nodes is not worth
-        splitting) or there are ``limit`` cubes.  A cube the search would prune at once (the
+        splitting), there are ``limit`` cubes, or the planning has touched ``work`` links and
+        candidates (a cost in the search's own steps, the same on every machine, so the cubes are
+        too: a random path on Pram's 10^5 placements costs milliseconds, and there the cubes stay
+        larger than the fraction asked for).  A cube the search would prune at once (the
         pocket cut, a contradiction) is dropped: it holds no solution.  ``probes`` random paths
         estimate each cube (default: 300 on a bitboard, where a path costs microseconds, and 100
         under dancing links); the estimates are heavy-tailed, so the shares are approximate.
         """
         if probes is None:
             probes = 300 if self.matrix.search_board() else 100
-        base = tuple(assume)
+        base, stop = tuple(assume), self._engine.work() + work
         leaves: dict[Cube, float] = {(): self.estimate(base, probes)}
         order: dict[Cube, tuple[int, ...]] = {(): ()}      # position among siblings, per level
         total = leaves[()]                  # the estimates of the leaves, summed
-        while len(leaves) < limit:
+        while len(leaves) < limit and self._engine.work() < stop:
             path = max(leaves, key=leaves.__getitem__)
             if leaves[path] <= max(fraction * total, least):
                 break
