@@ -1,8 +1,8 @@
 """Pram (64 Eternity pieces) by Selby's method, and a check of its data against the paper.
 
     python tools/pram_beam.py data                       # the data check (about a minute)
-    python tools/pram_beam.py beam pram --width 300 --exhaust-at 24 --budget 2000000 \\
-        --time-limit 3000 --out pram.json --svg pram.svg # the best attempt recorded in eternity_runs
+    python tools/pram_beam.py beam pram --width 500 --exhaust-at 28 --budget 1000000 \\
+        --time-limit 2700 --out pram.json --svg pram.svg # the best attempt recorded in eternity_runs
     python tools/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
     python tools/pram_beam.py windows pram --radius 2.5  # can every patch of the board be covered?
 
