@@ -58,8 +58,8 @@ Measured on a shared 2-core machine (CPU seconds):
 * Selby's method (``satiling.search.beam``; tilability from placement counts, roughness 1,
   tightness 0.5; exhaust by the compiled engine, a state only when Knuth's estimate is within the
   budget).  Tortoise (45 pieces): ``pram_beam.py beam tortoise --width 30 --exhaust-at 20`` tiles
-  it in 2 CPU-s (26 favourable states, the 4th tiles; 1438 exhaust nodes); the pure-Python exhaust
-  does it in 1.6 CPU-s.  Pram: ``pram_beam.py beam pram --width 300 --exhaust-at 24 --budget
+  it in 2 CPU-s of search (2.6 CPU-s for the whole process; 9 favourable states at 25 pieces
+  placed, the first tiles in 86 exhaust nodes; ``--python-exhaust``: 25 nodes, 2.1 CPU-s).  Pram: ``pram_beam.py beam pram --width 300 --exhaust-at 24 --budget
   2000000``: the beam keeps 300 states at every level down to 40 pieces placed (5 CPU-s a level,
   150 CPU-s), then all 300 favourable states are exhausted without a tiling (335 231 nodes in
   all, 9 to 14 245 a state; 227 CPU-s, 653 s wall, peak 1.1 GB).  So the best partial states die
