@@ -1,15 +1,23 @@
-"""Build the compiled search engines: every ``satiling/engines/_*.c`` is one C extension module.
+"""Build the compiled search engines and ship the bundled instances inside the package.
 
-The metadata lives in pyproject.toml; this file only lists the extensions, so that ``pip install .``
-compiles them with the machine's C compiler at install time (never at run time).
+The metadata lives in pyproject.toml; this file only says what is built and where files go:
+* every ``satiling/engines/_*.c`` is one C extension module, compiled by ``pip install .`` with the
+  machine's C compiler at install time (never at run time);
+* the top-level ``instances/`` folder becomes ``satiling/instances`` inside the wheel, so that
+  ``satiling list`` finds the bundled puzzles wherever the package is installed.
 """
 from pathlib import Path
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 ENGINES = sorted(Path("satiling/engines").glob("_*.c"))
 
-setup(ext_modules=[
-    Extension(f"satiling.engines.{src.stem}", [str(src)], extra_compile_args=["-O3", "-std=c11"])
-    for src in ENGINES
-])
+setup(
+    packages=find_packages(include=["satiling", "satiling.*"]) + ["satiling.instances"],
+    package_dir={"satiling.instances": "instances"},
+    package_data={"satiling.instances": ["*.toml", "*.md", "**/*"]},
+    ext_modules=[
+        Extension(f"satiling.engines.{src.stem}", [str(src)], extra_compile_args=["-O3", "-std=c11"])
+        for src in ENGINES
+    ],
+)

@@ -1,6 +1,6 @@
 """Finding puzzles: a bundled name (``pentomino-6x10``) or a path to an instance file.
 
-Bundled instances are TOML files in ``satiling/instances/`` (shipped inside the wheel); each names
+Bundled instances are TOML files in ``instances/`` (shipped inside the wheel as ``satiling/instances``); each names
 its family, and the family's loader builds the :class:`~satiling.families.base.Puzzle`.
 """
 from __future__ import annotations
@@ -23,8 +23,11 @@ FAMILIES: dict[str, str] = {
 
 
 def instances_dir() -> Path:
-    """The folder of bundled instance files."""
-    return Path(__file__).parent / "instances"
+    """The folder of bundled instance files: ``satiling/instances`` in an installed wheel,
+    ``instances/`` beside the package in a source tree (``setup.py`` maps the one onto the other)."""
+    here = Path(__file__).parent
+    installed = here / "instances"
+    return installed if installed.is_dir() else here.parent / "instances"
 
 
 def available() -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 A family's loader calls :func:`check_instance` before it builds anything, so a malformed file is one
 line naming the key (and the closest valid key when the name is misspelt) instead of a traceback, a
-hang, or a key silently ignored.  The format is written for people in ``satiling/instances/README.md``;
+hang, or a key silently ignored.  The format is written for people in ``instances/README.md``;
 this module is the same thing written for the machine.
 
 Hand-written rather than JSON Schema (``jsonschema``): the checks that matter most here -- "did you

@@ -1,5 +1,5 @@
 """The Eternity family on the drafter lattice, held to Burkardt & Garvie's figures and to the
-solutions stored with the data (see satiling/instances/data/eternity/SOURCE.md).
+solutions stored with the data (see instances/data/eternity/SOURCE.md).
 
 Configuration counts are the paper's (Pram: the repository data's 108955, which Burkardt's own code
 also gives; the paper printed 108049 before the tile corrections).  Solutions are counted by the

@@ -1,7 +1,7 @@
 """Malformed instance files: every one is exit 2 with one line on stderr, never a traceback.
 
 The corpus is made by mutating the bundled instance files with a seeded random generator; every
-mutation is one the format (``satiling/schema.py``, documented in ``satiling/instances/README.md``)
+mutation is one the format (``satiling/schema.py``, documented in ``instances/README.md``)
 must refuse: a misspelt or unknown key, a value of the wrong type or out of range, a table where a
 value belongs, a required key dropped, bytes that are not UTF-8, a file cut off after ``=``, nesting
 far too deep.  The cases the reliability audit reported (issue 15) are spelled out one by one.

@@ -8,6 +8,7 @@ positions with their complete lists of completions).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import random
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -203,7 +204,7 @@ def test_pictures_are_svg():
 def test_empty_board_cube_matches_an_independent_search():
     """Piece A on CAA: the same 64 solutions as an independent exhaustive search listed (the full
     empty-board count, 50000, is tools/iqlink_count.py's job: 18 CPU-minutes)."""
-    path = catalog.instances_dir().parent.parent / "tests" / "data" / "iqlink_empty_cube_CAA.txt"
+    path = Path(__file__).parent / "data" / "iqlink_empty_cube_CAA.txt"
     listed = {line for line in path.read_text().splitlines() if line and not line.startswith("#")}
     puzzle = q.IQLinkPuzzle(placed=q.parse_placements("CAA"), linked=False)
     problem = puzzle.problem()

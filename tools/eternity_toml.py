@@ -2,11 +2,11 @@
 
     python tools/eternity_toml.py
 
-Reads ``satiling/instances/data/eternity/{tiles_boundary_words,puzzles}.json`` (transcribed from
+Reads ``instances/data/eternity/{tiles_boundary_words,puzzles}.json`` (transcribed from
 John Burkardt's repository, see the SOURCE.md beside them) and writes
 
-* piece sets ``satiling/instances/sets/{eternity,trinity-tiles,serenity-tiles}.toml``;
-* instances ``satiling/instances/{trinity,serenity,whale,boat,pram,tortoise,boomerang,eternity}.toml``
+* piece sets ``instances/sets/{eternity,trinity-tiles,serenity-tiles}.toml``;
+* instances ``instances/{trinity,serenity,whale,boat,pram,tortoise,boomerang,eternity}.toml``
   (a puzzle whose tiles are exactly one set names the set; the others list their tiles).
 
 Words are copied unchanged; rerunning the script reproduces the files byte for byte.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "satiling" / "instances"
+ROOT = Path(__file__).resolve().parent.parent / "instances"
 DATA = ROOT / "data" / "eternity"
 
 PROVENANCE = ("# Data: boundary words from John Burkardt's repository jvburkardt/Eternity (commit 4004d6dd),\n"

@@ -260,7 +260,7 @@ def _topology(wrap: Wrap | None) -> str:
 
 # -- loading -----------------------------------------------------------------------------------
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> PolyformPuzzle:
-    """A puzzle from a parsed instance file (see ``satiling/instances/README.md``)."""
+    """A puzzle from a parsed instance file (see ``instances/README.md``)."""
     check_instance("polyform", data, name)
     lat = make_lattice(data.get("lattice", "square"))
     spec = data["region"]
