@@ -248,7 +248,7 @@ def random_fill(board: Board, state: State, rng: random.Random) -> tuple[int, ..
 
 # -- the search -----------------------------------------------------------------------------------
 #: an exhaust: (board, state, node budget) -> (rows of a tiling or None, finished, nodes)
-Exhaust = Callable[[Board, State, int], tuple["tuple[int, ...] | None", bool, int]]
+Exhaust = Callable[[Board, State, int], tuple[tuple[int, ...] | None, bool, int]]
 
 
 def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...] | None, bool, int]:
