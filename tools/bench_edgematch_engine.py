@@ -35,10 +35,16 @@ Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
 * Counts of generated 6x6 boards (3 + 5 colours, raw): 188 / 200 / 424 solutions in 1.44 / 1.31
   / 1.65 s; Knuth's SSXCC on the same exact cover with colours 31.8 / 28.6 / 81.6 s, equal counts:
   ratios 22 / 22 / 50.  (``count --engine sat`` took 127 CPU-s for the first: 47 classes.)
-* Generated 8x8 boards (3 + 8 colours): no engine solved seed 1 within 60 CPU-s (backtracker,
-  CaDiCaL, CP-SAT with one thread); the backtracker alone did not solve seeds 2-5 either.  Its
-  tree for these boards is about 1e12 nodes by Knuth's estimate (row scan), and they have few
-  solutions.
+* Generated 8x8 boards (3 + 8 colours), ``--parts boards --seeds 1 2 3 4 5 --cap 60``: the
+  backtracker (tight value order) solved seeds 1 / 3 / 4 in 55.96 / 51.03 / 36.79 CPU-s (whole
+  command) and not seeds 2 and 5 (> 59 CPU-s); CaDiCaL and CP-SAT (one thread) solved none
+  (> 59 CPU-s each).  With the table value order the backtracker solved none of the five in about
+  1.2e9 nodes (25 CPU-s each).  The trees are about 1e12 nodes by Knuth's estimate (row scan),
+  with few solutions; colour-count pruning (free half-edges per colour and square class against the
+  open ones) cut 1 % of the nodes at 18 % of the node rate, forward checking none in the row scan,
+  and a dynamic fewest-candidates square choice made the estimated tree 300 times larger: not kept.
+* Value order, ``--parts values`` (7x7 boards, 3 + 6 colours, seeds 1-24): nodes to the first
+  solution, table / tight: geometric mean 2.18, fewer nodes with tight on 15 of 24 boards.
 * SAT oracle on 8x8 seed 1: below prefixes of 16 / 24 / 32 squares the backtracker exhausts the
   whole subtree in 0.48 / 0.03 / 0.02 ms, one CaDiCaL call costs 308 / 113 / 18 ms (every answer
   UNSAT): 640 to 3500 times the subtree it could prune.  It does not pay; not built in.
