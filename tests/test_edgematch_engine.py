@@ -199,3 +199,18 @@ def test_solve_uses_the_tight_value_order_on_a_few_solution_board(tmp_path, caps
     assert "tight value order" in out.err
     pz = generate(6, 6, None, None, 3).puzzle()
     pz.verify([pz.placement_from_json(p) for p in json.loads(out.out)["placements"]])
+
+
+def test_enumerate_out_is_a_locked_checksummed_solutions_file(tmp_path, capsys):
+    """The backtracker's --out file has the header and checksums of every solutions file: verify
+    reads it, and a second run refuses it without changing a byte."""
+    path, out = instance(tmp_path, 4, 4, 2), str(tmp_path / "s.jsonl")
+    assert main(["enumerate", path, "--out", out, "--quiet"]) == 0
+    assert main(["count", path, "--quiet"]) == 0
+    n = int(capsys.readouterr().out.split()[0])
+    lines = open(out).read().splitlines()
+    assert json.loads(lines[0])["engine"] == "backtrack" and len(lines) == n + 1
+    assert main(["verify", path, out]) == 0
+    before = open(out, "rb").read()
+    assert main(["enumerate", path, "--out", out, "--quiet"]) == 2
+    assert open(out, "rb").read() == before

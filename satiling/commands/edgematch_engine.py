@@ -219,19 +219,17 @@ def run_enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argpar
                   line: Callable[[Any, list[Any]], str]) -> int:
     """Every solution (one per symmetry class unless ``--raw``), verified, one ``line(puzzle,
     solution)`` each on stdout or appended to ``--out`` (a new or empty file)."""
-    from pathlib import Path
-    if args.out and Path(args.out).is_file() and Path(args.out).stat().st_size:
-        raise SatilingError(f"{args.out} already holds solutions: remove it (the backtracker "
-                            "does not resume)")
-    try:
-        out = open(args.out, "a") if args.out else sys.stdout
-    except OSError as e:
-        raise SatilingError(f"{args.out}: cannot write: {e.strerror}") from None
-    try:
-        return _enumerate(puzzle, options, args, lambda sol: print(line(puzzle, sol), file=out, flush=True))
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    if not args.out:
+        return _enumerate(puzzle, options, args, lambda sol: print(line(puzzle, sol), flush=True))
+    from ..search.runfiles import FORMAT, RunFile
+    header = {"satiling": "enumerate", "format": FORMAT, "puzzle": puzzle.name, "raw": bool(args.raw),
+              "symmetry_breaking": not args.no_symmetry_breaking, "options": options,
+              "engine": "backtrack"}
+    # the same header, checksummed records and lock as every other solutions file; the
+    # backtracker does not resume, so a file that already holds solutions is refused unchanged
+    with RunFile(args.out, header, resume=False) as out:
+        out.start()
+        return _enumerate(puzzle, options, args, lambda sol: out.append(line(puzzle, sol)))
 
 
 def _enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.Namespace,
