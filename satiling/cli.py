@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import json
 import os
 import sys
 import time
@@ -18,13 +17,13 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import catalog
 from .errors import SatilingError, VerificationError
-from .fileio import check_writable, iter_lines, loads_json, output_file, read_text, write_file
+from .fileio import check_writable, output_file, read_text
+from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions,
+                              show, solution_json)
 from .options import MODEL_OPTIONS
 from .signals import exit_code, interrupt_cause, interrupts
 
-write_atomically = write_file          # the older name, still imported by plugins and tools
 
-EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
 #: options that name a file to write
 OUTPUT_OPTIONS = ("svg", "output", "proof", "out")
 
@@ -570,36 +569,6 @@ def _ruled_out(puzzle) -> bool:
         print(f"satiling: {puzzle.name}: no solution, proved before any search: {reason}",
               file=sys.stderr)
     return reason is not None
-
-
-def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
-    """Print a verified solution (picture or JSON) and optionally write its SVG."""
-    print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
-    if svg:
-        from .render.pictures import solution_svg
-        write_file(svg, solution_svg(puzzle, solution))
-        print(f"satiling: wrote {svg}", file=sys.stderr)
-
-
-def solution_json(puzzle, solution: list[Any]) -> str:
-    placements = [p.to_json() for p in sorted(solution, key=lambda p: p.sort_key())]
-    return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
-
-
-def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
-    """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
-    from .search.runfiles import is_header
-    for n, line in iter_lines(path, 16 << 20, what="solution file"):
-        if not line.strip():
-            continue
-        data = loads_json(line, f"{path}: line {n}")
-        if is_header(data):               # the header line of an enumerate --out file
-            continue
-        try:
-            placements = data["placements"] if isinstance(data, dict) else data
-            yield [puzzle.placement_from_json(p) for p in placements]
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
 
 
 class progress:

@@ -30,7 +30,8 @@ from collections import defaultdict
 
 from satiling import SatilingError, load
 from satiling.catalog import piece_set
-from satiling.cli import solution_json, write_atomically
+from satiling.commands.common import solution_json
+from satiling.fileio import write_file
 from satiling.families.polyform import _piece
 from satiling.geometry.drafter import element_ij
 from satiling.search.beam import Board, Weights, beam_search, compiled_exhaust, dfs_exhaust, piece_tilability
@@ -198,14 +199,14 @@ def run_beam(args: argparse.Namespace) -> int:
     if args.deepest and result.deepest:
         partial = [board.placements[r] for r in result.deepest.rows]
         relaxed(puzzle).verify(partial)              # a valid partial tiling
-        write_atomically(args.deepest, solution_json(puzzle, partial) + "\n")
+        write_file(args.deepest, solution_json(puzzle, partial) + "\n")
     if result.status != "SAT":
         return 1 if result.status == "UNSAT" else 3
     print(puzzle.text(result.tiling))                      # verified by beam_search
     if args.out:
-        write_atomically(args.out, solution_json(puzzle, result.tiling) + "\n")
+        write_file(args.out, solution_json(puzzle, result.tiling) + "\n")
     if args.svg:
-        write_atomically(args.svg, puzzle.svg(result.tiling))
+        write_file(args.svg, puzzle.svg(result.tiling))
     return 0
 
 

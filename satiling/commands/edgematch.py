@@ -131,7 +131,7 @@ def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
     the best board (text or JSON, SVG optionally).  Exit 0 with a board (a solution when every
     join matches, else the best one in the time), 3 when the time ran out before any board;
     Ctrl-C / SIGTERM print the best board so far and exit 130 / 143."""
-    from ..cli import show
+    from .common import show
     from ..options import check_known
     check_known(puzzle.family, {k: v for k, v in options.items() if k != "hints"}, set())
     result = maximize(puzzle, time_limit, engine=engine, hints=options.get("hints", False))

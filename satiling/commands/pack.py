@@ -33,7 +33,8 @@ def register(sub) -> None:
 
 def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
-    from ..cli import EXIT_FOUND, EXIT_TIMEOUT, read_solutions, write_atomically
+    from ..fileio import write_file
+    from .common import EXIT_FOUND, EXIT_TIMEOUT, read_solutions
     from ..search.packing import Packer, hole_components
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
@@ -76,6 +77,6 @@ def cmd_pack(args: argparse.Namespace) -> int:
         print(puzzle.text(packing.placements))
         print(f"{puzzle.name}: {packing.summary()}; hole parts {parts}")
     if args.svg:
-        write_atomically(args.svg, puzzle.svg(packing.placements))
+        write_file(args.svg, puzzle.svg(packing.placements))
         print(f"satiling: wrote {args.svg}", file=sys.stderr)
     return interrupted or EXIT_FOUND

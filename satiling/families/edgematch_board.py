@@ -17,15 +17,13 @@ patterns and it recognises the puzzle.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 from urllib.parse import parse_qs
 
 from ..errors import SatilingError
+from .base import Puzzle          # an edge-matching puzzle (the class imports this module)
 from .edgematch_geometry import (GREY, Board, Square, Tile, canonical_rotation, distinct_rotations,
                                  rotate, row_name, shape_key, square_name)
-
-if TYPE_CHECKING:
-    from .edgematch import EdgeMatchPuzzle
 
 BUCAS = "https://e2.bucas.name/#"
 #: the viewer's other colour orders (``motifs_order=...``): the letter of each of our colours 0..22,
@@ -78,7 +76,7 @@ def bucas_url(puzzle: Any, board: dict, name: str | None = None) -> str:
 
 
 # -- checking boards --------------------------------------------------------------------------
-def check_board(puzzle: EdgeMatchPuzzle, board: Board) -> None:
+def check_board(puzzle: Puzzle, board: Board) -> None:
     """SatilingError unless every piece exists, is used at most once and sits on the board."""
     seen: dict[int, str] = {}
     for (r, c), (p, _) in sorted(board.items()):
@@ -91,7 +89,7 @@ def check_board(puzzle: EdgeMatchPuzzle, board: Board) -> None:
         seen[p] = square_name(r, c)
 
 
-def partial_board(puzzle: EdgeMatchPuzzle, solution: Iterable[Any]) -> Board:
+def partial_board(puzzle: Puzzle, solution: Iterable[Any]) -> Board:
     """The board of a partial solution (decoded placements), checked from the pieces alone, not
     the encoding: no square holds two pieces, no piece is used twice, every piece is legal for its
     square and no fixed piece is displaced (SatilingError otherwise).  Compact-encoding tiles whose
@@ -131,7 +129,7 @@ def _one_piece_per_square(tiles: Iterable[Tile]) -> dict[Square, int]:
 
 
 # -- reading boards --------------------------------------------------------------------------
-def parse_board(puzzle: EdgeMatchPuzzle, text: str) -> Board:
+def parse_board(puzzle: Puzzle, text: str) -> Board:
     """A board from token-grid text, an e2.bucas.name URL, or JSON placements.
 
     Lines starting with ``#`` are comments and are never read: ``solve`` prints the viewer URL of
@@ -153,7 +151,7 @@ _EMPTY = {"---/-", ".", "-", "---"}
 _TOKEN = re.compile(r"(\d+)/(\d+)")
 
 
-def _from_grid(puzzle: EdgeMatchPuzzle, text: str) -> Board:
+def _from_grid(puzzle: Puzzle, text: str) -> Board:
     rows = [ln.split("#")[0].split() for ln in text.splitlines()]
     rows = [r for r in rows if r]
     if len(rows) != puzzle.rows or any(len(r) != puzzle.cols for r in rows):
@@ -172,7 +170,7 @@ def _from_grid(puzzle: EdgeMatchPuzzle, text: str) -> Board:
     return board
 
 
-def _from_json(puzzle: EdgeMatchPuzzle, text: str) -> Board:
+def _from_json(puzzle: Puzzle, text: str) -> Board:
     from ..fileio import loads_json
     data = loads_json(text, "the board")
     if isinstance(data, dict):
@@ -186,7 +184,7 @@ def _from_json(puzzle: EdgeMatchPuzzle, text: str) -> Board:
         raise SatilingError(str(e)) from None
 
 
-def _from_url(puzzle: EdgeMatchPuzzle, text: str) -> Board:
+def _from_url(puzzle: Puzzle, text: str) -> Board:
     """Pieces from an e2.bucas.name URL: four letters per square (N E S W, 'a' = grey), row by row
     from the top left; piece numbers from ``board_pieces`` when given, else from the colours."""
     query = text.split("#", 1)[-1] if "#" in text else text.split("?", 1)[-1]

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from itertools import product
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..errors import SatilingError
 from ..problem import Problem
+from .base import Puzzle          # an edge-matching puzzle (the class imports this module)
 from .edgematch_geometry import (E, GREY, N, S, SIDE_NAMES, W, Board, Edges, JoinColour, Square, Tile,
                                  rotate, square_name)
-
-if TYPE_CHECKING:
-    from .edgematch import EdgeMatchPuzzle
 
 ENCODINGS = ("direct", "compact")
 
@@ -22,7 +20,7 @@ ENCODINGS = ("direct", "compact")
 class EdgeModel:
     """Builds the Problem for one encoding; the option methods add redundant constraints."""
 
-    def __init__(self, puzzle: EdgeMatchPuzzle, encoding: str, hints: bool) -> None:
+    def __init__(self, puzzle: Puzzle, encoding: str, hints: bool) -> None:
         self.pz, self.encoding = puzzle, encoding
         self.prob = Problem(puzzle.name)
         self.joins = puzzle.joins()
@@ -338,7 +336,7 @@ def _exact(edges: Edges, clauses: list[PatternClause]) -> bool:
 
 
 # -- the score model -------------------------------------------------------------------------
-def match_model(pz: EdgeMatchPuzzle, hints: bool, region: set[Square] | None,
+def match_model(pz: Puzzle, hints: bool, region: set[Square] | None,
                  board: Board | None) -> tuple[Problem, list[int]]:
     prob = Problem(f"{pz.name} (max matches)")
     if region is None:

@@ -1,0 +1,44 @@
+"""What every command prints and reads: exit codes, a verified solution as a picture or a JSON
+line, and solution files read back.  The CLI and the family commands share these, so they live
+below both."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Iterator
+
+from ..errors import SatilingError
+from ..fileio import iter_lines, loads_json, write_file
+
+#: found, no solution (as grep finding nothing), error (one line on stderr), time limit
+EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
+
+
+def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
+    """Print a verified solution (picture or JSON) and optionally write its SVG."""
+    print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
+    if svg:
+        from ..render.pictures import solution_svg
+        write_file(svg, solution_svg(puzzle, solution))
+        print(f"satiling: wrote {svg}", file=sys.stderr)
+
+
+def solution_json(puzzle, solution: list[Any]) -> str:
+    placements = [p.to_json() for p in sorted(solution, key=lambda p: p.sort_key())]
+    return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
+
+
+def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
+    """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
+    from ..search.runfiles import is_header
+    for n, line in iter_lines(path, 16 << 20, what="solution file"):
+        if not line.strip():
+            continue
+        data = loads_json(line, f"{path}: line {n}")
+        if is_header(data):               # the header line of an enumerate --out file
+            continue
+        try:
+            placements = data["placements"] if isinstance(data, dict) else data
+            yield [puzzle.placement_from_json(p) for p in placements]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
