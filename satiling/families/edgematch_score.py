@@ -8,13 +8,10 @@ colour, as on the e2.bucas.name viewer.  Boards are read and written by
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .base import Puzzle          # an edge-matching puzzle (its module imports this one)
 from .edgematch_board import check_board, parse_board, partial_board
 from .edgematch_geometry import GREY, Board
-
-if TYPE_CHECKING:
-    from .edgematch import EdgeMatchPuzzle
 
 __all__ = ["Score", "check_board", "parse_board", "partial_board", "score"]
 
@@ -35,7 +32,7 @@ class Score:
         return f"{self.matched}/{self.joins} joins match, {self.placed}/{self.squares} squares filled{extra}"
 
 
-def score(puzzle: EdgeMatchPuzzle, board: Board) -> Score:
+def score(puzzle: Puzzle, board: Board) -> Score:
     """Count matching joins (both sides filled, equal non-grey colours)."""
     matched = 0
     joins = puzzle.joins()

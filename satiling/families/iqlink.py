@@ -511,9 +511,6 @@ class IQLinkPuzzle(Puzzle):
     def text(self, solution: list[Any]) -> str:
         return board_text(solution) + "\n" + solution_string(solution)
 
-    def svg(self, solution: list[Any]) -> str:
-        from ..render.iqlink_svg import solution_svg
-        return solution_svg(self, solution)
 
     def info(self) -> dict[str, Any]:
         return {

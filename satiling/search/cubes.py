@@ -42,7 +42,8 @@ from ..errors import SatilingError
 from ..families.base import Puzzle
 from ..problem import Problem
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
-from .walk import Walk, breaks_side_constraints, supports
+from .exact import engine_solutions
+from .walk import Walk, supports
 
 #: this many cubes (when the problem splits that far): enough to balance many workers and to keep
 #: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run
@@ -356,10 +357,6 @@ def _var_lit(row_lit: int) -> int:
     return row_lit + 1 if row_lit >= 0 else row_lit
 
 
-def _row_lit(var_lit: int) -> int:
-    return var_lit - 1 if var_lit > 0 else var_lit
-
-
 def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
     """The puzzle's symmetries that also map the problem's fixed placements onto themselves."""
     group = problem_symmetries(puzzle, problem)
@@ -382,20 +379,6 @@ class Plan:
     cubes: CubeSet
     clauses: tuple = ()
     linears: tuple = ()
-
-
-def engine_solutions(engine: ExactCover, cube: Cube, clauses: Sequence = (), linears: Sequence = (),
-                     lazy: Sequence = (), progress: Callable[[float], None] | None = None
-                     ) -> Iterator[frozenset[int]]:
-    """The solutions of one cube by the compiled search (placement variables), side constraints
-    checked at the leaves; ``progress`` hears the part of the cube done after every batch."""
-    for rows in engine.solutions([_row_lit(v) for v in cube], progress=progress):
-        sol = frozenset(r + 1 for r in rows)
-        if (clauses or linears) and breaks_side_constraints(clauses, linears, sol):
-            continue
-        if any(check(sol) for check in lazy):
-            continue
-        yield sol
 
 
 # -- running cubes ------------------------------------------------------------------------------
@@ -538,8 +521,8 @@ def _runner(job: Job) -> CubeRunner:
 
 
 def _build_runner(job: Job) -> CubeRunner:
-    from .. import catalog
-    puzzle = catalog.load(job.puzzle)
+    from ..catalog import load
+    puzzle = load(job.puzzle)
     space = CubeSpace(puzzle, puzzle.problem(**dict(job.options)), job.break_symmetry)
     if space.fingerprint() != job.fingerprint:
         raise SatilingError(f"a worker built a different model of {job.puzzle} than this process "

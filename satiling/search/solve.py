@@ -267,7 +267,7 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
     model is no exact cover the engine takes.  The search returns to Python every few milliseconds,
     so the time limit and signals act in this process."""
     from ..engines.exactcover import ExactCover, matrix_of
-    from .cubes import engine_solutions
+    from .exact import engine_solutions
     from .walk import Walk, supports
     if not supports(problem):
         raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
