@@ -196,6 +196,8 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
             line = line[2:]
         lits.extend(_ints(line, n))
     lits = [lit for lit in lits if lit != 0]
+    if status is None and not lits and any(line.startswith("c") for line in lines):
+        status = "UNKNOWN"          # only comments: a solver stopped by its limit (CaDiCaL's -t)
     if lits and status == "UNSATISFIABLE":
         raise SatilingError("the solver output says UNSATISFIABLE and also gives a model: which is it?")
     if not lits and status not in ("UNSATISFIABLE", "UNKNOWN"):
