@@ -38,20 +38,10 @@ class Reference:
 
     def _fixed_fits(self, others: dict[tuple[int, int], Edges], square: tuple[int, int],
                     edges: Edges) -> bool:
-        """Like :meth:`fits`, except that a side facing an empty square may be any colour."""
-        b = self.plan.board
-        r, c = square
-        for d in range(4):
-            if on_rim(b.rows, b.cols, r, c, d):
-                if edges[d] != 0:
-                    return False
-            elif edges[d] == 0:
-                return False
-            else:
-                other = others.get((r + STEP[d][0], c + STEP[d][1]))
-                if other is not None and other[(d + 2) % 4] != edges[d]:
-                    return False
-        return True
+        """Like :meth:`fits`, and no grey side inside the board even against a filled square."""
+        b, (r, c) = self.plan.board, square
+        return self.fits(others, square, edges) and all(
+            edges[d] != 0 for d in range(4) if not on_rim(b.rows, b.cols, r, c, d))
 
     def next_choices(self, filled: dict[tuple[int, int], Edges], depth: int, edges: Edges) -> int:
         """Entries, used or not, fitting the next square once ``edges`` is on step ``depth``."""
