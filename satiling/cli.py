@@ -238,7 +238,9 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--solver", default="auto",
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
                         "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
-                        "glucose, kissat, minisat (SAT); cpsat; scip, highs, cbc (MIP); or a PySAT name")
+                        "glucose, kissat, minisat (SAT); race (cadical195 and cadical153 in two "
+                        "processes, the first answer wins; or A+B for any PySAT solvers); cpsat; "
+                        "scip, highs, cbc (MIP); or a PySAT name")
     s.add_argument("--threads", type=whole(1, 1024), metavar="N",
                    help="CP-SAT search threads (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")

@@ -227,6 +227,34 @@ def run_in_child(func: Callable[..., Any], *args: Any, time_limit: float | None 
         child.kill()
 
 
+def race_in_children(calls: list[tuple[Callable[..., Any], tuple]],
+                     time_limit: float | None = None) -> tuple[int, Any]:
+    """A portfolio: each ``func(*args)`` of ``calls`` in its own forked child, at the same time.
+    Returns (index, value) of the first to answer and kills the rest.  A child that dies without
+    answering drops out (ChildDied when all have); TimeoutError when ``time_limit`` seconds pass."""
+    import select
+    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
+    children: list[_Child] = []
+    try:
+        for func, args in calls:
+            children.append(_Child(lambda send, receive, f=func, a=args: send(_answer(lambda: f(*a)))))
+        waiting = {c._up.fileno(): (i, c) for i, c in enumerate(children)}
+        while waiting:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError
+            for fd in select.select(list(waiting), [], [], left)[0]:
+                i, child = waiting.pop(fd)
+                try:
+                    return i, _unwrap(child.receive())
+                except ChildDied:
+                    continue
+        raise ChildDied
+    finally:
+        for child in children:
+            child.kill()
+
+
 class ChildObject:
     """An object built in a forked child, its methods called from here: ``make(*args)`` there,
     then ``call(name, *args)`` for each request.  :meth:`close` (or any interrupt during a call)

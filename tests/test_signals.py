@@ -15,7 +15,7 @@ import pytest
 import satiling
 from satiling.errors import SatilingError
 from satiling.search.solve import open_pysat, primary_true, solve
-from satiling.signals import ChildDied, exit_code, run_in_child, stop_on, Interrupt
+from satiling.signals import ChildDied, exit_code, race_in_children, run_in_child, stop_on, Interrupt
 
 CLI = [sys.executable, "-m", "satiling.cli"]
 
@@ -124,6 +124,40 @@ def test_run_in_child(capfd):
     captured = capfd.readouterr()
     assert "banner" not in captured.out and "from C" not in captured.out
     assert "banner" in captured.err and "from C" in captured.err
+
+
+def _die() -> None:
+    os._exit(9)
+
+
+def test_race_in_children():
+    """The first answer wins and the others are killed; a child that dies drops out."""
+    start = time.monotonic()
+    assert race_in_children([(_sleep, (30.0,)), (_sleep, (0.1,))]) == (1, 0.1)
+    assert time.monotonic() - start < 10
+    assert race_in_children([(_die, ()), (_sleep, (0.2,))]) == (1, 0.2)
+    with pytest.raises(ChildDied):
+        race_in_children([(_die, ()), (_die, ())])
+    with pytest.raises(TimeoutError):
+        race_in_children([(_sleep, (30.0,)), (_sleep, (30.0,))], time_limit=0.3)
+    with pytest.raises(SatilingError, match="bad input"):
+        race_in_children([(_raise_user_error, ()), (_sleep, (30.0,))])
+
+
+def test_race_of_sat_solvers(tmp_path):
+    """solve --solver race: an answer verified like any other, and who gave it; a race cannot count."""
+    r = subprocess.run(CLI + ["solve", "clue1", "--solver", "race", "--json"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "first of cadical195+cadical153" in r.stderr
+    assert json.loads(r.stdout)
+    r = subprocess.run(CLI + ["solve", "tetromino-4x10", "--solver", "cadical153+glucose4"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "first of cadical153+glucose4" in r.stderr, r.stderr
+    for bad in (["solve", "clue1", "--solver", "cadical+nosuch"],
+                ["count", "tetromino-4x10", "--engine", "sat", "--solver", "race"]):
+        r = subprocess.run(CLI + bad, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
 
 
 def test_stop_on_reasons():
