@@ -44,7 +44,9 @@ Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
   open ones) cut 1 % of the nodes at 18 % of the node rate, forward checking none in the row scan,
   and a dynamic fewest-candidates square choice made the estimated tree 300 times larger: not kept.
 * Value order, ``--parts values`` (7x7 boards, 3 + 6 colours, seeds 1-24): nodes to the first
-  solution, table / tight: geometric mean 2.18, fewer nodes with tight on 15 of 24 boards.
+  solution, table / tight: geometric mean 2.18, fewer nodes with tight on 15 of 24 boards.  A
+  variant counting only the next square's entries of pieces still free ("free") gave table / free
+  1.92 and tight / free 0.88 (free fewer on 11 of 24): not kept.
 * SAT oracle on 8x8 seed 1: below prefixes of 16 / 24 / 32 squares the backtracker exhausts the
   whole subtree in 0.48 / 0.03 / 0.02 ms, one CaDiCaL call costs 308 / 113 / 18 ms (every answer
   UNSAT): 640 to 3500 times the subtree it could prune.  It does not pay; not built in.
