@@ -1,0 +1,212 @@
+"""Benchmark: the seed's 2x2 compound pieces (``tools/compound2x2.c``) against satiling's compiled
+edge-matching backtracker, same run.
+
+``compound2x2.c`` makes every valid 2x2 block of four pieces (frame rule respected per macro
+square class) and backtracks over the (n/2) x (n/2) macro board in row order, the pieces in use a
+64-bit mask (see its header).  This script builds it with ``cc -O3`` into a scratch directory
+outside the repository, writes the generated boards there, and measures:
+
+* ``counts``: all solutions of generated 6x6 boards (3 frame + 5 inner colours, ``--count-seeds``)
+  by the compound search and by the package engine (``count`` in row scan, and with the order it
+  picks itself); raw boards (all four turns of a board) on both sides; the ratio is compound /
+  engine (row scan).
+* ``first``: time to the first solution of generated 8x8 boards (3 + 8 colours, ``--seeds``), CPU
+  cap ``--cap`` seconds each, by the compound search (each ``--orders``), the package's ``solve``
+  (its own order, the tight value order) and the package engine in plain row scan (table order).
+
+Every run is a child process with RLIMIT_CPU; times are the child's CPU seconds (``getrusage``
+RUSAGE_CHILDREN), whole process: Python start and planning for the engine, block making for the
+compound search.  Every board found passes ``puzzle.verify``.
+
+    python tools/bench_compound.py --parts counts first --seeds 1 2 3 4 5 --cap 60
+
+Measured 2026-11-23 on the shared 2-core machine: see the end of this docstring (filled in from
+the run below).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+ORDERS = ("table", "support", "fewest", "tight", "tight-below", "tight-live")
+
+
+def build(tmp: Path) -> Path:
+    """compound2x2.c compiled into ``tmp`` (never into the repository)."""
+    exe = tmp / "compound2x2"
+    subprocess.run(["cc", "-O3", "-std=c11", "-o", str(exe), str(ROOT / "tools" / "compound2x2.c")],
+                   check=True)
+    return exe
+
+
+def board_file(tmp: Path, n: int, frame: int, inner: int, seed: int) -> tuple[Path, object]:
+    """The generated board written as compound2x2 reads it, and the puzzle (for verify)."""
+    from satiling.families.edgematch_generate import generate
+    gen = generate(n, n, frame, inner, seed)
+    path = tmp / f"b{n}-{frame}-{inner}-{seed}.txt"
+    path.write_text(f"{n}\n" + "".join(" ".join(map(str, p)) + "\n" for p in gen.pieces))
+    return path, gen.puzzle()
+
+
+def child(cmd: list[str], cap: float) -> tuple[float, str]:
+    """(child CPU seconds, stdout) of ``cmd`` run with a CPU cap."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cap) + 1, int(cap) + 10))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=limit)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode not in (0, -signal.SIGXCPU, -signal.SIGKILL):
+        raise RuntimeError(f"{cmd[0]} failed ({p.returncode}): {p.stderr.strip()}")
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime), p.stdout
+
+
+def verify(puzzle, placed: list[tuple[int, int, int, int]]) -> None:
+    """Raises unless ``placed`` ((row, col, piece from 0, rotation) per square) solves the board."""
+    from satiling.families.edgematch_geometry import Tile
+    puzzle.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in placed])
+
+
+def compound(exe: Path, board: Path, puzzle, n: int, order: str, cap: float,
+             count_all: bool) -> dict:
+    cmd = [str(exe), str(board), "--order", order, "--cap", str(cap)]
+    cpu, out = child(cmd + (["--count"] if count_all else []), cap)
+    res: dict = {"cpu": cpu}
+    for line in out.splitlines():
+        key, _, value = line.partition(" ")
+        res[key] = value
+    if "solution" in res:
+        v = list(map(int, res["solution"].split()))
+        verify(puzzle, [(i // n, i % n, v[2 * i], v[2 * i + 1]) for i in range(n * n)])
+    res["found"] = "solution" in res
+    return res
+
+
+def engine(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) -> dict:
+    """The package engine in a child process (this script with --child)."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", mode, str(n), str(frame),
+           str(inner), str(seed), str(cap)]
+    cpu, out = child(cmd, cap)
+    res = json.loads(out) if out.strip() else {"status": "cap"}
+    res["cpu"] = cpu
+    return res
+
+
+class CpuCap(Exception):
+    pass
+
+
+def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) -> None:
+    """One engine run, its result as JSON on stdout: counts, or the first solution (verified)."""
+    from dataclasses import replace
+    from satiling.engines.edgematch import EdgeBoard, Engine, count, solve
+    from satiling.families.edgematch_generate import generate
+
+    def on_cap(*_: object) -> None:
+        raise CpuCap
+    signal.signal(signal.SIGXCPU, on_cap)      # the engine runs Python's handlers every 2^16 nodes
+    gen = generate(n, n, frame, inner, seed)
+    board = EdgeBoard(n, n, tuple(gen.pieces))
+    out: dict = {}
+    try:
+        if mode in ("count-rows", "count-auto"):
+            b = replace(board, order="rows") if mode == "count-rows" else board
+            out["solutions"], out["status"], out["nodes"] = count(b)
+        elif mode == "solve":
+            found, out["status"], out["nodes"] = solve(board)
+            if found:
+                verify(gen.puzzle(), found)
+                out["found"] = True
+        elif mode == "rows":
+            eng = Engine(replace(board, order="rows"))
+            found: list = []
+            while not found and time.process_time() < cap:
+                status = eng.solutions(limit=1, on_solution=found.append, max_nodes=1 << 24,
+                                       resume=True)
+                if status == "exhausted":
+                    break
+            out["nodes"] = eng.nodes
+            out["status"] = "limit" if found else "cap"
+            if found:
+                verify(gen.puzzle(), found[0])
+                out["found"] = True
+    except CpuCap:
+        out["status"] = "cap"
+    print(json.dumps(out))
+
+
+def counts(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
+    print(f"\n## all solutions, generated 6x6 boards (3 frame + 5 inner colours); CPU s per run")
+    print("seed | solutions compound | engine rows | engine auto | compound s (order "
+          f"{args.count_order}) | engine rows s | engine auto s | ratio compound/engine rows | "
+          "macro nodes | engine rows nodes")
+    print("--- | --- | --- | --- | --- | --- | --- | --- | --- | ---")
+    for seed in args.count_seeds:
+        path, pz = board_file(tmp, 6, 3, 5, seed)
+        c = compound(exe, path, pz, 6, args.count_order, args.cap, True)
+        er = engine("count-rows", 6, 3, 5, seed, args.cap)
+        ea = engine("count-auto", 6, 3, 5, seed, args.cap)
+        print(f"{seed} | {c['solutions']} | {er.get('solutions')} | {ea.get('solutions')} | "
+              f"{c['cpu']:.2f} | {er['cpu']:.2f} | {ea['cpu']:.2f} | {c['cpu'] / er['cpu']:.2f} | "
+              f"{c['nodes']} | {er.get('nodes')}", flush=True)
+        if not int(c["solutions"]) == er.get("solutions") == ea.get("solutions"):
+            print(f"COUNTS DIFFER on seed {seed}", flush=True)
+
+
+def first(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
+    cap = args.cap
+    print(f"\n## first solution, generated 8x8 boards (3 frame + 8 inner colours), CPU cap {cap:g} s")
+    heads = [f"compound {o}" for o in args.orders] + ["engine solve", "engine rows"]
+    print("seed | " + " | ".join(heads) + " | ratio best compound / engine solve")
+    print(" | ".join(["---"] * (len(heads) + 2)))
+
+    def cell(res: dict) -> str:
+        nodes = f", {float(res['nodes']):.2g} nodes" if res.get("nodes") else ""
+        return (f"{res['cpu']:.1f}" if res.get("found") else f"> {res['cpu']:.1f}") + nodes
+
+    for seed in args.seeds:
+        path, pz = board_file(tmp, 8, 3, 8, seed)
+        runs = [compound(exe, path, pz, 8, o, cap, False) for o in args.orders]
+        runs += [engine("solve", 8, 3, 8, seed, cap), engine("rows", 8, 3, 8, seed, cap)]
+        best = min((r["cpu"] for r in runs[:len(args.orders)] if r.get("found")), default=None)
+        ref = runs[-2]["cpu"] if runs[-2].get("found") else None
+        ratio = f"{best / ref:.2f}" if best and ref else ("< " + f"{cap / ref:.2f}" if ref else
+                                                          (f"< {best / cap:.2f}" if best else "-"))
+        print(f"{seed} | " + " | ".join(cell(r) for r in runs) + f" | {ratio}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--parts", nargs="+", default=["counts", "first"], choices=["counts", "first"])
+    ap.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    ap.add_argument("--count-seeds", nargs="+", type=int, default=[1, 2, 3])
+    ap.add_argument("--orders", nargs="+", default=["table"], choices=ORDERS)
+    ap.add_argument("--count-order", default="table", choices=ORDERS)
+    ap.add_argument("--cap", type=float, default=60.0)
+    ap.add_argument("--child", nargs=6, metavar=("MODE", "N", "FRAME", "INNER", "SEED", "CAP"),
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        mode, *nums = args.child
+        n, frame, inner, seed = map(int, nums[:4])
+        run_child(mode, n, frame, inner, seed, float(nums[4]))
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        tmp = Path(scratch)
+        exe = build(tmp)
+        if "counts" in args.parts:
+            counts(args, exe, tmp)
+        if "first" in args.parts:
+            first(args, exe, tmp)
+
+
+if __name__ == "__main__":
+    main()
