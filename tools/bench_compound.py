@@ -76,13 +76,15 @@ def verify(puzzle, placed: list[tuple[int, int, int, int]]) -> None:
 
 
 def compound(exe: Path, board: Path, puzzle, n: int, order: str, cap: float,
-             count_all: bool) -> dict:
-    cmd = [str(exe), str(board), "--order", order, "--cap", str(cap)]
+             count_all: bool, skip: bool = False) -> dict:
+    cmd = [str(exe), str(board), "--order", order, "--cap", str(cap)] + (["--skip"] if skip else [])
     cpu, out = child(cmd + (["--count"] if count_all else []), cap)
     res: dict = {"cpu": cpu}
     for line in out.splitlines():
         key, _, value = line.partition(" ")
         res[key] = value
+    res["cpu_search"] = res.get("cpu", cpu)
+    res["cpu"] = cpu
     if "solution" in res:
         v = list(map(int, res["solution"].split()))
         verify(puzzle, [(i // n, i % n, v[2 * i], v[2 * i + 1]) for i in range(n * n)])
@@ -116,10 +118,13 @@ def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) 
     gen = generate(n, n, frame, inner, seed)
     board = EdgeBoard(n, n, tuple(gen.pieces))
     out: dict = {}
+    t0 = time.process_time()
     try:
         if mode in ("count-rows", "count-auto"):
             b = replace(board, order="rows") if mode == "count-rows" else board
             out["solutions"], out["status"], out["nodes"] = count(b)
+        elif mode == "estimate":
+            out["estimate"] = Engine(replace(board, order="rows")).estimate(probes=int(cap), seed=1)
         elif mode == "solve":
             found, out["status"], out["nodes"] = solve(board)
             if found:
@@ -127,6 +132,7 @@ def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) 
                 out["found"] = True
         elif mode == "rows":
             eng = Engine(replace(board, order="rows"))
+            t0 = time.process_time()
             found: list = []
             while not found and time.process_time() < cap:
                 status = eng.solutions(limit=1, on_solution=found.append, max_nodes=1 << 24,
@@ -140,36 +146,42 @@ def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) 
                 out["found"] = True
     except CpuCap:
         out["status"] = "cap"
+    out["search_cpu"] = time.process_time() - t0
     print(json.dumps(out))
 
 
 def counts(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
-    print(f"\n## all solutions, generated 6x6 boards (3 frame + 5 inner colours); CPU s per run")
-    print("seed | solutions compound | engine rows | engine auto | compound s (order "
-          f"{args.count_order}) | engine rows s | engine auto s | ratio compound/engine rows | "
-          "macro nodes | engine rows nodes")
-    print("--- | --- | --- | --- | --- | --- | --- | --- | --- | ---")
+    print(f"\n## all solutions, generated 6x6 boards (3 frame + 5 inner colours), compound order "
+          f"{args.count_order}; CPU s whole process (search alone)")
+    print("seed | solutions compound / engine rows / engine auto | compound s | compound --skip s | "
+          "engine rows s | engine auto s | ratio compound / engine rows, whole (search) | macro "
+          "nodes | engine rows nodes")
+    print(" | ".join(["---"] * 9))
     for seed in args.count_seeds:
         path, pz = board_file(tmp, 6, 3, 5, seed)
         c = compound(exe, path, pz, 6, args.count_order, args.cap, True)
+        cs = compound(exe, path, pz, 6, args.count_order, args.cap, True, skip=True)
         er = engine("count-rows", 6, 3, 5, seed, args.cap)
         ea = engine("count-auto", 6, 3, 5, seed, args.cap)
-        print(f"{seed} | {c['solutions']} | {er.get('solutions')} | {ea.get('solutions')} | "
-              f"{c['cpu']:.2f} | {er['cpu']:.2f} | {ea['cpu']:.2f} | {c['cpu'] / er['cpu']:.2f} | "
+        same = int(c["solutions"]) == er.get("solutions") == ea.get("solutions")
+        print(f"{seed} | {c['solutions']} / {er.get('solutions')} / {ea.get('solutions')}"
+              f"{'' if same else ' DIFFER'} | {c['cpu']:.2f} ({float(c['cpu_search']):.2f}) | "
+              f"{cs['cpu']:.2f} | "
+              f"{er['cpu']:.2f} ({er['search_cpu']:.2f}) | {ea['cpu']:.2f} ({ea['search_cpu']:.2f}) | "
+              f"{c['cpu'] / er['cpu']:.2f} ({float(c['cpu_search']) / er['search_cpu']:.2f}) | "
               f"{c['nodes']} | {er.get('nodes')}", flush=True)
-        if not int(c["solutions"]) == er.get("solutions") == ea.get("solutions"):
-            print(f"COUNTS DIFFER on seed {seed}", flush=True)
 
 
 def first(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
     cap = args.cap
-    print(f"\n## first solution, generated 8x8 boards (3 frame + 8 inner colours), CPU cap {cap:g} s")
+    print(f"\n## first solution, generated 8x8 boards (3 frame + 8 inner colours), CPU cap {cap:g} s;"
+          " CPU s whole process, nodes")
     heads = [f"compound {o}" for o in args.orders] + ["engine solve", "engine rows"]
     print("seed | " + " | ".join(heads) + " | ratio best compound / engine solve")
     print(" | ".join(["---"] * (len(heads) + 2)))
 
     def cell(res: dict) -> str:
-        nodes = f", {float(res['nodes']):.2g} nodes" if res.get("nodes") else ""
+        nodes = f", {float(res['nodes']):.2g}" if res.get("nodes") else ""
         return (f"{res['cpu']:.1f}" if res.get("found") else f"> {res['cpu']:.1f}") + nodes
 
     for seed in args.seeds:
@@ -178,19 +190,48 @@ def first(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
         runs += [engine("solve", 8, 3, 8, seed, cap), engine("rows", 8, 3, 8, seed, cap)]
         best = min((r["cpu"] for r in runs[:len(args.orders)] if r.get("found")), default=None)
         ref = runs[-2]["cpu"] if runs[-2].get("found") else None
-        ratio = f"{best / ref:.2f}" if best and ref else ("< " + f"{cap / ref:.2f}" if ref else
-                                                          (f"< {best / cap:.2f}" if best else "-"))
+        if best and ref:
+            ratio = f"{best / ref:.2f}"
+        elif best or ref:          # one side capped: a bound
+            ratio = f"< {best / cap:.2f}" if best else f"> {cap / ref:.2f}"
+        else:
+            ratio = "-"
         print(f"{seed} | " + " | ".join(cell(r) for r in runs) + f" | {ratio}", flush=True)
+
+
+def estimates(args: argparse.Namespace, exe: Path, tmp: Path) -> None:
+    """Whole-tree sizes (Knuth, --probes paths) and node rates (a --rate-cap run in row scan,
+    table order): the CPU seconds each search would need to exhaust the board."""
+    print(f"\n## exhausting 8x8 boards (3 + 8 colours): Knuth's estimate ({args.probes} paths) / "
+          f"node rate ({args.rate_cap:g} CPU-s of search)")
+    print("seed | compound tree | compound nodes/s | compound s | engine rows tree | engine "
+          "nodes/s | engine s | ratio compound / engine")
+    print(" | ".join(["---"] * 8))
+    for seed in args.seeds:
+        path, pz = board_file(tmp, 8, 3, 8, seed)
+        _, out = child([str(exe), str(path), "--estimate", str(args.probes)], args.cap)
+        ctree = float(dict(line.split(" ", 1) for line in out.splitlines())["estimate"])
+        c = compound(exe, path, pz, 8, "table", args.rate_cap, False)
+        crate = int(c["nodes"]) / float(c["cpu_search"])
+        etree = engine("estimate", 8, 3, 8, seed, args.probes)["estimate"]
+        e = engine("rows", 8, 3, 8, seed, args.rate_cap)
+        erate = e["nodes"] / e["search_cpu"]
+        print(f"{seed} | {ctree:.3g} | {crate / 1e6:.1f} M | {ctree / crate:.3g} | {etree:.3g} | "
+              f"{erate / 1e6:.1f} M | {etree / erate:.3g} | {(ctree / crate) / (etree / erate):.2f}",
+              flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--parts", nargs="+", default=["counts", "first"], choices=["counts", "first"])
+    ap.add_argument("--parts", nargs="+", default=["counts", "first", "estimates"],
+                    choices=["counts", "first", "estimates"])
     ap.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     ap.add_argument("--count-seeds", nargs="+", type=int, default=[1, 2, 3])
     ap.add_argument("--orders", nargs="+", default=["table"], choices=ORDERS)
     ap.add_argument("--count-order", default="table", choices=ORDERS)
     ap.add_argument("--cap", type=float, default=60.0)
+    ap.add_argument("--probes", type=int, default=20000)
+    ap.add_argument("--rate-cap", type=float, default=10.0)
     ap.add_argument("--child", nargs=6, metavar=("MODE", "N", "FRAME", "INNER", "SEED", "CAP"),
                     help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -206,6 +247,8 @@ def main() -> None:
             counts(args, exe, tmp)
         if "first" in args.parts:
             first(args, exe, tmp)
+        if "estimates" in args.parts:
+            estimates(args, exe, tmp)
 
 
 if __name__ == "__main__":
