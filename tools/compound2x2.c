@@ -34,6 +34,9 @@
  * --estimate: Knuth's estimate of the search's node count (mean of PROBES random paths) instead
  * of the search.
  *
+ * Equal pieces are not merged: on a board with two equal pieces every solution is counted twice
+ * (satiling's engine counts it once); generated boards have none.
+ *
  * Output on stdout, one "key value" per line: blocks, solutions, nodes (blocks placed),
  * scanned (table entries looked at), cpu (CPU seconds of the search, block making excluded),
  * build (CPU seconds making the tables), status (exhausted / limit / cap) and, for the first
@@ -329,101 +332,105 @@ static uint32_t order_tight(const Step *steps, uint32_t *choice, int d, uint64_t
     return k;
 }
 
+typedef struct {
+    const Step *steps;
+    int last, tight, skip;
+    uint32_t pos[MAXP / 4], end[MAXP / 4], choice[MAXP / 4];
+    uint64_t used;
+    uint32_t *buf, maxc;        /* tight orders: per depth, its ordered candidates (maxc at most) */
+    uint64_t *score;
+    Result res;
+} Search;
+
+/* Depth d's candidates: a range of its table, or with a tight order of the depth's buffer. */
+static void open_step(Search *s, int d) {
+    uint32_t key = key_at(s->steps, s->choice, d);
+    uint32_t lo = s->steps[d].start[key], hi = s->steps[d].start[key + 1];
+    if (!s->tight) {
+        s->pos[d] = lo;
+        s->end[d] = hi;
+        return;
+    }
+    s->res.scanned += hi - lo;
+    s->pos[d] = 0;
+    s->end[d] = order_tight(s->steps, s->choice, d, s->used, lo, hi, s->buf + (size_t)s->maxc * d,
+                            s->score, s->last, s->tight);
+}
+
+/* Depth d's next free candidate (its table index), or UINT32_MAX. */
+static uint32_t next_free(Search *s, int d) {
+    uint32_t i = s->pos[d], e = s->end[d];
+    if (s->tight)          /* the buffer holds only blocks free when it was made; all still are */
+        return i < e ? s->buf[(size_t)s->maxc * d + s->pos[d]++] : UINT32_MAX;
+    const Step *st = &s->steps[d];
+    uint64_t used = s->used;
+    if (s->skip) {
+        while (i < e && (st->mask[i] & used)) {
+            s->res.scanned++;
+            if (used >> st->p0[i] & 1)
+                i = st->skip0[i];
+            else if (used >> st->p1[i] & 1)
+                i = st->skip01[i];
+            else
+                i++;
+        }
+        s->res.scanned += i < e;
+    } else {
+        while (i < e && (st->mask[i] & used))   /* unrolled by four: no faster */
+            i++;
+        s->res.scanned += (i < e ? i + 1 : e) - s->pos[d];
+    }
+    s->pos[d] = i + 1;
+    return i < e ? i : UINT32_MAX;
+}
+
+/* The row-scan backtracker over the macro board: the first solution, or all of them. */
 static Result search(const Step *steps, int count_all, int tight, int skip, double cap) {
-    Result res = {0};
-    int last = m * m - 1;
-    uint32_t pos[MAXP / 4], end[MAXP / 4], choice[MAXP / 4] = {0};
-    uint32_t *buf = NULL, maxc = 1;
-    uint64_t *sc = NULL;
+    static Search s;
+    s = (Search){.steps = steps, .last = m * m - 1, .tight = tight, .skip = skip, .maxc = 1};
     if (tight) {
-        for (int d = 0; d <= last; d++)
+        for (int d = 0; d <= s.last; d++)
             for (size_t k = 0; k < (size_t)K * K * K * K; k++)
-                if (steps[d].start[k + 1] - steps[d].start[k] > maxc)
-                    maxc = steps[d].start[k + 1] - steps[d].start[k];
-        buf = malloc((size_t)maxc * (last + 1) * sizeof *buf);
-        sc = malloc(maxc * sizeof *sc);
-        if (!buf || !sc)
+                if (steps[d].start[k + 1] - steps[d].start[k] > s.maxc)
+                    s.maxc = steps[d].start[k + 1] - steps[d].start[k];
+        s.buf = malloc((size_t)s.maxc * (s.last + 1) * sizeof *s.buf);
+        s.score = malloc(s.maxc * sizeof *s.score);
+        if (!s.buf || !s.score)
             die("out of memory");
     }
     double t0 = cpu_now();
-    uint64_t used = 0;
     int d = 0;
-#define OPEN(D)                                                                               \
-    do {                                                                                      \
-        uint32_t key_ = key_at(steps, choice, (D));                                           \
-        uint32_t lo_ = steps[(D)].start[key_], hi_ = steps[(D)].start[key_ + 1];              \
-        if (tight) {                                                                          \
-            uint32_t *b_ = buf + (size_t)maxc * (D);                                          \
-            res.scanned += hi_ - lo_;                                                         \
-            pos[(D)] = 0;                                                                     \
-            end[(D)] = order_tight(steps, choice, (D), used, lo_, hi_, b_, sc, last, tight);  \
-        } else {                                                                              \
-            pos[(D)] = lo_;                                                                   \
-            end[(D)] = hi_;                                                                   \
-        }                                                                                     \
-    } while (0)
-    OPEN(0);
+    open_step(&s, 0);
     while (d >= 0) {
-        const uint64_t *mask = steps[d].mask;
-        uint32_t i = pos[d], e = end[d];
-        if (tight) {
-            /* the list holds only pieces free when it was made; all still are */
-            if (i < e)
-                i = buf[(size_t)maxc * d + i], pos[d]++;
-            else
-                i = UINT32_MAX;
-        } else {
-            const Step *st = &steps[d];
-            if (skip) {
-                while (i < e && (mask[i] & used)) {
-                    res.scanned++;
-                    if (used >> st->p0[i] & 1)
-                        i = st->skip0[i];
-                    else if (used >> st->p1[i] & 1)
-                        i = st->skip01[i];
-                    else
-                        i++;
-                }
-                res.scanned += i < e;
-            } else {
-                while (i < e && (mask[i] & used))   /* unrolled by four: no faster */
-                    i++;
-                res.scanned += (i < e ? i + 1 : e) - pos[d];
-            }
-            pos[d] = i + 1;
-            if (i >= e)
-                i = UINT32_MAX;
-        }
+        uint32_t i = next_free(&s, d);
         if (i == UINT32_MAX) {
             if (--d >= 0)
-                used ^= steps[d].mask[choice[d]];
+                s.used ^= steps[d].mask[s.choice[d]];
             continue;
         }
-        choice[d] = i;
-        used |= mask[i];
-        if ((++res.nodes & CHECK_MASK) == 0 && cap > 0 && cpu_now() - t0 > cap) {
-            res.status = 2;
+        s.choice[d] = i;
+        s.used |= steps[d].mask[i];
+        if ((++s.res.nodes & CHECK_MASK) == 0 && cap > 0 && cpu_now() - t0 > cap) {
+            s.res.status = 2;
             break;
         }
-        if (d == last) {
-            if (res.solutions++ == 0) {
-                memcpy(res.first, choice, sizeof choice);
-                res.have_first = 1;
+        if (d == s.last) {
+            if (s.res.solutions++ == 0) {
+                memcpy(s.res.first, s.choice, sizeof s.choice);
+                s.res.have_first = 1;
             }
-            used ^= mask[i];
+            s.used ^= steps[d].mask[i];
             if (!count_all) {
-                res.status = 1;
+                s.res.status = 1;
                 break;
             }
             continue;
         }
-        d++;
-        OPEN(d);
+        open_step(&s, ++d);
     }
-#undef OPEN
-    free(buf);
-    free(sc);
-    return res;
+    free(s.buf);
+    free(s.score);
+    return s.res;
 }
 
 /* Knuth's estimate of the number of nodes (blocks placed) of the whole search: the mean over
