@@ -244,6 +244,11 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--threads", type=whole(1, 1024), metavar="N",
                    help="CP-SAT search threads (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
+    s.add_argument("--workers", type=whole(1, 1024), metavar="N",
+                   help="edge matching: split the backtracker's search into jobs on N local "
+                        "processes; the first solution any job meets wins")
+    s.add_argument("--dask", metavar="ADDRESS",
+                   help="edge matching: run those jobs on the Dask cluster whose scheduler is at ADDRESS")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
                         "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
@@ -343,6 +348,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve, solver_name
+    if args.maximize_matches and ((args.workers or 1) > 1 or args.dask):
+        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
@@ -352,6 +359,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from .commands import edgematch_engine as bt
         if bt.wanted(puzzle, model_options(args), args.solver):
             return bt.run_solve(puzzle, model_options(args), args, show)
+    if (args.workers or 1) > 1 or args.dask:
+        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
+                            "(for CP-SAT's threads use --threads)")
     args.solver = args.solver or "auto"
     solver_name(args.solver)              # an unknown name is an error before any work
     if not args.proof and _ruled_out(puzzle):

@@ -25,6 +25,9 @@ from ..errors import SatilingError
 from ..families.edgematch import GREY, EdgeMatchPuzzle, Tile
 
 NAME = "backtrack"
+#: ``solve --workers``: below this estimated tree (a few seconds of search) one process answers
+#: sooner than starting workers and splitting the tree (about a second)
+JOBS_ABOVE = 2e8
 
 
 def reason_not(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
@@ -94,10 +97,14 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
               show: Callable[..., None]) -> int:
     """One board, verified and given to ``show(puzzle, solution, svg, as_json=...)``; exit 0
     found, 1 none, 3 time limit."""
-    from ..engines.edgematch import race
+    from ..engines.edgematch import race, solve_engines
     start = time.perf_counter()
     (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)
-    placed, status, engines = race(board, args.time_limit)
+    engines = solve_engines(board)
+    if (args.workers or 1) > 1 or args.dask:
+        placed, status = _solve_in_jobs(engines, args)
+    else:
+        placed, status, engines = race(board, args.time_limit, engines)
     took = time.perf_counter() - start
     verdict = "SAT" if placed else ("UNKNOWN" if status == "time limit" else "UNSAT")
     first = engines[0].board
@@ -113,6 +120,34 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     puzzle.verify(solution)
     show(puzzle, solution, args.svg, as_json=args.json)
     return 0
+
+
+def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None, str]:
+    """One solution by ``--workers`` processes or a ``--dask`` cluster: the search of the first
+    engine split into prefix jobs, queued in search order; the first job to meet a solution wins
+    and the rest are stopped.  As many times faster as there are workers, for one long search; a
+    small tree (below :data:`JOBS_ABOVE` nodes) or a race of orders (billions of solutions, where
+    any order finds one at once) runs here instead.  Returns (solution or None, "limit" / "exhausted" / "time limit")."""
+    import concurrent.futures as cf
+    from ..engines.edgematch import race, run_jobs, split
+    from ..search.cubes import executor, stop
+    if len(engines) > 1 or engines[0].estimate(probes=300) < JOBS_ABOVE:
+        placed, status, _ = race(engines[0].board, args.time_limit, engines)
+        return placed, status
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+    jobs = split(engines[0])
+    with executor(args.workers, args.dask) as ex:
+        futures = [ex.submit(run_jobs, engines[0].board, [p], args.time_limit, True, 1) for p, _ in jobs]
+        try:
+            for f in cf.as_completed(futures, None if deadline is None else max(0.0, deadline - time.monotonic())):
+                (result,) = f.result()
+                if result.boards or result.status == "time limit":
+                    stop(ex)
+                    return (result.boards[0], "limit") if result.boards else (None, "time limit")
+        except cf.TimeoutError:
+            stop(ex)
+            return None, "time limit"
+    return None, "exhausted"
 
 
 # -- count and enumerate -------------------------------------------------------------------------

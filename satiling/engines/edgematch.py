@@ -307,7 +307,8 @@ class Engine:
         return self.search.estimate(list(prefix), probes, seed) if self.possible else 0.0
 
 
-def race(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] | None, str, list[Engine]]:
+def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] | None = None
+         ) -> tuple[list[Placed] | None, str, list[Engine]]:
     """One solution.  With order "auto": the order of the smallest estimated tree when that tree
     can be searched (below :data:`RACE_ABOVE` nodes); otherwise every order in turn for
     :data:`SLICE` nodes (smallest estimated tree first), each going on where it stopped, until one
@@ -318,14 +319,10 @@ def race(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] |
     order: on generated 7x7 boards (3 + 6 colours, seeds 1-24) it met the first solution after 2.1
     times fewer nodes (geometric mean) than the table order; on the clue puzzles (billions of
     solutions, the race) it was slower (clue 2: 0.26 s against 0.01 s), so the race keeps the table.
+    ``engines``: those of :func:`solve_engines` when already made.
     Returns (solution or None, "limit" / "exhausted" / "time limit", the engines)."""
     import time
-    orders = ORDERS[1:] if board.order == "auto" else (board.order,)
-    engines = [Engine(replace(board, order=o)) for o in orders]
-    sizes = {id(e): e.estimate(probes=300) for e in engines}
-    engines.sort(key=lambda e: sizes[id(e)])           # the smallest estimated tree first
-    if sizes[id(engines[0])] < RACE_ABOVE:
-        engines = [Engine(replace(engines[0].board, values="tight"))]
+    engines = engines or solve_engines(board)
     deadline = None if seconds is None else time.monotonic() + seconds
     while True:
         for eng in engines:
@@ -337,6 +334,19 @@ def race(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] |
                 return found[0], "limit", engines
             if status in ("exhausted", "time limit"):
                 return None, status, engines
+
+
+def solve_engines(board: EdgeBoard) -> list[Engine]:
+    """The engines :func:`race` takes turns with: every order (order "auto"), the smallest
+    estimated tree first; or the one of the smallest tree with the "tight" value order when that
+    tree is below :data:`RACE_ABOVE` nodes (few solutions: one long search)."""
+    orders = ORDERS[1:] if board.order == "auto" else (board.order,)
+    engines = [Engine(replace(board, order=o)) for o in orders]
+    sizes = {id(e): e.estimate(probes=300) for e in engines}
+    engines.sort(key=lambda e: sizes[id(e)])           # the smallest estimated tree first
+    if sizes[id(engines[0])] < RACE_ABOVE:
+        engines = [Engine(replace(engines[0].board, values="tight"))]
+    return engines
 
 
 def solve(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] | None, str, int]:
@@ -400,8 +410,9 @@ def split(engine: Engine, share: float = 1 / 50, probes: int = 200,
 
 
 def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float | None = None,
-             keep: bool = False) -> list[JobResult]:
-    """Search each prefix in turn (a worker's task); ``keep`` returns the solutions too."""
+             keep: bool = False, limit: int = 0) -> list[JobResult]:
+    """Search each prefix in turn (a worker's task); ``keep`` returns the solutions too; with
+    ``limit``, stop at the job that meets that many solutions (``solve`` asks for one)."""
     import time
     eng = Engine(board)
     out = []
@@ -411,9 +422,10 @@ def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float
         boards: list[list[Placed]] | None = [] if keep else None
         eng.search.reset()
         t = time.process_time()           # CPU seconds: the machine may be shared
-        status = eng.solutions(prefix, seconds=left, on_solution=None if boards is None else boards.append)
+        status = eng.solutions(prefix, limit=limit, seconds=left,
+                               on_solution=None if boards is None else boards.append)
         out.append(JobResult(tuple(prefix), eng.search.solutions, eng.nodes, time.process_time() - t,
                              status, boards))
-        if status == "time limit":
+        if status in ("time limit", "limit"):
             break
     return out

@@ -624,6 +624,14 @@ def executor(workers: int | None = None, dask: str | None = None) -> Iterator[cf
     ex.shutdown(wait=True)
 
 
+def stop(ex: cf.Executor) -> None:
+    """The answer is in: drop the queued tasks and stop the running ones at once."""
+    if isinstance(ex, cf.ProcessPoolExecutor):
+        _terminate(ex)
+    else:
+        ex.shutdown(wait=False, cancel_futures=True)
+
+
 def _follow_parent(parent: int) -> None:
     """In a worker: exit as soon as the driver is gone (killed with -9, it cannot stop us)."""
     def watch() -> None:
