@@ -129,9 +129,9 @@ def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None
     small tree (below :data:`JOBS_ABOVE` nodes) or a race of orders (billions of solutions, where
     any order finds one at once) runs here instead.  Returns (solution or None, "limit" / "exhausted" / "time limit")."""
     import concurrent.futures as cf
-    from ..engines.edgematch import race, run_jobs, split
+    from ..engines.edgematch import ORDER_PROBES, race, run_jobs, split
     from ..search.cubes import executor, stop
-    if len(engines) > 1 or engines[0].estimate(probes=300) < JOBS_ABOVE:
+    if len(engines) > 1 or engines[0].estimate(probes=ORDER_PROBES) < JOBS_ABOVE:
         placed, status, _ = race(engines[0].board, args.time_limit, engines)
         return placed, status
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
