@@ -29,6 +29,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+#: a generated 8x8 edge-matching board (3 + 8 colours, seed 2: minutes of search), written into
+#: the run's directory when a pair names it
+GENERATED = "g8.toml"
+
 #: (command label, solver label, arguments); all but the 6x10 enumerations (about 2 s, so signals land
 #: in the stream and after it) run for longer than --latest seconds
 PAIRS: list[tuple[str, str, list[str]]] = [
@@ -42,6 +46,8 @@ PAIRS: list[tuple[str, str, list[str]]] = [
     ("solve", "cadical (edge matching)", ["solve", "eternity2", "--solver", "cadical", "--hints"]),
     ("solve", "maximize-matches", ["solve", "eternity2", "--maximize-matches", "--time-limit", "60"]),
     ("solve", "proof (cadical)", ["solve", "tortoise", "--proof", "p.drat"]),
+    ("solve", "race", ["solve", "tortoise", "--solver", "race"]),
+    ("solve", "backtrack, 2 workers", ["solve", GENERATED, "--workers", "2"]),
     ("count", "walk", ["count", "pram"]),
     ("count", "sat", ["count", "pentomino-6x10", "--engine", "sat"]),
     ("count", "cpsat", ["count", "pentomino-6x10", "--engine", "cpsat"]),
@@ -88,6 +94,11 @@ def run_once(argv: list[str], sig: int, delay: float, workdir: Path, limit: floa
         out.seek(0)
         err.seek(0)
         return p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+
+
+def write_generated(path: Path) -> None:
+    from satiling.families.edgematch_generate import generate, instance_toml
+    path.write_text(instance_toml(generate(8, 8, 3, 8, 2), "generate-edgematch 8 8 --seed 2"))
 
 
 def output_ok(command: str, argv: list[str], code: int, out: str, err: str, workdir: Path) -> bool:
@@ -143,6 +154,8 @@ def main() -> None:
             for _ in range(args.repeats):
                 delay = rng.uniform(args.earliest, args.latest)
                 with tempfile.TemporaryDirectory() as tmp:
+                    if GENERATED in argv:
+                        write_generated(Path(tmp) / GENERATED)
                     code, out, err = run_once(argv, sig, delay, Path(tmp), args.grace)
                     ok_output = output_ok(command, argv, code, out, err, Path(tmp))
                 if before_start(code, err):
