@@ -399,16 +399,24 @@ static int row_live(Engine *e, int r) {
 
 /* Apply assumptions: rows forced out (negative: -(row + 1)) first, then rows forced in.
    Returns 0 if they contradict each other or the bounds (no solution), 1 if fine. */
+/* One assumption as a row, in pass 0 (rows forced out, written -(row + 1)) or pass 1 (rows
+   forced in): 1 with the row in *r, 0 when it belongs to the other pass, -1 on an error. */
+static int assumed_row(Engine *e, PyObject *lit, int pass, int *r) {
+    long v = PyLong_AsLong(lit);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if ((v < 0) != (pass == 0)) return 0;
+    *r = v < 0 ? (int)(-v - 1) : (int)v;
+    if (*r < 0 || *r >= e->nrows) { PyErr_SetString(PyExc_ValueError, "row out of range"); return -1; }
+    return 1;
+}
+
 static int dlx_assume(Engine *e, PyObject *lits) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(lits);
     PyObject **items = PySequence_Fast_ITEMS(lits);
     for (int pass = 0; pass < 2; pass++)
         for (Py_ssize_t i = 0; i < n; i++) {
-            long v = PyLong_AsLong(items[i]);
-            if (v == -1 && PyErr_Occurred()) return -1;
-            if ((v < 0) != (pass == 0)) continue;
-            int r = v < 0 ? (int)(-v - 1) : (int)v;
-            if (r < 0 || r >= e->nrows) { PyErr_SetString(PyExc_ValueError, "row out of range"); return -1; }
+            int r, got = assumed_row(e, items[i], pass, &r);
+            if (got <= 0) { if (got < 0) return -1; continue; }
             if (!row_live(e, r)) {
                 if (pass == 0) continue;                 /* already out */
                 return 0;
@@ -1025,11 +1033,8 @@ static int B(board_assume)(Engine *e, PyObject *lits) {
     PyObject **items = PySequence_Fast_ITEMS(lits);
     for (int pass = 0; pass < 2; pass++)
         for (Py_ssize_t i = 0; i < n; i++) {
-            long v = PyLong_AsLong(items[i]);
-            if (v == -1 && PyErr_Occurred()) return -1;
-            if ((v < 0) != (pass == 0)) continue;
-            int r = v < 0 ? (int)(-v - 1) : (int)v;
-            if (r < 0 || r >= e->nrows) { PyErr_SetString(PyExc_ValueError, "row out of range"); return -1; }
+            int r, got = assumed_row(e, items[i], pass, &r);
+            if (got <= 0) { if (got < 0) return -1; continue; }
             B(Cand) *k = (B(Cand) *)e->bcand + e->rcand[r];
             if (pass == 0) {                     /* banned: its piece bit is the one always full */
                 if (k->pbit != 1ULL << 63) { k->pbit = 1ULL << 63; e->trail[e->ntrail++] = -r - 1; }
