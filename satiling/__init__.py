@@ -9,10 +9,11 @@ Quick start::
     import satiling
     puzzle = satiling.load("pentomino-6x10")
     solution = satiling.solve_puzzle(puzzle)          # verified placements
-    print(puzzle.text(solution))
+    print(satiling.render.to_text(puzzle, solution))
 """
 from __future__ import annotations
 
+from . import render
 from .catalog import available, load
 from .errors import SatilingError, VerificationError
 from .problem import Problem
@@ -44,4 +45,4 @@ def solve_puzzle(puzzle, solver: str = "auto", time_limit: float | None = None, 
     return solution
 
 
-__all__ = ["Problem", "SatilingError", "VerificationError", "available", "load", "solve_puzzle"]
+__all__ = ["Problem", "SatilingError", "VerificationError", "available", "load", "render", "solve_puzzle"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from satiling import load
+from satiling import load, render
 from satiling.catalog import instances_dir, piece_set
 from satiling.errors import VerificationError
 from satiling.families.polyform import PolyformPlacement
@@ -101,7 +101,7 @@ def test_all_solutions(name):
     assert {frozenset(s) for s in found} == expected
     for s in found:
         puzzle.verify(s)
-        svg = puzzle.svg(s)
+        svg = render.to_svg(puzzle, s)
         assert svg.count("<g>") == len(puzzle.pieces) and svg.count("<polygon") == len(puzzle.region)
 
 

@@ -286,7 +286,7 @@ def _bad_api_calls():
     for name, puzzle in (("polyform", polyform), ("edgematch", edge), ("iqlink", link)):
         for junk in (None, 5, "junk", [1, 2], [{}]):
             calls[f"{name}.verify({junk!r})"] = lambda p=puzzle, j=junk: p.verify(j)
-            calls[f"{name}.text({junk!r})"] = lambda p=puzzle, j=junk: p.text(j)
+            calls[f"render.to_text({name}, {junk!r})"] = lambda p=puzzle, j=junk: satiling.render.to_text(p, j)
         calls[f"{name}.problem(bad_option=1)"] = lambda p=puzzle: p.problem(bad_option=1)
         calls[f"{name}.placement_from_json(5)"] = lambda p=puzzle: p.placement_from_json(5)
         calls[f"{name}.placement_from_json(inf)"] = lambda p=puzzle: p.placement_from_json(

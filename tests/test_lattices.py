@@ -14,7 +14,7 @@ from typing import Iterator
 
 import pytest
 
-from satiling import load
+from satiling import load, render
 from satiling.errors import SatilingError
 from satiling.geometry import Lattice, lattice
 from satiling.geometry.drafter import cells_from_word
@@ -294,7 +294,7 @@ def test_published_counts(name):
 def test_svg_of_a_solution(name):
     puzzle = load(name)
     sol = next(exact_covers(puzzle))
-    svg = puzzle.svg(sol)
+    svg = render.to_svg(puzzle, sol)
     assert svg.startswith("<svg") and svg.count("<g>") == len(sol)
     assert svg.count("<polygon") == len(puzzle.region)
     assert not re.search(r'"[^"]*\bnan\b', svg)           # no coordinate is NaN
@@ -307,7 +307,7 @@ def test_terminal_picture_is_the_lattice_ascii_art(name):
     read back, every letter gives a shape of its piece."""
     puzzle = load(name)
     sol = next(exact_covers(puzzle))
-    picture = puzzle.text(sol)
+    picture = render.to_text(puzzle, sol)
     lat = puzzle.lattice
     names = {pl.piece: pl for pl in sol}
     for letter in {ch for ch in picture if ch not in " .\n"}:
@@ -321,7 +321,7 @@ def test_terminal_picture_is_the_lattice_ascii_art(name):
 def test_drafter_picture_names_every_piece():
     puzzle = load("trinity")
     sol = next(exact_covers(puzzle))
-    picture = puzzle.text(sol)
+    picture = render.to_text(puzzle, sol)
     from satiling.render.text import letters
     shown = set(picture) - set(" .\n")
     assert shown == set(letters([p.name for p in puzzle.pieces]).values())

@@ -13,7 +13,7 @@ from itertools import permutations, product
 
 import pytest
 
-from satiling import load
+from satiling import load, render
 from satiling.catalog import piece_set
 from satiling.errors import VerificationError
 from satiling.families.polyform import PolyformPlacement
@@ -146,11 +146,11 @@ def test_pieces_only_turn():
 def test_pictures_layer_by_layer():
     puzzle = load("soma-cube")
     sol = distinct("soma-cube")[0]
-    lines = puzzle.text(sol).splitlines()
+    lines = render.to_text(puzzle, sol).splitlines()
     assert lines[0].split() == ["layer", "0", "layer", "1", "layer", "2"]
     letters = "".join(lines[1:]).replace(" ", "")
     assert len(letters) == 27 and sorted(set(letters)) == sorted("VLTZABP")
-    svg = puzzle.svg(sol)
+    svg = render.to_svg(puzzle, sol)
     assert svg.count("<polygon") == 27 and svg.count("<g>") == 7
     assert all(f">layer {k}<" in svg for k in range(3))
     pieces_per_layer = sum(len({pl.piece for pl in sol if any(c[0] == k for c in pl.cells)}) for k in range(3))

@@ -20,7 +20,7 @@ import tomllib
 
 import pytest
 
-from satiling import load
+from satiling import load, render
 from satiling.catalog import load_data
 from satiling.errors import SatilingError, VerificationError
 from satiling.families.polyform import PolyformPlacement
@@ -198,9 +198,9 @@ def test_verify_follows_the_seam():
 def test_pictures_show_the_seam():
     puzzle = puzzle_from(TIMMERMANS.format(rows=4, cols=5))
     sol = raw_solutions(puzzle)[0]
-    lines = puzzle.text(sol).splitlines()
+    lines = render.to_text(puzzle, sol).splitlines()
     assert len(lines) == 4 and all(line[5] == ":" and line[6:] == line[:len(line) - 6] for line in lines)
-    svg = puzzle.svg(sol)
+    svg = render.to_svg(puzzle, sol)
     assert svg.count('fill-opacity="0.35"') == 4      # the first column again, past the seam
 
 

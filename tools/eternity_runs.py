@@ -157,7 +157,7 @@ def run_encode(args: argparse.Namespace) -> None:
 
 
 def run_solve(args: argparse.Namespace) -> None:
-    from satiling import load
+    from satiling import load, render
     from satiling.search.solve import solve
     puzzle = load(args.puzzle)
     problem = puzzle.problem()
@@ -174,7 +174,7 @@ def run_solve(args: argparse.Namespace) -> None:
         folder = Path(args.save)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{args.puzzle}.json").write_text(json.dumps([p.to_json() for p in solution]) + "\n")
-        (folder / f"{args.puzzle}.svg").write_text(puzzle.svg(solution))
+        (folder / f"{args.puzzle}.svg").write_text(render.to_svg(puzzle, solution))
         print(f"solve {args.puzzle}: wrote {folder / args.puzzle}.json and .svg")
 
 

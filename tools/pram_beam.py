@@ -28,7 +28,7 @@ import sys
 import time
 from collections import defaultdict
 
-from satiling import SatilingError, load
+from satiling import SatilingError, load, render
 from satiling.catalog import piece_set
 from satiling.commands.common import solution_json
 from satiling.fileio import write_file
@@ -202,11 +202,11 @@ def run_beam(args: argparse.Namespace) -> int:
         write_file(args.deepest, solution_json(puzzle, partial) + "\n")
     if result.status != "SAT":
         return 1 if result.status == "UNSAT" else 3
-    print(puzzle.text(result.tiling))                      # verified by beam_search
+    print(render.to_text(puzzle, result.tiling))                      # verified by beam_search
     if args.out:
         write_file(args.out, solution_json(puzzle, result.tiling) + "\n")
     if args.svg:
-        write_file(args.svg, puzzle.svg(result.tiling))
+        write_file(args.svg, render.to_svg(puzzle, result.tiling))
     return 0
 
 

@@ -16,10 +16,10 @@ EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
 
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
     """Print a verified solution (picture or JSON) and optionally write its SVG."""
-    print(solution_json(puzzle, solution) if as_json else puzzle.text(solution))
+    from ..render import pictures
+    print(solution_json(puzzle, solution) if as_json else pictures.solution_text(puzzle, solution))
     if svg:
-        from ..render.pictures import solution_svg
-        write_file(svg, solution_svg(puzzle, solution))
+        write_file(svg, pictures.solution_svg(puzzle, solution))
         print(f"satiling: wrote {svg}", file=sys.stderr)
 
 

@@ -35,6 +35,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..fileio import write_file
     from .common import EXIT_FOUND, EXIT_TIMEOUT, read_solutions
+    from ..render.pictures import solution_svg, solution_text
     from ..search.packing import Packer, hole_components
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
@@ -74,9 +75,9 @@ def cmd_pack(args: argparse.Namespace) -> int:
                           "placements": [p.to_json() for p in sorted(packing.placements, key=lambda p: p.sort_key())],
                           "hole": [list(c) for c in packing.hole]}, separators=(",", ":")))
     else:
-        print(puzzle.text(packing.placements))
+        print(solution_text(puzzle, packing.placements))
         print(f"{puzzle.name}: {packing.summary()}; hole parts {parts}")
     if args.svg:
-        write_file(args.svg, puzzle.svg(packing.placements))
+        write_file(args.svg, solution_svg(puzzle, packing.placements))
         print(f"satiling: wrote {args.svg}", file=sys.stderr)
     return interrupted or EXIT_FOUND

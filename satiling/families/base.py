@@ -28,12 +28,12 @@ class Puzzle(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every family's public methods that take a solution or JSON data refuse a bad argument
-        with a SatilingError, as the rest of the library does (see :func:`_checked`)."""
+        with a SatilingError, as the rest of the library does (see :func:`checked`)."""
         super().__init_subclass__(**kwargs)
         for name in ("verify", "text", "svg", "placement_from_json"):
             method = cls.__dict__.get(name)
             if method is not None and not getattr(method, "_checked", False):
-                setattr(cls, name, _checked(method, takes_solution=name != "placement_from_json"))
+                setattr(cls, name, checked(method, takes_solution=name != "placement_from_json"))
 
     @abstractmethod
     def problem(self, **options: Any) -> Problem:
@@ -94,7 +94,7 @@ class Puzzle(ABC):
         return None
 
 
-def _checked(method: Callable, takes_solution: bool) -> Callable:
+def checked(method: Callable, takes_solution: bool) -> Callable:
     """``method`` with its argument checked: a solution must be a list (or tuple) of placements;
     data of the wrong type or shape deep inside becomes a SatilingError naming the puzzle."""
     @functools.wraps(method)

@@ -212,14 +212,6 @@ class PolyformPuzzle(Puzzle):
             raise SatilingError("a placement must look like {\"piece\": NAME, \"cells\": [[..], ..]} "
                                 "with whole-number coordinates") from None
 
-    def text(self, solution: list[Any]) -> str:
-        from ..render.text import polyform_text
-        return polyform_text(self, solution)
-
-    def svg(self, solution: list[Any]) -> str:
-        from ..render.svg import polyform_svg
-        return polyform_svg(self, solution)
-
     def obstruction(self) -> str | None:
         """The parity argument when it rules out every tiling (areas are checked on loading)."""
         from .parity import parity_obstruction
