@@ -39,8 +39,11 @@ Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
   backtracker (tight value order) solved seeds 1 / 3 / 4 in 55.96 / 51.03 / 36.79 CPU-s (whole
   command) and not seeds 2 and 5 (> 59 CPU-s); CaDiCaL and CP-SAT (one thread) solved none
   (> 59 CPU-s each).  With the table value order the backtracker solved none of the five in about
-  1.2e9 nodes (25 CPU-s each).  The trees are about 1e12 nodes by Knuth's estimate (row scan),
-  with few solutions; colour-count pruning (free half-edges per colour and square class against the
+  1.2e9 nodes (25 CPU-s each).  Without a cap (``satiling solve``, nice 5, the machine shared):
+  seed 5 solved in 530.7 CPU-s, seed 2 not in 1100 CPU-s (1500 s wall).  CaDiCaL 1.5.3 and 1.9.5
+  with a corner fixed, direct and Heule's compact encoding, solved neither seed 1 nor 2 in 150 s
+  wall (39-85 CPU-s each).  The trees are 2-3e12 nodes by Knuth's estimate (20000 paths, row
+  scan), with few solutions; colour-count pruning (free half-edges per colour and square class against the
   open ones) cut 1 % of the nodes at 18 % of the node rate, forward checking none in the row scan,
   and a dynamic fewest-candidates square choice made the estimated tree 300 times larger: not kept.
 * Value order, ``--parts values`` (7x7 boards, 3 + 6 colours, seeds 1-24): nodes to the first
