@@ -51,6 +51,7 @@
 #define MAXN 8
 #define MAXP (MAXN * MAXN)
 #define CHECK_MASK ((1ULL << 20) - 1)
+#define USAGE "usage: compound2x2 BOARD [--count] [--order ORDER] [--cap S] [--skip] [--estimate N]"
 
 typedef struct {
     uint64_t mask;              /* the four pieces */
@@ -444,7 +445,8 @@ static double estimate(const Step *steps, int probes) {
         double prod = 1;
         for (int d = 0; d < m * m; d++) {
             uint32_t key = key_at(steps, choice, d), c = 0;
-            for (uint32_t i = steps[d].start[key]; i < steps[d].start[key + 1] && c < (1 << 16); i++)
+            uint32_t hi = steps[d].start[key + 1];
+            for (uint32_t i = steps[d].start[key]; i < hi && c < (1 << 16); i++)
                 if (!(steps[d].mask[i] & used))
                     live[c++] = i;
             if (c == 0)
@@ -477,10 +479,10 @@ int main(int argc, char **argv) {
         else if (!path && argv[i][0] != '-')
             path = argv[i];
         else
-            die("usage: compound2x2 BOARD [--count] [--order ORDER] [--cap S] [--skip] [--estimate PROBES]");
+            die(USAGE);
     }
     if (!path)
-        die("usage: compound2x2 BOARD [--count] [--order ORDER] [--cap S] [--skip] [--estimate PROBES]");
+        die(USAGE);
     static const char *orders[] = {"table", "support", "fewest", "tight", "tight-below",
                                    "tight-live"};
     int o = 0;
@@ -514,8 +516,9 @@ int main(int argc, char **argv) {
     Result res = search(steps, count_all, tight, skip, cap);
     double cpu = cpu_now() - t0 - build;
     static const char *status[] = {"exhausted", "limit", "cap"};
-    printf("blocks %zu\nsolutions %llu\nnodes %llu\nscanned %llu\nbuild %.3f\ncpu %.3f\nstatus %s\n",
-           total, res.solutions, res.nodes, res.scanned, build, cpu, status[res.status]);
+    printf("blocks %zu\nsolutions %llu\nnodes %llu\nscanned %llu\n", total, res.solutions,
+           res.nodes, res.scanned);
+    printf("build %.3f\ncpu %.3f\nstatus %s\n", build, cpu, status[res.status]);
     if (res.have_first) {
         int pc[MAXP], rc[MAXP];
         for (int d = 0; d < m * m; d++) {
