@@ -103,14 +103,14 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     monkeypatch.setattr(bt, "JOBS_ABOVE", 0)           # these trees are small: split them anyway
     args = argparse.Namespace(workers=2, dask=None, time_limit=60)
     pz = generate(5, 5, None, None, 6).puzzle()
-    placed, status = bt._solve_in_jobs(solve_engines(board_of(pz)), args)
-    assert status == "limit"
+    placed, status, jobs = bt._solve_in_jobs(solve_engines(board_of(pz)), args)
+    assert status == "limit" and jobs > 1
     pz.verify(bt.tiles(placed))
     spoiled = list(pz.pieces)
     spoiled[12] = tuple(x if x == 0 else 1 + x % 3 for x in spoiled[12][::-1])   # an inner piece
     board = EdgeBoard(5, 5, tuple(spoiled))
     assert count(board)[0] == 0
-    assert bt._solve_in_jobs(solve_engines(board), args) == (None, "exhausted")
+    assert bt._solve_in_jobs(solve_engines(board), args)[:2] == (None, "exhausted")
 
 
 def test_prefix_jobs_partition_the_solutions():

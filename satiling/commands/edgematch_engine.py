@@ -100,9 +100,9 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     from ..engines.edgematch import race, solve_engines
     start = time.perf_counter()
     (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)
-    engines = solve_engines(board)
+    engines, jobs = solve_engines(board), 0
     if (args.workers or 1) > 1 or args.dask:
-        placed, status = _solve_in_jobs(engines, args)
+        placed, status, jobs = _solve_in_jobs(engines, args)
     else:
         placed, status, engines = race(board, args.time_limit, engines)
     took = time.perf_counter() - start
@@ -110,6 +110,8 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     first = engines[0].board
     how = f"{first.order} order, {first.values} value order" if len(engines) == 1 else \
         f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"
+    if jobs:
+        how += f"; {jobs} jobs on " + (f"{args.workers} workers" if not args.dask else "the Dask cluster")
     print(f"satiling: {puzzle.name}: {verdict} by {NAME} in {took:.2f} s ({how})", file=sys.stderr)
     if not placed:
         if verdict == "UNKNOWN":
@@ -122,32 +124,36 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     return 0
 
 
-def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None, str]:
+def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None, str, int]:
     """One solution by ``--workers`` processes or a ``--dask`` cluster: the search of the first
     engine split into prefix jobs, queued in search order; the first job to meet a solution wins
-    and the rest are stopped.  As many times faster as there are workers, for one long search; a
-    small tree (below :data:`JOBS_ABOVE` nodes) or a race of orders (billions of solutions, where
-    any order finds one at once) runs here instead.  Returns (solution or None, "limit" / "exhausted" / "time limit")."""
+    and the rest are stopped.  A small tree (below :data:`JOBS_ABOVE` nodes) or a race of orders
+    (billions of solutions, where any order finds one at once) runs here instead.
+    Returns (solution or None, "limit" / "exhausted" / "time limit", jobs made)."""
     import concurrent.futures as cf
     from ..engines.edgematch import ORDER_PROBES, race, run_jobs, split
     from ..search.cubes import executor, stop
     if len(engines) > 1 or engines[0].estimate(probes=ORDER_PROBES) < JOBS_ABOVE:
         placed, status, _ = race(engines[0].board, args.time_limit, engines)
-        return placed, status
+        return placed, status, 0
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
-    jobs = split(engines[0])
+    jobs = [p for p, _ in split(engines[0])]
+    # a task is a run of jobs: a worker sets the engine up once per task (about a millisecond)
+    size = max(1, len(jobs) // (8 * (args.workers or 8)))
+    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
     with executor(args.workers, args.dask) as ex:
-        futures = [ex.submit(run_jobs, engines[0].board, [p], args.time_limit, True, 1) for p, _ in jobs]
+        futures = [ex.submit(run_jobs, engines[0].board, c, args.time_limit, True, 1) for c in chunks]
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            for f in cf.as_completed(futures, None if deadline is None else max(0.0, deadline - time.monotonic())):
-                (result,) = f.result()
+            for f in cf.as_completed(futures, left):
+                result = f.result()[-1]              # a task stops at its first solution
                 if result.boards or result.status == "time limit":
                     stop(ex)
-                    return (result.boards[0], "limit") if result.boards else (None, "time limit")
+                    return (result.boards[0] if result.boards else None), result.status, len(jobs)
         except cf.TimeoutError:
             stop(ex)
-            return None, "time limit"
-    return None, "exhausted"
+            return None, "time limit", len(jobs)
+    return None, "exhausted", len(jobs)
 
 
 # -- count and enumerate -------------------------------------------------------------------------
