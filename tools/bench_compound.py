@@ -72,8 +72,8 @@ Variants, measured with ``compound2x2`` alone (same machine, same day):
   costs more than the one AND it saves.  Unrolling the mask scan by four: no faster.  Not kept.
 * Macro fill order: on a square board the row scans from any corner are one search (turning the
   board leaves the pieces as they are), so only a non-scan order (spiral, frame first) could
-  differ; it needs tables keyed by other side pairs.  Not built: on Eternity II the seed's own
-  estimate puts the frame-first tree at 1.1e57 nodes against the row scan's 1.4e47.
+  differ; it needs tables keyed by other side pairs.  Not built: on Eternity II the estimate of
+  Eternity2Puzzles.jl puts the frame-first tree at 1.1e57 nodes against the row scan's 1.4e47.
 
 Conclusion.  The compound search is exact (its counts equal the engine's) and exhausts 6x6 boards
 3.0 times faster (0.33 in search time): it places 0.4 times as many blocks as the engine places
