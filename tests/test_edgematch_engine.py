@@ -113,9 +113,10 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     assert bt._solve_in_jobs(solve_engines(board), args)[:2] == (None, "exhausted")
 
 
-def test_prefix_jobs_partition_the_solutions():
+@pytest.mark.parametrize("values", ["table", "tight"])
+def test_prefix_jobs_partition_the_solutions(values):
     pz = generate(5, 5, None, None, 6).puzzle()
-    eng = Engine(board_of(pz, order="rows"))
+    eng = Engine(replace(board_of(pz, order="rows"), values=values))
     jobs = [prefix for prefix, _ in split(eng, share=1 / 50)]
     assert len(jobs) > 10
     results = run_jobs(eng.board, jobs, keep=True)

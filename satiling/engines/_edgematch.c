@@ -376,8 +376,9 @@ static PyObject *Search_children(Search *s, PyObject *prefix) {
     PyObject *out = PyList_New(0);
     if (out == NULL || k < 0 || k == s->nsteps)
         return out;
-    uint32_t key = key_of(s, k);
-    for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++) {
+    open_step(s, k);                       /* the candidates in the value order, as run() */
+    for (uint32_t i = s->pos[k]; i < s->end[k]; i++) {
+        uint32_t e = s->tight ? s->buf[i] : i;
         if (s->mult[s->ent_type[e]] == 0)
             continue;
         PyObject *v = PyLong_FromUnsignedLong(e);

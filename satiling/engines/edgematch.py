@@ -401,18 +401,19 @@ def split(engine: Engine, share: float = 1 / 50, probes: int = 200,
 
     total = est(())
     jobs: dict[tuple[int, ...], float] = {(): total}
+    rank: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}    # places in the search's own order
     heap = [(-total, ())]
     while heap and len(jobs) < max_jobs:
         size, prefix = heapq.heappop(heap)
         if -size <= share * total or len(prefix) == len(engine.plan.steps):
             break
         del jobs[prefix]
-        for child in engine.children(prefix):
+        for i, child in enumerate(engine.children(prefix)):
             p = prefix + (child,)
-            jobs[p] = est(p)
+            jobs[p], rank[p] = est(p), rank[prefix] + (i,)
             heapq.heappush(heap, (-jobs[p], p))
-    # siblings share one candidate range, so position order is search order
-    return sorted(jobs.items())
+    # in the order the search meets them (the "tight" value order is not the table's)
+    return sorted(jobs.items(), key=lambda job: rank[job[0]])
 
 
 def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float | None = None,
