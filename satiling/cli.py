@@ -348,7 +348,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve, solver_name
-    if args.maximize_matches and ((args.workers or 1) > 1 or args.dask):
+    from .commands.edgematch_engine import splitting
+    if args.maximize_matches and splitting(args):
         raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
@@ -359,7 +360,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from .commands import edgematch_engine as bt
         if bt.wanted(puzzle, model_options(args), args.solver):
             return bt.run_solve(puzzle, model_options(args), args, show)
-    if (args.workers or 1) > 1 or args.dask:
+    if splitting(args):
         raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
                             "(for CP-SAT's threads use --threads)")
     args.solver = args.solver or "auto"

@@ -132,6 +132,10 @@ class _Child:
         self._up = os.fdopen(up_r, "rb")
         self.alive = True
 
+    def fileno(self) -> int:
+        """The pipe the answers come on (for select)."""
+        return self._up.fileno()
+
     def send(self, msg: Any) -> None:
         _send(self._down, msg)
 
@@ -238,7 +242,7 @@ def race_in_children(calls: list[tuple[Callable[..., Any], tuple]],
     try:
         for func, args in calls:
             children.append(_Child(lambda send, receive, f=func, a=args: send(_answer(lambda: f(*a)))))
-        waiting = {c._up.fileno(): (i, c) for i, c in enumerate(children)}
+        waiting = {c.fileno(): (i, c) for i, c in enumerate(children)}
         while waiting:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:

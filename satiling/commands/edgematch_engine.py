@@ -101,7 +101,7 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     start = time.perf_counter()
     (board,) = edge_boards(puzzle, bool(options.get("hints")), distinct=False)
     engines, jobs = solve_engines(board), 0
-    if (args.workers or 1) > 1 or args.dask:
+    if splitting(args):
         placed, status, jobs = _solve_in_jobs(engines, args)
     else:
         placed, status, engines = race(board, args.time_limit, engines)
@@ -124,6 +124,18 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     return 0
 
 
+def _runs(jobs: list, workers: int | None) -> list[list]:
+    """The jobs cut into runs, a task each (about eight per worker): a worker sets the engine up
+    once per task, and a task is small enough to spread the tree's uneven parts."""
+    size = max(1, len(jobs) // (8 * (workers or 8)))
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def splitting(args: argparse.Namespace) -> bool:
+    """Whether ``--workers`` / ``--dask`` ask for the search split into jobs."""
+    return (args.workers or 1) > 1 or bool(args.dask)
+
+
 def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None, str, int]:
     """One solution by ``--workers`` processes or a ``--dask`` cluster: the search of the first
     engine split into prefix jobs, queued in search order; the first job to meet a solution wins
@@ -138,9 +150,7 @@ def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None
         return placed, status, 0
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     jobs = [p for p, _ in split(engines[0])]
-    # a task is a run of jobs: a worker sets the engine up once per task (about a millisecond)
-    size = max(1, len(jobs) // (8 * (args.workers or 8)))
-    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    chunks = _runs(jobs, args.workers)
     with executor(args.workers, args.dask) as ex:
         futures = [ex.submit(run_jobs, engines[0].board, c, args.time_limit, True, 1) for c in chunks]
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -193,8 +203,7 @@ def _parallel(ex: Any, engine: Any, args: argparse.Namespace, seconds: float | N
     import concurrent.futures as cf
     from ..engines.edgematch import run_jobs, split
     jobs = split(engine)
-    size = max(1, len(jobs) // (8 * (args.workers or 8)))
-    chunks = [jobs[i:i + size] for i in range(0, len(jobs), size)]
+    chunks = _runs(jobs, args.workers)
     # the workers get the order chosen here, which the prefixes refer to
     futures = {ex.submit(run_jobs, engine.board, [p for p, _ in c], seconds, keep): i
                for i, c in enumerate(chunks)}
