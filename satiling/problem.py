@@ -68,6 +68,9 @@ class Problem:
     lazy: list[LazyCheck] = field(default_factory=list)
     #: literals that must hold (fixed pieces, symmetry restrictions); solvers take them as units
     units: list[int] = field(default_factory=list)
+    #: the units that only break the board's symmetry (one member of every class is kept): the
+    #: symmetry group ignores them, so counts up to symmetry and raw counts expand them back
+    restriction: list[int] = field(default_factory=list)
 
     # -- variables ---------------------------------------------------------------------------
     def new_var(self, meaning: Any = None, primary: bool = False) -> int:
@@ -122,6 +125,11 @@ class Problem:
     def fix(self, lit: int) -> None:
         """Force a literal (a pre-placed piece, a symmetry restriction)."""
         self.units.append(lit)
+
+    def restrict(self, lit: int) -> None:
+        """Force a literal that only breaks symmetry (see ``restriction``)."""
+        self.units.append(lit)
+        self.restriction.append(lit)
 
     # -- checks on a complete assignment ------------------------------------------------------
     def violations(self, true_vars: frozenset[int]) -> list[str]:

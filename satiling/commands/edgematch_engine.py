@@ -39,8 +39,9 @@ def reason_not(puzzle: Any, options: dict[str, Any], counting: bool) -> str | No
         return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
     if puzzle.rows < 2 or puzzle.cols < 2:
         return "a board of one row or one column"
-    if len({x for p in puzzle.pieces for x in p}) > 48:
-        return "more than 48 colours"
+    from ..engines.edgematch import MAX_COLOURS, colours_needed
+    if colours_needed(puzzle.pieces) > MAX_COLOURS:
+        return f"more than {MAX_COLOURS - 1} colours besides grey"
     if counting and puzzle.has_equal_pieces():
         return "equal pieces (the SAT model counts their permutations)"
     return None
@@ -250,7 +251,7 @@ def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
         return 3
     print(n)
     print(f"satiling: {NAME}: {total[1]} nodes in {time.perf_counter() - start:.2f} s", file=sys.stderr)
-    if args.raw and order > 1:
+    if args.raw:
         print(f"satiling: {n} solutions in {n // order} symmetry classes", file=sys.stderr)
     return 0 if n else 1
 

@@ -109,6 +109,25 @@ def _spiral(rows: int, cols: int) -> list[tuple[int, int]]:
     return out
 
 
+def dense_colours(board: EdgeBoard) -> EdgeBoard:
+    """The board with its colours renumbered 1, 2, ... in order (grey stays 0): the search only
+    compares colours, and the candidate table grows with the largest one, not with how many there
+    are (a file may number its colours up to 10000)."""
+    if any(x < 0 for e in board.pieces for x in e):
+        raise ValueError("colours must be non-negative")
+    used = sorted({x for e in board.pieces for x in e} - {0})
+    if used == list(range(1, len(used) + 1)):
+        return board
+    new = {0: 0, **{x: i for i, x in enumerate(used, 1)}}
+    return replace(board, pieces=tuple(tuple(new[x] for x in e) for e in board.pieces))
+
+
+def colours_needed(pieces: Sequence[Edges]) -> int:
+    """The colour slots the search needs (grey and every other colour used): at most
+    :data:`MAX_COLOURS`."""
+    return 1 + len({x for e in pieces for x in e} - {0})
+
+
 @dataclass
 class Plan:
     """The arrays of one search (see the module doc); ``entries[e] = (type, rotation, edges)``."""
@@ -123,11 +142,11 @@ class Plan:
 
     @classmethod
     def of(cls, board: EdgeBoard) -> "Plan":
-        plan = cls(board)
+        plan = cls(dense_colours(board))
         plan._types()
         plan.steps = [sq for sq in search_order(board.rows, board.cols, board.order)
                       if sq not in {(f[0], f[1]) for f in board.fixed}]
-        plan.colours = 1 + max((x for e in board.pieces for x in e), default=0)
+        plan.colours = 1 + max((x for e in plan.board.pieces for x in e), default=0)
         for t, edges in enumerate(plan.type_edges):
             plan.entries += [(t, r, rotate(edges, r)) for r in distinct_rotations(edges)]
         return plan

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass
 
 from ..errors import SatilingError
+from ..schema import MAX_BOARD_SIDE, MAX_COLOUR
 from .edgematch import GREY, STEP, Board, EdgeMatchPuzzle, Edges, S, W, rotate, shape_key
 
 # Eternity2Puzzles.jl (MIT, (c) 2024 Janos Wortmann), src/core.jl `_get_number_of_colors`:
@@ -102,11 +103,16 @@ def generate(rows: int, cols: int, frame_colours: int | None = None, inner_colou
     ``symmetric``, none equal to its own rotation.  Frame colours are 1..F, inner F+1..F+I."""
     if rows < 2 or cols < 2:
         raise SatilingError("generated boards need at least 2 rows and 2 columns")
+    if rows > MAX_BOARD_SIDE or cols > MAX_BOARD_SIDE:
+        raise SatilingError(f"an instance file's board has at most {MAX_BOARD_SIDE} rows and columns")
     df, di = e2_like_colours(rows, cols)
     frame = df if frame_colours is None else frame_colours
     inner = di if inner_colours is None else inner_colours
     if frame < 1 or inner < 1:
         raise SatilingError("a board needs at least one frame colour and one inner colour")
+    if frame + inner > MAX_COLOUR:
+        raise SatilingError(f"{frame} frame + {inner} inner colours: an instance file numbers its "
+                            f"colours up to {MAX_COLOUR}")
     _check_room(rows, cols, frame, inner, symmetric)
     rng = random.Random(seed)
     colours = _deal(rows, cols, frame, inner, rng, even)

@@ -268,7 +268,7 @@ class EdgeModel:
         for key, v in self.var_of.items():
             piece, sq = (key.piece, (key.row, key.col)) if isinstance(key, Tile) else key
             if piece == p and sq not in allowed:
-                self.prob.fix(-v)
+                self.prob.restrict(-v)
 
 
 def _neg(lit: int | bool) -> int | bool:

@@ -53,7 +53,8 @@ def problem_symmetries(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
             perm[v] = w
         else:
             perms.append(perm)
-    units = set(problem.units)        # fixed placements: a symmetry must respect them
+    # fixed placements: a symmetry must respect them (not the units that only break symmetry)
+    units = set(problem.units) - set(problem.restriction)
     perms = [p for p in perms
              if {p.get(u, u) if u > 0 else -p.get(-u, -u) for u in units} == units]
     if not perms or any(perms[0][v] != v for v in primary):

@@ -1,0 +1,112 @@
+"""The four wrong answers an audit found against brute force, each re-tried on its own instance.
+
+The expected numbers come from :mod:`brute` (plain backtracking over the pieces' geometry or
+colours, no model and no engine), not from satiling.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+import brute
+from satiling.cli import main
+
+TWO_DOMINOES_IN_AN_L = """\
+# two free dominoes in an L of three cells, cells and pieces both optional: the empty packing and
+# one domino in each of its two places, for each domino
+[rules]
+cells = "at-most"
+pieces = "at-most"
+
+[region]
+ascii = '''
+#.
+##
+'''
+
+[[piece]]
+name = "A"
+ascii = "##"
+
+[[piece]]
+name = "B"
+ascii = "##"
+"""
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def counted(*argv: str) -> tuple[int, int | None]:
+    code, out, err = run("count", *argv, "--quiet")
+    assert code in (0, 1), err
+    m = re.search(r"(\d+) solutions in (\d+) symmetry classes", err)
+    return int(out.split()[0]), int(m.group(2)) if m else None
+
+
+def generated(tmp_path: Path, *argv: str) -> tuple[Path, dict]:
+    code, out, err = run("generate-edgematch", *argv)
+    assert code == 0, err
+    path = tmp_path / "board.toml"
+    path.write_text(out)
+    import tomllib
+    return path, tomllib.loads(out)
+
+
+@pytest.mark.parametrize("engine", [("walk",), ("cpsat",), ("sat", "--solver", "cadical195"),
+                                    ("sat", "--solver", "glucose4"), ("sat", "--solver", "kissat404")])
+def test_sat_keeps_packings_that_contain_others(tmp_path: Path, engine: tuple[str, ...]) -> None:
+    """1: the incremental SAT count blocked a packing by its placed pieces only (so every packing
+    holding it was lost too), and its selector variable could be a placement's own number."""
+    path = tmp_path / "l.toml"
+    path.write_text(TWO_DOMINOES_IN_AN_L)
+    from satiling import catalog
+    want = len(brute.polyform_solutions(catalog.load(str(path))))
+    assert want == 5
+    assert counted(str(path), "--raw", "--engine", *engine)[0] == want
+
+
+def test_fix_corner_raw_counts_every_solution(tmp_path: Path) -> None:
+    """2: ``--fix-corner --raw`` printed the number of classes as the raw count."""
+    path, data = generated(tmp_path, "4", "4", "--seed", "1")
+    raw, classes = brute.edge_answer(data, hints=False)
+    assert raw == 4 * classes > 0
+    assert counted(str(path), "--raw", "--fix-corner") == (raw, classes)
+    assert counted(str(path), "--fix-corner") == (classes, None)
+
+
+def test_colours_numbered_above_48(tmp_path: Path) -> None:
+    """3: colours numbered above 48 crashed the backtracker (the table was sized by the largest
+    colour number, not by how many colours there are)."""
+    path, data = generated(tmp_path, "4", "4", "--frame-colours", "60", "--inner-colours", "5",
+                           "--seed", "1")
+    assert max(x for p in data["pieces"] for x in p) > 48
+    raw, classes = brute.edge_answer(data, hints=False)
+    code, out, err = run("solve", str(path))
+    assert code == 0 and "SAT by backtrack" in err
+    assert counted(str(path), "--raw") == (raw, classes)
+    assert counted(str(path), "--raw", "--engine", "sat") == (raw, classes)
+
+
+def test_generator_writes_only_files_satiling_reads(tmp_path: Path) -> None:
+    code, _, err = run("generate-edgematch", "4", "4", "--frame-colours", "9000",
+                       "--inner-colours", "1001")
+    assert code == 2 and err.count("\n") == 1 and "10000" in err
+
+
+@pytest.mark.parametrize("fix_corner", [(), ("--fix-corner",)])
+def test_compact_encoding_raw_count(tmp_path: Path, fix_corner: tuple[str, ...]) -> None:
+    """4: the board's turns moved the tiles but not the compact encoding's join colours, so
+    ``--encoding compact --raw`` refused its own solutions."""
+    path, data = generated(tmp_path, "4", "4", "--seed", "1")
+    raw, classes = brute.edge_answer(data, hints=False)
+    assert counted(str(path), "--raw", "--encoding", "compact", *fix_corner) == (raw, classes)
+    assert counted(str(path), "--encoding", "compact", *fix_corner)[0] == classes
