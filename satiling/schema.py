@@ -25,6 +25,8 @@ MAX_PLACEMENTS = 20_000_000       # orientations x region cells, summed over the
 MAX_PIECE_CELLS = 100_000         # cells of all the pieces' shapes (Eternity's 209 have 7524)
 MAX_SIDE = 10_000                 # any one size (rows, cols, sides); the area is checked apart
 MAX_TEXT = 1_000_000              # characters of one string
+MAX_COLOUR = 10_000               # an edge-matching colour number (0 is the grey border)
+MAX_BOARD_SIDE = 1000             # an edge-matching board's rows or columns
 
 
 class Spec:
@@ -274,8 +276,8 @@ def polyform_format(lattice: str) -> Table:
 
 def piece_set_format(lattice: str) -> Table:
     """The keys of a piece-set file (``instances/sets/NAME.toml``)."""
-    return Table({"title": Str(max_len=500), "source": Str(max_len=2000),
-                  "piece": Tables(_piece(lattice))}, required=("piece",))
+    return Table({"title": Str(max_len=500), "source": Str(max_len=2000), "lattice": Str(LATTICES),
+                  "piece": Tables(_piece(lattice))}, required=("lattice", "piece"))
 
 
 _TILE = Table({"square": Str(max_len=10), "piece": Int(1, 100_000), "rotation": Int(0, 3)},
@@ -283,8 +285,8 @@ _TILE = Table({"square": Str(max_len=10), "piece": Int(1, 100_000), "rotation": 
 EDGEMATCH = Table({
     **COMMON,
     "pieces_file": Str(max_len=4096),
-    "rows": Int(1, 1000), "cols": Int(1, 1000),
-    "pieces": List(List(Int(0, 10_000), 4, 4), 1, 1_000_000),
+    "rows": Int(1, MAX_BOARD_SIDE), "cols": Int(1, MAX_BOARD_SIDE),
+    "pieces": List(List(Int(0, MAX_COLOUR), 4, 4), 1, MAX_BOARD_SIDE ** 2),
     "fixed": Tables(_TILE), "hint": Tables(_TILE),
     "planted": Str(),
 }, one_of=(("pieces_file",), ("rows", "cols", "pieces")))

@@ -28,7 +28,7 @@ import brute
 from satiling.cli import main
 
 FAST = 320
-SLOW = 3200
+SLOW = 3000
 SOLVERS = ("cadical195", "glucose4", "kissat404", "minisat22", "lingeling", "maplechrono",
            "cadical153", "glucose3")
 #: Kissat and CP-SAT start a solver per solution: kept to instances with at most this many

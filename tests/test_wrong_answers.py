@@ -110,3 +110,29 @@ def test_compact_encoding_raw_count(tmp_path: Path, fix_corner: tuple[str, ...])
     raw, classes = brute.edge_answer(data, hints=False)
     assert counted(str(path), "--raw", "--encoding", "compact", *fix_corner) == (raw, classes)
     assert counted(str(path), "--encoding", "compact", *fix_corner)[0] == classes
+
+
+# -- crashes that are now answers or one line ----------------------------------------------------
+@pytest.mark.parametrize("lattice, region", [
+    ("square", 'rows = 1\ncols = 8\ntopology = "torus"'),
+    ("square", 'rows = 2\ncols = 1\ntopology = "cylinder"'),
+    ("hexagon", 'parallelogram = [1, 6]\ntopology = "torus"'),
+])
+@pytest.mark.parametrize("engine", ["walk", "sat"])
+def test_a_wrapped_side_of_length_one(tmp_path: Path, lattice: str, region: str, engine: str) -> None:
+    """A wrapped side of length 1 made a cell its own neighbour: count and enumerate crashed."""
+    path = tmp_path / "wrapped.toml"
+    path.write_text(f'lattice = "{lattice}"\n[rules]\ncells = "at-most"\npieces = "at-most"\n'
+                    f'[region]\n{region}\n[[piece]]\nname = "D"\ncells = [[0, 0], [0, 1]]\ncount = 2\n')
+    from satiling import catalog
+    puzzle = catalog.load(str(path))
+    sols = brute.polyform_solutions(puzzle)
+    assert counted(str(path), "--raw", "--engine", engine) == (len(sols), brute.polyform_classes(puzzle, sols))
+    code, out, err = run("enumerate", str(path), "--raw", "--quiet", "--engine", engine)
+    assert code == 0 and len(out.splitlines()) == len(sols)
+
+
+def test_the_walk_on_a_model_it_cannot_take_is_one_line(tmp_path: Path) -> None:
+    path, _ = generated(tmp_path, "3", "3", "--seed", "2")
+    code, out, err = run("count", str(path), "--engine", "walk")
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("satiling: error:")

@@ -32,7 +32,7 @@ board's rotations).  The verifier re-checks a board from the pieces alone.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import SatilingError, VerificationError
 from ..problem import Problem
@@ -298,7 +298,9 @@ class EdgeMatchPuzzle(Puzzle):
                 return JoinColour(r, c, side, whole(data["colour"]))
             r, c = parse_square(data["square"], self.rows, self.cols)
             rot = data.get("rotation")
-            return Tile(r, c, whole(data["piece"]), None if rot is None else whole(rot))
+            if rot is not None and whole(rot) not in range(4):     # 5 is not read as 1
+                raise SatilingError(f"an edge-matching rotation is 0 to 3 quarter turns, not {rot}")
+            return Tile(r, c, whole(data["piece"]), None if rot is None else rot)
         except (KeyError, TypeError, ValueError, AttributeError):
             raise SatilingError('an edge-matching placement looks like {"square": "I8", "piece": 139, '
                                 '"rotation": 2}') from None
@@ -315,15 +317,19 @@ class EdgeMatchPuzzle(Puzzle):
         """The board turned ``k`` clockwise quarter turns (k = 2 only, on a rectangle)."""
         R, C = self.rows, self.cols
 
+        def square(r: int, c: int) -> Square:
+            if k == 2:                     # the half-turn, on any rectangle
+                return R - 1 - r, C - 1 - c
+            for _ in range(k):             # quarter turns exist on square boards only
+                r, c = c, R - 1 - r        # one clockwise quarter turn
+            return r, c
+
         def move(t: Any) -> Any:
+            if isinstance(t, JoinColour):  # the compact encoding's join colours turn with the board
+                return _turned_join(t, square, k)
             if not isinstance(t, Tile):
                 return t
-            if k == 2:                     # the half-turn, on any rectangle
-                r, c = R - 1 - t.row, C - 1 - t.col
-            else:                          # quarter turns exist on square boards only
-                r, c = t.row, t.col
-                for _ in range(k):
-                    r, c = c, R - 1 - r    # one clockwise quarter turn
+            r, c = square(t.row, t.col)
             rot = None if t.rotation is None else canonical_rotation(self.pieces[t.piece - 1], t.rotation + k)
             return Tile(r, c, t.piece, rot)
         return move
@@ -363,3 +369,14 @@ def load_instance(data: dict[str, Any], name: str, base: Any = None) -> EdgeMatc
                              inst.title, inst.source)
     puzzle.planted = inst.planted       # a generator's planted board, if any
     return puzzle
+
+
+def _turned_join(j: JoinColour, square: Callable[[int, int], Square], k: int) -> JoinColour:
+    """A join colour after ``k`` clockwise quarter turns of the board: its side turns with it and,
+    landing on a W or N side, is named from the neighbour's E or S side (the join's own name)."""
+    side = (j.side + k) % 4
+    r, c = square(j.row, j.col)
+    if side in (E, S):
+        return JoinColour(r, c, side, j.colour)
+    dr, dc = STEP[side]
+    return JoinColour(r + dr, c + dc, (side + 2) % 4, j.colour)

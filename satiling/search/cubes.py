@@ -43,7 +43,7 @@ from ..families.base import Puzzle
 from ..problem import Problem
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .exact import engine_solutions
-from .walk import Walk, supports
+from .walk import Walk, suits, supports
 
 #: this many cubes (when the problem splits that far): enough to balance many workers and to keep
 #: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run
@@ -344,7 +344,9 @@ def board_of(puzzle: Puzzle, problem: Problem) -> Board | None:
         areas[len(piece.shape)] = areas.get(len(piece.shape), 0) + piece.count
     glued = getattr(puzzle, "wrap", None)          # a cylinder or torus: neighbours across the seam
     neighbours = glued.neighbors if glued is not None else lattice.neighbors
-    return Board(items, [[pos[n] for n in neighbours(c) if n in pos] for c in cells], areas)
+    # (a wrapped side of length 1 makes a cell its own neighbour, or the same neighbour twice)
+    near = [sorted({pos[n] for n in neighbours(c) if n in pos} - {pos[c]}) for c in cells]
+    return Board(items, near, areas)
 
 
 def _centroid(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
@@ -360,11 +362,11 @@ def _var_lit(row_lit: int) -> int:
 def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
     """The puzzle's symmetries that also map the problem's fixed placements onto themselves."""
     group = problem_symmetries(puzzle, problem)
-    if not problem.units:
+    units = set(problem.units) - set(problem.restriction)
+    if not units:
         return group
-    if any(not problem.primary[abs(u)] for u in problem.units):
+    if any(not problem.primary[abs(u)] for u in units):
         return SymmetryGroup(group.perms[:1])
-    units = set(problem.units)
     return SymmetryGroup([p for p in group.perms
                           if {p[u] if u > 0 else -p[-u] for u in units} == units])
 
@@ -389,7 +391,11 @@ class CubeRunner:
 
     def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
         self.space = space
-        self.engine = ("walk" if supports(space.problem) else "sat") if engine == "auto" else engine
+        self.engine = ("walk" if suits(space.problem) else "sat") if engine == "auto" else engine
+        if self.engine == "walk" and not supports(space.problem):
+            raise SatilingError(f"the walk engine cannot take this model of {space.problem.name}: "
+                                "it has variables that are not placements (use --engine sat)")
+        self._block: Callable[[frozenset[int]], list[int]] | None = None
         self.solver = solver
         self._walk: Walk | None = None          # built on first use (not in a driver of workers)
         self._sat = None
@@ -446,14 +452,17 @@ class CubeRunner:
         return self._incremental(name, cube)
 
     def _incremental(self, name: str, cube: Cube) -> Iterator[frozenset[int]]:
+        from .enumerate import blocker
         from .solve import lazy_cuts, open_pysat, primary_true
         problem = self.space.problem
         if self._sat is None:
             self._sat = open_pysat(problem, name)
+            self._block = blocker(problem)
         s = self._sat
         # this cube's blocking clauses hang on a fresh selector, retired when the cube is done, so
         # running a cube twice (a retried task, a resumed run) finds its solutions again
-        selector = s.nof_vars() + 1
+        # (above the problem's own variables: a model with no clauses leaves nof_vars() at 0)
+        selector = max(s.nof_vars(), problem.num_vars) + 1
         try:
             while s.solve(assumptions=[*cube, selector]):
                 true = primary_true(problem, s.get_model())
@@ -463,9 +472,12 @@ class CubeRunner:
                 if cuts:
                     continue
                 yield true
-                if not true:
+                # the blocker names the false placements too where one solution may extend
+                # another (optional pieces or cells): the true ones alone would block those too
+                clause = self._block(true)
+                if not clause:                       # no placements at all: one solution
                     return
-                s.add_clause([-selector] + [-v for v in true])
+                s.add_clause([-selector] + clause)
         finally:
             if self._sat is s:                   # (not after close())
                 s.add_clause([-selector])

@@ -24,7 +24,7 @@ from ..problem import Problem
 from ..signals import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
-from .walk import Walk, supports
+from .walk import Walk, suits, supports
 
 ENGINES = ("auto", "walk", "sat", "cpsat")
 
@@ -33,7 +33,7 @@ def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
               assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
     """Every solution of ``problem`` (true primary variables), each exactly once."""
     if engine == "auto":
-        engine = "walk" if supports(problem) else "sat"
+        engine = "walk" if suits(problem) else "sat"
     if engine == "walk":
         yield from _exact_solutions(problem, assume)
     elif engine == "cpsat":
@@ -79,6 +79,9 @@ def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iter
     if name == "cpsat":
         yield from solutions(problem, "cpsat", solver, assume)
         return
+    if name.startswith("kissat"):
+        yield from child_items(_fresh_sat_solutions, problem, name, assume)
+        return
     block = blocker(problem)
     with open_pysat(problem, name) as s:
         while s.solve(assumptions=list(assume)):
@@ -93,6 +96,31 @@ def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iter
             if not clause:                          # the only solution is the empty one
                 return
             s.add_clause(clause)
+
+
+def _fresh_sat_solutions(problem: Problem, name: str,
+                         assume: Sequence[int]) -> Iterator[frozenset[int]]:
+    """As :func:`_sat_solutions` for a solver that takes no clause after a solve and ignores
+    assumptions (PySAT's Kissat aborts the process on the one, warns on the other): a new solver
+    per solution, given the assumptions as units and every clause found so far (all in one child
+    process: :func:`_sat_solutions` runs this through ``child_items``)."""
+    block, added = blocker(problem), [[a] for a in assume]
+    while True:
+        with open_pysat(problem, name, child=False) as s:
+            for c in added:
+                s.add_clause(c)
+            if not s.solve():
+                return
+            true = primary_true(problem, s.get_model())
+        cuts = lazy_cuts(problem, true)
+        added.extend(cuts)
+        if cuts:
+            continue
+        yield true
+        clause = block(true)
+        if not clause:
+            return
+        added.append(clause)
 
 
 def _cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
@@ -139,6 +167,9 @@ def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
 
     Cubes (``assume``) are applied after symmetry breaking, so pass cubes of the restricted problem.
     """
+    if engine not in ENGINES:             # anything unknown would silently run SAT
+        from ..errors import SatilingError
+        raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     group = problem_symmetries(puzzle, problem)
     units = break_symmetry(problem, group) if break_symmetry_ else []
     if info is not None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import SatilingError
+from ..limits import check_seconds, check_workers
 from ..problem import Problem
 from ..signals import ChildDied, ChildObject, race_in_children, run_in_child
 
@@ -57,6 +58,8 @@ class SolveResult:
 def solver_name(name: str) -> str:
     """The canonical solver name for ``name`` (``cadical`` -> ``cadical195``, ``race`` ->
     ``cadical195+cadical153``)."""
+    if not isinstance(name, str):
+        raise SatilingError(f"a solver is named by a string (e.g. 'cadical'), not {type(name).__name__}")
     if name == "race" or "+" in name:
         return "+".join(race_members(name))
     name = ALIASES.get(name, name)
@@ -75,18 +78,45 @@ def race_members(name: str) -> tuple[str, ...]:
     return members
 
 
+def enumeration_solver(name: str) -> str:
+    """``name`` itself if it can enumerate with blocking clauses (one PySAT solver, an alias of
+    one, or cpsat); else the SatilingError the enumeration would raise, but before any work."""
+    if not isinstance(name, str):
+        raise SatilingError(f"a solver is named by a string (e.g. 'cadical'), not {type(name).__name__}")
+    if name == "race" or "+" in name:
+        raise SatilingError(_ONE_SOLVER)
+    if ALIASES.get(name, name) in PYSAT_SOLVERS + ("cpsat",):
+        return name
+    if name in SOLVERS:                               # known, but not one that enumerates
+        raise SatilingError(_not_sat(name))
+    raise SatilingError(f"unknown SAT solver {name[:40]!r} (choose from "
+                        f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}, cpsat)")
+
+
+_ONE_SOLVER = "a race of SAT solvers finds one solution (solve); this needs one solver, e.g. --solver cadical"
+
+
+def _not_sat(name: str) -> str:
+    return (f"{name} is not a SAT solver; this needs one of "
+            f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}")
+
+
 def auto_solver(problem: Problem) -> str:
     """The solver ``auto`` runs: the walk on an exact cover, else CaDiCaL."""
-    from .walk import supports
-    return "walk" if supports(problem) else AUTO_SAT
+    from .walk import suits
+    return "walk" if suits(problem) else AUTO_SAT
 
 
-def solve(problem: Problem, solver: str = "auto", time_limit: float | None = None,
+def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,
           assumptions: Sequence[int] = (), amo: str | None = None,
           workers: int | None = None) -> SolveResult:
-    """Find one solution of ``problem`` (or prove there is none).  ``workers``: CP-SAT's search
-    threads (default: every core)."""
-    name = solver_name(solver)
+    """Find one solution of ``problem`` (or prove there is none).  ``solver`` None is ``auto``;
+    ``workers``: CP-SAT's search threads (default: every core)."""
+    if not isinstance(problem, Problem):
+        raise SatilingError(f"solve takes a Problem (puzzle.problem()), not {type(problem).__name__}")
+    time_limit = check_seconds(time_limit)       # -1 or NaN would silently mean "no answer"
+    workers = check_workers(workers)
+    name = solver_name("auto" if solver is None else solver)
     if name == "auto":
         name = auto_solver(problem)
     start = time.perf_counter()
@@ -142,11 +172,9 @@ def open_pysat(problem: Problem, name: str, amo: str | None = None, child: bool 
     """A PySAT solver loaded with the problem's clauses: by default in a child process
     (:class:`ChildSat`, the calls satiling makes), ``child=False`` a ``pysat.solvers.Solver`` here."""
     if "+" in name:
-        raise SatilingError("a race of SAT solvers finds one solution (solve); this needs one "
-                            "solver, e.g. --solver cadical")
+        raise SatilingError(_ONE_SOLVER)
     if name not in PYSAT_SOLVERS:
-        raise SatilingError(f"{name} is not a SAT solver; this needs one of "
-                            f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}")
+        raise SatilingError(_not_sat(name))
     if child:
         import pysat.solvers  # noqa: F401 -- imported here once, inherited by each child
         return ChildSat(problem, name, amo, pairwise_limit, kwargs)
