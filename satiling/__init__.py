@@ -21,19 +21,19 @@ from .problem import Problem
 __version__ = "0.1.0"
 
 
-def solve_puzzle(puzzle, solver: str = "auto", time_limit: float | None = None, **options):
+def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None = None, **options):
     """One verified solution of ``puzzle`` (a list of placements), or None if there is none.
+    ``solver`` None is the default, ``auto``.
 
     Raises SatilingError when the time limit ran out before an answer.
     """
-    import math
     from .families.base import Puzzle
-    from .search.solve import solve
+    from .limits import check_seconds
+    from .search.solve import solve, solver_name
     if not isinstance(puzzle, Puzzle):
         raise SatilingError(f"solve_puzzle takes a puzzle from satiling.load, not {type(puzzle).__name__}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not 0 < time_limit < math.inf):
-        raise SatilingError(f"time_limit is a positive, finite number of seconds, not {time_limit!r}")
+    time_limit = check_seconds(time_limit)
+    solver_name("auto" if solver is None else solver)    # refused before the model is built
     problem = puzzle.problem(**options)
     result = solve(problem, solver=solver, time_limit=time_limit)
     if result.status == "UNKNOWN":

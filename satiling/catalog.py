@@ -6,13 +6,15 @@ its family, and the family's loader builds the :class:`~satiling.families.base.P
 from __future__ import annotations
 
 import importlib
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from .bundled import TAKES_SETS_OF, instances_dir, piece_set, piece_sets, read_toml as _read_toml
 from .errors import SatilingError
 from .families.base import Puzzle
-from .schema import MAX_FILE_BYTES, check_depth, piece_set_format
+
+__all__ = ["FAMILIES", "TAKES_SETS_OF", "available", "instances_dir", "load", "load_data",
+           "piece_set", "piece_sets"]
 
 #: family name -> "module:function" of its loader, called as loader(data, name, base)
 FAMILIES: dict[str, str] = {
@@ -20,14 +22,6 @@ FAMILIES: dict[str, str] = {
     "edgematch": "satiling.families.edgematch:load_instance",
     "iqlink": "satiling.families.iqlink:load_instance",
 }
-
-
-def instances_dir() -> Path:
-    """The folder of bundled instance files: ``satiling/instances`` in an installed wheel,
-    ``instances/`` beside the package in a source tree (``setup.py`` maps the one onto the other)."""
-    here = Path(__file__).parent
-    installed = here / "instances"
-    return installed if installed.is_dir() else here.parent / "instances"
 
 
 def available() -> list[tuple[str, str]]:
@@ -69,47 +63,3 @@ def load_data(data: dict[str, Any], name: str, base: Path) -> Puzzle:
     loader = getattr(importlib.import_module(module), func)
     label = data.get("name", name)
     return loader(data, label if isinstance(label, str) else name, base)
-
-
-def piece_sets() -> list[str]:
-    """The names of the bundled piece sets."""
-    return sorted(p.stem for p in (instances_dir() / "sets").glob("*.toml"))
-
-
-def piece_set(set_name: str, lattice: str | None = None) -> list[dict[str, Any]]:
-    """The [[piece]] entries of a bundled piece set (``instances/sets/NAME.toml``), checked as
-    pieces of ``lattice`` when one is named."""
-    known = piece_sets()
-    if set_name not in known:
-        raise SatilingError(f"unknown piece set {set_name!r} (known: {', '.join(known)})")
-    data = _read_toml(instances_dir() / "sets" / f"{set_name}.toml")
-    if lattice is None:
-        return list(data.get("piece", []))
-    try:
-        piece_set_format(lattice).check(data, "")
-    except SatilingError as e:
-        raise SatilingError(f"piece set {set_name} on the {lattice} lattice: {e}") from None
-    return list(data["piece"])
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    """A TOML file, refused in one line if too big, not UTF-8, malformed or nested too deep."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise SatilingError(f"{path.name}: larger than {MAX_FILE_BYTES >> 20} MB: not an instance file")
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise SatilingError(f"{path.name}: not UTF-8 text (byte {e.start + 1})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise SatilingError(f"{path.name}: not a valid instance file: {e}") from None
-    except RecursionError:
-        raise SatilingError(f"{path.name}: values nested too deep") from None
-    except OSError as e:
-        raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
-    try:
-        check_depth(data)
-    except SatilingError as e:
-        raise SatilingError(f"{path.name}: {e}") from None
-    return data

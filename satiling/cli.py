@@ -11,7 +11,7 @@ import importlib.util
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TextIO
 
@@ -20,6 +20,7 @@ from .errors import SatilingError, VerificationError
 from .fileio import check_writable, output_file, read_text
 from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions,
                               show, solution_json)
+from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from .options import MODEL_OPTIONS
 from .signals import exit_code, interrupt_cause, interrupts
 
@@ -46,6 +47,11 @@ exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
 
 
 def main(argv: list[str] | None = None) -> int:
+    with sturdy_stderr():
+        return _guarded(argv)
+
+
+def _guarded(argv: list[str] | None) -> int:
     # SIGINT and SIGTERM raise Interrupt: exit 130 / 143; when this is the program itself (argv
     # None), a signal after the work (while the interpreter shuts down) exits 130 / 143 at once
     try:
@@ -94,42 +100,90 @@ def _main(argv: list[str] | None) -> int:
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so the final flush at exit cannot fail a second time (the reader
     went away, as in ``satiling enumerate ... | head``, or the disk is full)."""
+    _silence(sys.stdout)
+
+
+def _silence(stream: Any) -> None:
+    """Point the file descriptor under ``stream`` at /dev/null (what is buffered goes there)."""
     try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, stream.fileno())
+        finally:
+            os.close(null)
+    except (OSError, ValueError, AttributeError):      # no descriptor (a test's capture)
         pass
+
+
+class _SturdyStream:
+    """A text stream whose failures are dropped: stderr carries only progress and messages, so a
+    full disk or a closed pipe there must not change the answer on stdout or the exit code."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):                  # ValueError: the stream was closed
+            self._give_up()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._give_up()
+
+    def _give_up(self) -> None:
+        # later writes then succeed into /dev/null, and so does the interpreter's own flush at
+        # exit (which would otherwise turn the exit code into 120)
+        _silence(self._stream)
+
+    def __getattr__(self, name: str) -> Any:           # fileno, isatty, encoding, ...
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def sturdy_stderr() -> Iterator[None]:
+    """``sys.stderr`` as a :class:`_SturdyStream` for one command, put back afterwards.  A closed
+    stderr (``2>&-``: Python's is None, and ``print(file=None)`` would write to stdout) becomes
+    /dev/null."""
+    original = sys.stderr
+    with ExitStack() as stack:
+        target = original if original is not None else stack.enter_context(open(os.devnull, "w"))
+        sys.stderr = _SturdyStream(target)
+        try:
+            yield
+        finally:
+            sys.stderr = original
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse with its error as one line on stderr (exit 2), like every other error."""
 
     def error(self, message: str):
-        self.exit(EXIT_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        # "satiling: error:" like every other error, whichever subcommand's option it was
+        self.exit(EXIT_ERROR, f"satiling: error: {message} (see '{self.prog} --help')\n")
 
 
-def seconds(text: str) -> float:
-    """A time limit: a positive, finite number of seconds."""
+def amo_arg(text: str) -> str:
+    """An argparse type: an at-most-one encoding the CNF backend knows."""
+    from .backends.cnf import AMO_ENCODINGS
+    if text not in AMO_ENCODINGS:
+        raise argparse.ArgumentTypeError(f"unknown at-most-one encoding {text[:40]!r} (choose from "
+                                         f"{', '.join(AMO_ENCODINGS)})")
+    return text
+
+
+def sat_solver_arg(text: str) -> str:
+    """An argparse type: a solver that enumerates with blocking clauses (``count``/``enumerate
+    --solver``), checked whichever engine runs, so a misspelt name is never silently ignored."""
+    from .search.solve import enumeration_solver
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text[:20]} is not a positive, finite number of seconds")
-    return value
-
-
-def whole(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``lo`` to ``hi``."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
-        if not lo <= value <= hi:
-            bound = f"at least {lo}" if value < lo else f"at most {hi}"
-            raise argparse.ArgumentTypeError(f"{text[:20]}: must be {bound}")
-        return value
-    return parse
+        return enumeration_solver(text)
+    except SatilingError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 # -- parser ---------------------------------------------------------------------------------------
@@ -144,13 +198,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(run=cmd_list)
 
     s = _model_command(sub, "info", "sizes of a puzzle and its model", cmd_info)
-    s.add_argument("--amo", default="pairwise", help="at-most-one encoding for the clause count")
+    s.add_argument("--amo", default="pairwise", type=amo_arg,
+                   help="at-most-one encoding for the clause count")
 
     s = _model_command(sub, "encode", "write the model for an external solver (stdout)", cmd_encode)
     s.add_argument("--format", choices=("dimacs", "cpsat", "lp"), default="dimacs",
                    help="dimacs: CNF with a 'c v VAR PLACEMENT' map (default); cpsat: CP-SAT model "
                         "as protobuf text; lp: CPLEX LP for MIP solvers")
-    s.add_argument("--amo", default="pairwise",
+    s.add_argument("--amo", default="pairwise", type=amo_arg,
                    help="at-most-one encoding: pairwise (default, fastest measured), seqcounter, "
                         "ladder, bitwise, totalizer, ...")
     s.add_argument("-o", "--output", help="write to this file instead of stdout")
@@ -184,8 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the DIMACS file the solver read: the model options and --amo are taken "
                         "from its 'c satiling encode' line and the model is checked against its "
                         "clauses")
-    s.add_argument("--amo", default="pairwise",
-                   help="the at-most-one encoding it was encoded with (without --cnf)")
+    s.add_argument("--amo", type=amo_arg,
+                   help="the at-most-one encoding it was encoded with (default pairwise; with "
+                        "--cnf the file's header says it, and --amo must agree)")
     s.add_argument("--svg", metavar="FILE",
                    help="also draw the solution (or partial edge-matching board) as SVG to FILE")
 
@@ -241,12 +297,13 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         "glucose, kissat, minisat (SAT); race (cadical195 and cadical153 in two "
                         "processes, the first answer wins; or A+B for any PySAT solvers); cpsat; "
                         "scip, highs, cbc (MIP); or a PySAT name")
-    s.add_argument("--threads", type=whole(1, 1024), metavar="N",
-                   help="CP-SAT search threads (default: one per core)")
-    s.add_argument("--time-limit", type=seconds, metavar="S", help="give up after S seconds (exit 3)")
-    s.add_argument("--workers", type=whole(1, 1024), metavar="N",
+    s.add_argument("--threads", type=workers_arg, metavar="N",
+                   help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
+    s.add_argument("--time-limit", type=seconds, metavar="S",
+                   help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+    s.add_argument("--workers", type=workers_arg, metavar="N",
                    help="edge matching: split the backtracker's search into jobs on N local "
-                        "processes; the first solution any job meets wins")
+                        f"processes (1 to {MAX_WORKERS}); the first solution any job meets wins")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="edge matching: run those jobs on the Dask cluster whose scheduler is at ADDRESS")
     s.add_argument("--proof", metavar="FILE",
@@ -263,21 +320,25 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         "where it applies); walk: compiled exact-cover search, dancing links or "
                         "bitboards with a pocket cut (default where it applies); sat: incremental "
                         "SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
-    s.add_argument("--solver", default="cadical", help="SAT solver for --engine sat")
+    s.add_argument("--solver", default="cadical", type=sat_solver_arg,
+                   help="SAT solver for --engine sat and --proof: cadical (default), glucose, "
+                        "kissat, minisat or another PySAT name (--engine sat also takes cpsat)")
     s.add_argument("--no-symmetry-breaking", action="store_true",
                    help="search every placement (by default one piece is restricted to a "
                         "fundamental domain of the board's symmetries; counts are the same)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--time-limit", type=seconds, metavar="S",
-                   help="stop cleanly after S seconds, keeping what was found (exit 3)")
+                   help=f"stop cleanly after S seconds, keeping what was found (exit 3), at most "
+                        f"{MAX_SECONDS}")
     s.add_argument("--resume", metavar="FILE",
                    help="continue a stopped run without losing or repeating a solution: enumerate "
                         "appends to its solutions file FILE; count records finished cubes in FILE")
     s.add_argument("--proof", metavar="FILE",
                    help="at the end, prove there is no further solution: DRAT proof to FILE, its "
                         "formula to FILE.cnf, checked (dratify; drat-trim too when on the PATH)")
-    s.add_argument("--workers", type=whole(1, 1024), metavar="N",
-                   help="split the search into cubes and run them on N local processes")
+    s.add_argument("--workers", type=workers_arg, metavar="N",
+                   help=f"split the search into cubes and run them on N local processes (1 to "
+                        f"{MAX_WORKERS})")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")
 

@@ -37,10 +37,12 @@ JSON_DIGITS = 18
 _CHUNK = 1 << 20
 
 
-def read_text(path: str, limit: int = READ_LIMIT, what: str = "file") -> str:
+def read_text(path: str, limit: int = READ_LIMIT, what: str = "file", regular: bool = False) -> str:
     """The whole of ``path`` as UTF-8 text, at most ``limit`` bytes.  Binary data (NUL bytes,
-    invalid UTF-8) is refused as soon as it is read, so ``/dev/zero`` fails at once."""
-    with _source(path, what) as f:
+    invalid UTF-8) is refused as soon as it is read, so ``/dev/zero`` fails at once.  With
+    ``regular`` only a regular file is read (a FIFO or a device is refused without waiting on it),
+    as for a file an instance names."""
+    with _source(path, what, regular) as f:
         return _read_capped(f, path, limit, what)
 
 
@@ -70,21 +72,33 @@ def _name(path: str) -> str:
 class _source:
     """A binary stream for ``path`` (stdin for ``-``); SatilingError for what cannot be opened."""
 
-    def __init__(self, path: str, what: str) -> None:
-        self.path, self.what, self.f = path, what, None
+    def __init__(self, path: str, what: str, regular: bool = False) -> None:
+        self.path, self.what, self.f, self.regular = path, what, None, regular
 
     def __enter__(self):
-        if self.path == "-":
+        if self.path == "-" and not self.regular:
             return sys.stdin.buffer
         try:
             if os.path.isdir(self.path):
                 raise SatilingError(f"{self.path}: is a directory, not a {self.what}")
-            self.f = open(self.path, "rb")
+            self.f = self._open_regular() if self.regular else open(self.path, "rb")
         except OSError as e:
             raise SatilingError(f"{self.path}: cannot read: {e.strerror or e}") from None
         except ValueError:                        # a NUL in the name
             raise SatilingError(f"{self.path!r}: not a file name") from None
         return self.f
+
+    def _open_regular(self) -> BinaryIO:
+        # O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise SatilingError(f"{self.path}: not a regular file: not a {self.what}")
+            os.set_blocking(fd, True)
+            return os.fdopen(fd, "rb")
+        except BaseException:
+            os.close(fd)
+            raise
 
     def __exit__(self, *exc) -> None:
         if self.f is not None:
@@ -288,7 +302,8 @@ def _kind(path: str) -> str:
     except FileNotFoundError:
         return "new"
     except OSError as e:
-        if e.errno == errno.ENAMETOOLONG:
+        # a symlink loop is no place to create a file: renaming onto it would replace the link
+        if e.errno in (errno.ENAMETOOLONG, errno.ELOOP):
             raise
         return "new"                              # let the write report it
     if stat.S_ISDIR(mode):

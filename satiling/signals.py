@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from .errors import SatilingError
+from .limits import MAX_SECONDS
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
@@ -364,7 +365,9 @@ class stop_on:
         if self.seconds <= 0:
             self._expired = True
             raise KeyboardInterrupt
-        self._timer = threading.Timer(self.seconds, self._expire)
+        # beyond threading.TIMEOUT_MAX the timer thread dies at once and the run has no limit:
+        # the longest limit the CLI takes (years) is far below it, and longer ones are cut to it
+        self._timer = threading.Timer(min(self.seconds, MAX_SECONDS), self._expire)
         self._timer.daemon = True
         self._timer.start()
 

@@ -19,7 +19,7 @@ from satiling import catalog
 from satiling.cli import main as cli_main
 from satiling.errors import SatilingError, VerificationError
 from satiling.families import iqlink as q
-from satiling.families.iqlink_generate import LEVELS, check_unique, generate
+from satiling.apps.iqlink_generate import LEVELS, check_unique, generate
 from satiling.search.enumerate import solutions
 
 

@@ -46,7 +46,7 @@ def main() -> None:
     set_of = {}
     for name, (title, ids) in SETS.items():
         set_of[tuple(ids)] = name
-        text = f"# Piece set: {title}.\n{PROVENANCE}title = \"{title}\"\n"
+        text = f"# Piece set: {title}.\n{PROVENANCE}title = \"{title}\"\nlattice = \"drafter\"\n"
         text += "".join(_piece(i, tiles) for i in ids)
         _write(ROOT / "sets" / f"{name}.toml", text)
     for name, p in puzzles.items():

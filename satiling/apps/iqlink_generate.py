@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 
 from ..errors import SatilingError
-from .iqlink import PIECES, IQLinkPlacement, IQLinkPuzzle, compatible, legal_placements, solution_string
+from ..families.iqlink import PIECES, IQLinkPlacement, IQLinkPuzzle, compatible, legal_placements, solution_string
 
 #: pieces to place, per level (Starter 1-24 ... Wizard 97-120 in the booklet)
 LEVELS: dict[str, tuple[int, int]] = {

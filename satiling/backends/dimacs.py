@@ -258,6 +258,13 @@ class ModelMismatch(SatilingError):
         self.top = top
 
 
+def _encoded_otherwise(cnf: str, header: Any, flag: str) -> SatilingError:
+    """An option given to ``decode`` that the DIMACS file's header contradicts."""
+    return SatilingError(f"{cnf} was encoded as 'satiling encode "
+                         f"{encode_command(header.puzzle, header.amo, header.options)}': "
+                         f"drop {flag} or encode again")
+
+
 @dataclass
 class Formula:
     """The formula a solver's model is checked against: rebuilt from the puzzle with the options
@@ -271,21 +278,22 @@ class Formula:
     cnf: str | None = None
 
     @classmethod
-    def from_args(cls, puzzle: Any, options: dict[str, Any], amo: str, cnf: str | None) -> "Formula":
-        """From ``decode``'s arguments; with a DIMACS file, its header decides the options and
-        options also given must agree with it."""
+    def from_args(cls, puzzle: Any, options: dict[str, Any], amo: str | None, cnf: str | None) -> "Formula":
+        """From ``decode``'s arguments (``amo`` None: not given); with a DIMACS file, its header
+        decides the options and the at-most-one encoding, and those also given must agree."""
         if cnf is None:
+            amo = amo or DEFAULT_AMO
             problem = puzzle.problem(**options)
             return cls(puzzle, problem, options, amo, CnfEncoder(problem, amo).size()[0])
         from ..fileio import iter_lines
         header = read_encode_header((ln for _, ln in iter_lines(cnf, 1 << 20, "DIMACS file")), cnf)
         if header.puzzle != puzzle.name:
             raise SatilingError(f"{cnf} encodes {header.puzzle}, not {puzzle.name}")
+        if amo is not None and amo != header.amo:
+            raise _encoded_otherwise(cnf, header, "--amo")
         for key, value in options.items():
             if header.options.get(key) != value:
-                raise SatilingError(f"{cnf} was encoded as 'satiling encode "
-                                    f"{encode_command(header.puzzle, header.amo, header.options)}': "
-                                    f"drop --{key.replace('_', '-')} or encode again")
+                raise _encoded_otherwise(cnf, header, f"--{key.replace('_', '-')}")
         problem = puzzle.problem(**header.options)
         size = CnfEncoder(problem, header.amo).size()
         if size != (header.variables, header.clauses):

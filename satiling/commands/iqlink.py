@@ -76,7 +76,7 @@ def _is_puzzle(text: str) -> bool:
 
 def cmd_unique(args: argparse.Namespace) -> int:
     from ..families.iqlink import board_text, solution_string
-    from ..families.iqlink_generate import check_unique
+    from ..apps.iqlink_generate import check_unique
     puzzle = load_challenge(args.challenge)
     result = check_unique(puzzle, args.solver, args.link_rule)
     if result.solution is None:
@@ -103,7 +103,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..families.iqlink_generate import challenge_toml, generate, pieces_for_level
+    from ..apps.iqlink_generate import challenge_toml, generate, pieces_for_level
     k = args.pieces_to_place
     if k is None:
         k = pieces_for_level(args.level, random.Random(args.seed))

@@ -13,6 +13,8 @@ import signal
 import sys
 import threading
 
+from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
+
 
 def register(sub) -> None:
     s = sub.add_parser("pack", help="the most pieces that fit on a polyform board, and the hole left",
@@ -22,8 +24,10 @@ def register(sub) -> None:
     s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
     s.add_argument("--objective", choices=("pieces", "area"), default="pieces",
                    help="maximise the pieces placed (default) or the cells covered")
-    s.add_argument("--time-limit", type=float, metavar="S", help="stop after S seconds with the best found")
-    s.add_argument("--workers", type=int, default=1, metavar="N", help="CP-SAT search workers")
+    s.add_argument("--time-limit", type=seconds_arg, metavar="S",
+                   help=f"stop after S seconds with the best found, at most {MAX_SECONDS}")
+    s.add_argument("--workers", type=workers_arg, default=1, metavar="N",
+                   help=f"CP-SAT search workers, 1 to {MAX_WORKERS} (default 1)")
     s.add_argument("--svg", metavar="FILE", help="also draw the packing (hole in white) to FILE")
     s.add_argument("--json", action="store_true", help="print the packing and its hole as JSON")
     s.add_argument("--hint", metavar="FILE", help="start from the placements in FILE (JSON, as "

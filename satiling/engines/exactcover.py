@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from itertools import chain
+from typing import Any, Callable, Iterator, Sequence
 
+from ..errors import SatilingError
 from ..problem import Problem
 from ._exactcover import Engine
 
@@ -101,7 +103,8 @@ class Matrix:
         if self.strategy == "links" or (self.strategy == "auto" and not self.bitboard_fits()):
             return 0
         if not self.bitboard_fits():
-            raise ValueError("the bitboard search needs a board of at most 128 cells")
+            raise MatrixError("the bitboard search needs a board of at most 128 cells, each covered "
+                              "once, and rows on those cells")
         return 64 if len(self.board.cells) <= 64 else 128
 
     def arrays(self) -> tuple:
@@ -113,8 +116,6 @@ class Matrix:
         items: list[int] = []
         start = [0]
         for row in self.rows:
-            if not all(0 <= i < n for i in row):
-                raise ValueError(f"a row names an item outside 0..{n - 1}")
             items.extend(sorted(new[i] for i in row))
             start.append(len(items))
         lo = [self.lo[i] for i in order]
@@ -134,6 +135,102 @@ class Matrix:
         board = self.search_board()
         return (items, start, lo, hi, nstart, nbr, areas, counts, row_area, self.pocket_limit,
                 board, _shift_rules(self.board.neighbours) if board else None)
+
+
+class MatrixError(SatilingError, ValueError):
+    """A matrix (or assumption) the engine cannot take: a SatilingError, and a ValueError as it
+    always was, so callers that caught that still do."""
+
+
+STRATEGIES = ("auto", "links", "bitboard")
+#: the engine keeps counts and bounds in C ints
+C_INT = 1 << 31
+
+
+def check_matrix(m: Any) -> None:
+    """MatrixError for anything the compiled engine would misread or refuse with a bare
+    ValueError or IndexError: checked here, in Python, before any of it reaches C."""
+    if not isinstance(m, Matrix):
+        raise MatrixError(f"ExactCover takes a Matrix, not {type(m).__name__}")
+    items = _check_bounds(m.lo, m.hi)
+    _check_rows(m.rows, items)
+    check_assumptions(m.fixed, len(m.rows), "Matrix.fixed")
+    if m.board is not None:
+        _check_board(m.board, items)
+    if m.strategy not in STRATEGIES:
+        raise MatrixError(f"strategy is one of {', '.join(STRATEGIES)}, not {m.strategy!r}")
+    if not _whole(m.pocket_limit) or not 0 <= m.pocket_limit < C_INT:
+        raise MatrixError(f"pocket_limit is a whole number from 0 to {C_INT - 1}, not {m.pocket_limit!r}")
+
+
+def _whole(x: Any) -> bool:
+    return type(x) is int                   # not a bool, not 2.0
+
+
+def _whole_list(values: Any, what: str) -> list[int]:
+    if not isinstance(values, (list, tuple)) or not all(map(_whole, values)):
+        raise MatrixError(f"{what} is a list of whole numbers")
+    return list(values)
+
+
+def _check_bounds(lo: Any, hi: Any) -> int:
+    """The number of items, once every item has bounds 0 <= lo <= hi, 1 <= hi."""
+    lo, hi = _whole_list(lo, "Matrix.lo"), _whole_list(hi, "Matrix.hi")
+    if len(lo) != len(hi):
+        raise MatrixError(f"Matrix.lo has {len(lo)} items and Matrix.hi {len(hi)}: one bound of each per item")
+    for item, (a, b) in enumerate(zip(lo, hi)):
+        if not 0 <= a <= b < C_INT or b < 1:
+            raise MatrixError(f"item {item} has bounds {a}..{b}: each item needs 0 <= lo <= hi and hi >= 1")
+    return len(lo)
+
+
+def _check_rows(rows: Any, items: int) -> None:
+    """Every row a non-empty tuple of distinct item numbers from 0 to ``items - 1``; checked as
+    a whole first (builtins mapped over one flat list: a second on Eternity's 1.4 M rows), row
+    by row only to name the first bad one."""
+    if not isinstance(rows, (list, tuple)) or not all(issubclass(t, (list, tuple)) for t in set(map(type, rows))):
+        raise MatrixError("Matrix.rows is a list of rows, each a tuple of item numbers")
+    flat = list(chain.from_iterable(rows))
+    if (all(rows) and set(map(type, flat)) <= {int} and (not flat or 0 <= min(flat) and max(flat) < items)
+            and sum(map(len, map(set, rows))) == len(flat)):
+        return
+    for r, row in enumerate(rows):
+        if not row:
+            raise MatrixError(f"row {r} has no items")
+        bad = [i for i in row if not (_whole(i) and 0 <= i < items)]
+        if bad:
+            raise MatrixError(f"row {r} names {_shown(bad[0])}, not an item number from 0 to {items - 1}")
+        if len(set(row)) != len(row):
+            raise MatrixError(f"row {r} names an item twice: {_shown(row)}")
+
+
+def _check_board(board: Any, items: int) -> None:
+    if not isinstance(board, Board):
+        raise MatrixError(f"Matrix.board is a Board or None, not {type(board).__name__}")
+    cells = _whole_list(board.cells, "Board.cells")
+    if len(set(cells)) != len(cells) or not all(0 <= c < items for c in cells):
+        raise MatrixError(f"Board.cells are distinct item numbers from 0 to {items - 1}")
+    if not isinstance(board.neighbours, (list, tuple)) or len(board.neighbours) != len(cells):
+        raise MatrixError(f"Board.neighbours has one list per cell ({len(cells)})")
+    for nb in board.neighbours:
+        if not all(0 <= k < len(cells) for k in _whole_list(nb, "a cell's neighbours")):
+            raise MatrixError(f"Board.neighbours are positions in Board.cells, 0 to {len(cells) - 1}")
+    areas = board.areas
+    if not isinstance(areas, dict) or not all(_whole(a) and _whole(k) and 0 < a < C_INT and 0 <= k < C_INT
+                                              for a, k in areas.items()):
+        raise MatrixError("Board.areas maps piece areas to how many pieces have them (whole numbers)")
+
+
+def check_assumptions(lits: Any, rows: int, what: str = "assumptions") -> None:
+    """Literals over rows: ``r`` (row ``r`` in) or ``-(r + 1)`` (out), for ``0 <= r < rows``."""
+    if not isinstance(lits, (list, tuple)) or not all(_whole(x) and -rows <= x < rows for x in lits):
+        raise MatrixError(f"{what} are row literals from {-rows} to {rows - 1} (r in, -(r + 1) out), "
+                          f"not {_shown(lits)}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 #: the bitboard search floods pockets by shifts when the neighbours take at most this many offsets
@@ -195,6 +292,7 @@ class ExactCover:
     """
 
     def __init__(self, matrix: Matrix) -> None:
+        check_matrix(matrix)
         self.matrix = matrix
         self._engine = Engine(*matrix.arrays())
         self._finished = False
@@ -202,6 +300,7 @@ class ExactCover:
 
     def start(self, assume: Sequence[int] = ()) -> bool:
         """Reset the search under the assumptions; False if they contradict the matrix."""
+        check_assumptions(assume, len(self.matrix.rows))
         return self._engine.start([*self._fixed, *assume])
 
     def solutions(self, assume: Sequence[int] = (), budget: int = BUDGET,

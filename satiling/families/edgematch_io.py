@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SatilingError
-from ..schema import check_instance
+from ..fileio import read_text
+from ..schema import MAX_FILE_BYTES, check_instance
 from .edgematch_geometry import Edges, Tile, check_edges, parse_square
 
 
@@ -28,11 +29,9 @@ class Instance:
 
 
 def read_pieces_file(path: Path) -> tuple[int, int, list[Edges]]:
-    """A pieces file: ``#`` comments, a ``rows cols`` line, then one ``N E S W`` line per piece."""
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise SatilingError(f"{path.name}: cannot read: {e.strerror}") from None
+    """A pieces file: ``#`` comments, a ``rows cols`` line, then one ``N E S W`` line per piece.
+    Held to the instance file's limits: UTF-8 text, a regular file of at most ``MAX_FILE_BYTES``."""
+    text = read_text(str(path), MAX_FILE_BYTES, what="pieces file", regular=True)
     return parse_pieces(text, path.name)
 
 

@@ -120,7 +120,7 @@ class Piece:
 @lru_cache(maxsize=1)
 def pieces() -> dict[str, Piece]:
     """The 12 pieces, read from the bundled ``data/iqlink/pieces.json`` (provenance there)."""
-    from ..catalog import instances_dir
+    from ..bundled import instances_dir
     path = instances_dir() / "data" / "iqlink" / "pieces.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     out = {}

@@ -277,11 +277,15 @@ def _pieces(lat: Lattice, data: dict[str, Any], name: str) -> list[Piece]:
     pieces: list[Piece] = []
     chosen = data.get("piece_set")
     if chosen is not None:
-        from ..catalog import piece_set
+        from ..bundled import piece_set
         set_name = chosen if isinstance(chosen, str) else chosen["name"]
         freedom = None if isinstance(chosen, str) else chosen.get("freedom")
         where = f"{name}: piece set {set_name}"
-        pieces = [_piece(lat, e, where, freedom) for e in piece_set(set_name, lat.name)]
+        try:
+            entries = piece_set(set_name, lat.name)
+        except SatilingError as e:
+            raise SatilingError(f"{name}: {e}") from None
+        pieces = [_piece(lat, e, where, freedom) for e in entries]
         pieces = expand_set(lat, pieces, freedom)
     pieces += [_piece(lat, e, f"{name}: [[piece]] {i}") for i, e in enumerate(data.get("piece", []), 1)]
     check_piece_cells(sum(len(p.shape) for p in pieces), name)

@@ -27,6 +27,7 @@ from ortools.sat.python import cp_model
 from ..backends.cpsat import to_cpsat
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
+from ..limits import check_seconds, check_workers
 
 OBJECTIVES = ("pieces", "area")
 
@@ -90,6 +91,8 @@ class Packer:
     def run(self, time_limit: float | None = None, workers: int = 1, hint: list[Any] = (),
             on_improve: Callable[[int, float], None] | None = None, seed: int = 0) -> Packing:
         """The best packing within ``time_limit`` seconds; ``hint``: placements to start from."""
+        time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
+        workers = check_workers(workers)
         start = time.perf_counter()
         model, x = to_cpsat(self.problem)
         weight = {v: 1 if self.objective == "pieces" else len(self.problem.meaning(v).cells)
@@ -103,11 +106,11 @@ class Packer:
             if hinted:
                 model.add_hint(x[v], self.problem.meaning(v) in hinted)
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = max(1, workers)
+        solver.parameters.num_workers = workers or 1
         solver.parameters.random_seed = seed
         solver.parameters.catch_sigint_signal = False     # the caller decides what a signal means
         if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(0.0, time_limit)
+            solver.parameters.max_time_in_seconds = time_limit
         self._solver = solver
         if self._stopped.is_set():
             return self._result("UNKNOWN", [], None, start)

@@ -1,0 +1,79 @@
+"""The bounds of a time limit and of a number of workers, for the command line and the API alike.
+
+Kept in one place so that ``solve``, ``count``, ``enumerate``, ``pack`` and the Python functions
+refuse the same values with the same words.  A time limit is a positive, finite number of seconds
+up to :data:`MAX_SECONDS`: beyond about 9.2e9 s Python's timers overflow (``threading.Timer``
+fails in its own thread and the run goes on without a limit), so a cap well below that, yet longer
+than any run, keeps every limit a working one.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Any, Callable
+
+from .errors import SatilingError
+
+#: the longest time limit, in seconds (about three years)
+MAX_SECONDS = 100_000_000
+#: the most workers (processes or CP-SAT threads) a run may ask for
+MAX_WORKERS = 1024
+
+
+def check_seconds(value: Any, what: str = "time_limit") -> float | None:
+    """``value`` as a float if it is a time limit (None: no limit), else SatilingError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SatilingError(f"{what} is a number of seconds, not {_shown(value)}")
+    if not 0 < value <= MAX_SECONDS:            # NaN fails this too
+        raise SatilingError(f"{what} must be more than 0 and at most {MAX_SECONDS} seconds "
+                            f"(about three years), not {_shown(value)}")
+    return float(value)
+
+
+def check_workers(value: Any, what: str = "workers") -> int | None:
+    """``value`` if it is a number of workers (None: the default), else SatilingError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WORKERS:
+        raise SatilingError(f"{what} is a whole number from 1 to {MAX_WORKERS}, not {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- argparse types: a bad value is argparse's one-line error -------------------------------------
+def seconds_arg(text: str) -> float:
+    """A ``--time-limit``: a positive, finite number of seconds up to :data:`MAX_SECONDS`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds") from None
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text[:20]} is not a positive, finite number of seconds")
+    if value > MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{text[:20]}: at most {MAX_SECONDS} seconds (about three "
+                                         f"years)")
+    return value
+
+
+def whole_arg(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            bound = f"at least {lo}" if value < lo else f"at most {hi}"
+            raise argparse.ArgumentTypeError(f"{text[:20]}: must be {bound}")
+        return value
+    return parse
+
+
+#: ``--workers`` and ``--threads``
+workers_arg = whole_arg(1, MAX_WORKERS)

@@ -1,0 +1,429 @@
+"""Bad input found by the second reliability audit: each is refused with exit code 2 and exactly one
+line 'satiling: error: ...' on stderr (no traceback, no file changed or created), or in the Python
+API with a SatilingError -- and what was right before still works."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import satiling
+from satiling.cli import main
+from satiling.errors import SatilingError
+
+
+# -- helpers (copied in small, not imported from other test modules) -------------------------------
+def _refused(capsys, argv: list[str]) -> str:
+    """Run ``satiling ARGV`` in-process: exit 2 and one 'satiling: error:' line, which is returned."""
+    code = main(argv)
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1 and lines[0].startswith("satiling: error:"), err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def _snapshot(folder: Path) -> dict[str, tuple]:
+    """Every entry under ``folder``: its kind and its bytes or link target (nothing followed)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        mode = os.lstat(path).st_mode
+        if stat.S_ISLNK(mode):
+            out[str(path)] = ("link", os.readlink(path))
+        elif stat.S_ISREG(mode):
+            out[str(path)] = ("file", path.read_bytes())
+        else:
+            out[str(path)] = ("other", stat.S_IFMT(mode))
+    return out
+
+
+def _solved_json(capsys, name: str) -> dict:
+    assert main(["solve", name, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# -- 1. an edge-matching pieces file ------------------------------------------------------------------
+def _pieces_instance(folder: Path, pieces_file: str) -> Path:
+    instance = folder / "board.toml"
+    instance.write_text(f'family = "edgematch"\npieces_file = "{pieces_file}"\n')
+    return instance
+
+
+def _make_pieces(folder: Path, kind: str) -> str:
+    """A pieces file of the given kind of badness; returns the name the instance gives it."""
+    from satiling.schema import MAX_FILE_BYTES
+    good = b"2 2\n0 1 2 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n"
+    if kind == "latin-1":
+        (folder / "p.txt").write_bytes(good.replace(b"2 2\n", "# Stra\xdfe\n2 2\n".encode("latin-1")))
+    elif kind == "NUL bytes":
+        (folder / "p.txt").write_bytes(good + b"\0\0\0")
+    elif kind == "too large":
+        (folder / "p.txt").write_bytes(good + b"#" * MAX_FILE_BYTES)
+    elif kind == "FIFO":
+        os.mkfifo(folder / "p.txt")
+    elif kind == "directory":
+        (folder / "p.txt").mkdir()
+    elif kind == "/dev/zero":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero")
+        return "/dev/zero"
+    return "p.txt"
+
+
+@pytest.mark.parametrize("kind", ["latin-1", "NUL bytes", "too large", "FIFO", "directory", "/dev/zero"])
+def test_a_bad_pieces_file_is_one_line(tmp_path, capsys, kind):
+    instance = _pieces_instance(tmp_path, _make_pieces(tmp_path, kind))
+    before = _snapshot(tmp_path)
+    assert "pieces file" in _refused(capsys, ["solve", str(instance)])
+    with pytest.raises(SatilingError, match="pieces file"):
+        satiling.load(str(instance))
+    assert _snapshot(tmp_path) == before
+
+
+def test_a_good_pieces_file_still_loads(tmp_path, capsys):
+    (tmp_path / "p.txt").write_text("# a comment\n2 2\n0 1 2 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n")
+    assert main(["solve", str(_pieces_instance(tmp_path, "p.txt"))]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+# -- 2. time limits ---------------------------------------------------------------------------------
+TIME_LIMIT_COMMANDS = [
+    ["solve", "pentomino-3x20"],
+    ["count", "pentomino-3x20", "--quiet"],
+    ["enumerate", "pentomino-3x20", "--quiet"],
+    ["pack", "pentomino-3x20"],
+    ["solve", "clue1", "--maximize-matches"],
+]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "1e10", "1e300", "soon"])
+@pytest.mark.parametrize("command", TIME_LIMIT_COMMANDS, ids=lambda c: " ".join(c[:1] + c[2:]))
+def test_a_time_limit_that_means_nothing_is_refused(capsys, command, value):
+    assert "--time-limit" in _refused(capsys, [*command, "--time-limit", value])
+
+
+def test_the_longest_time_limit_still_works(capsys):
+    """Python's timers overflow near 9.2e9 s (the timer thread died, the run had no limit): the
+    longest limit accepted is far below that, and it arms a working timer."""
+    from satiling.limits import MAX_SECONDS
+    assert MAX_SECONDS < threading.TIMEOUT_MAX
+    assert main(["count", "pentomino-3x20", "--quiet", "--time-limit", str(MAX_SECONDS)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == "2" and "Traceback" not in captured.err
+    assert main(["solve", "pentomino-3x20", "--time-limit", "1e8"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_longer_limit_from_the_api_keeps_a_working_timer():
+    """stop_on (the clock of count and enumerate) given more than a timer can wait: its thread
+    must not die (it did, with an OverflowError, leaving the run without a limit)."""
+    import time
+    from satiling.signals import stop_on
+    died: list = []
+    old, threading.excepthook = threading.excepthook, died.append
+    try:
+        with stop_on(1e12) as stop:
+            stop.arm()
+            time.sleep(0.2)
+    finally:
+        threading.excepthook = old
+    assert died == [] and stop.reason == ""
+
+
+# -- 3. outputs that cannot be written through --------------------------------------------------------
+def _bad_output(folder: Path, kind: str) -> Path:
+    path = folder / "out"
+    if kind == "symlink loop":
+        path.symlink_to("out")
+    elif kind == "two-link loop":
+        path.symlink_to("other")
+        (folder / "other").symlink_to("out")
+    elif kind == "dangling into a missing folder":
+        path.symlink_to("missing/out.svg")
+    elif kind == "symlink to a directory":
+        (folder / "dir").mkdir()
+        path.symlink_to("dir")
+    elif kind == "directory":
+        path.mkdir()
+    return path
+
+
+OUTPUT_COMMANDS = [
+    ["encode", "pentomino-3x20", "-o"],
+    ["encode", "pentomino-3x20", "--output"],
+    ["solve", "pentomino-3x20", "--svg"],
+    ["enumerate", "pentomino-3x20", "--quiet", "--out"],
+    ["pack", "tetromino-4x5", "--svg"],
+    ["solve", "tetromino-4x5", "--proof"],
+]
+
+
+@pytest.mark.parametrize("kind", ["symlink loop", "two-link loop", "dangling into a missing folder",
+                                  "symlink to a directory", "directory"])
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS, ids=lambda c: " ".join(c[:1] + c[-1:]))
+def test_an_output_that_cannot_be_written_through_is_refused(tmp_path, capsys, command, kind):
+    path = _bad_output(tmp_path, kind)
+    before = _snapshot(tmp_path)
+    _refused(capsys, [*command, str(path)])
+    assert _snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS[:3], ids=lambda c: " ".join(c[:1] + c[-1:]))
+def test_an_output_through_a_symlink_to_a_file_replaces_the_target(tmp_path, capsys, command):
+    target = tmp_path / "real"
+    target.write_text("old\n")
+    link = tmp_path / "link"
+    link.symlink_to("real")
+    assert main([*command, str(link)]) == 0
+    capsys.readouterr()
+    assert link.is_symlink() and os.readlink(link) == "real"
+    assert target.read_text() != "old\n" and target.stat().st_size > 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "real"]      # no temporary left
+
+
+# -- 4. a piece set on another lattice ----------------------------------------------------------------
+REGION = {"square": "[[0, 0]]", "triangle": "[[0, 0]]", "hexagon": "[[0, 0]]",
+          "drafter": "[[0, 0, 0]]", "cubic": "[[0, 0, 0]]"}
+
+
+@pytest.mark.parametrize("lattice, piece_set, own", [
+    ("square", "hexiamonds", "triangle"), ("square", "tetrahexes", "hexagon"), ("square", "soma", "cubic"),
+    ("square", "eternity", "drafter"), ("triangle", "pentominoes", "square"),
+    ("triangle", "tetrahexes", "hexagon"), ("hexagon", "hexiamonds", "triangle"),
+    ("cubic", "hexiamonds", "triangle"), ("drafter", "pentominoes", "square"),
+    ("square", '{ name = "hexiamonds", freedom = "one-sided" }', "triangle"),
+])
+def test_a_piece_set_of_another_lattice_is_refused(tmp_path, capsys, lattice, piece_set, own):
+    chosen = piece_set if piece_set.startswith("{") else f'"{piece_set}"'
+    instance = tmp_path / "mine.toml"
+    instance.write_text(f'lattice = "{lattice}"\npiece_set = {chosen}\n[region]\ncells = {REGION[lattice]}\n')
+    name = piece_set.split('"')[1] if piece_set.startswith("{") else piece_set
+    err = _refused(capsys, ["info", str(instance)])
+    assert f"piece set {name}" in err and f"{own} lattice" in err and f"not the {lattice} lattice" in err
+    with pytest.raises(SatilingError, match=f"belongs to the {own} lattice"):
+        satiling.load(str(instance))
+
+
+def test_flat_square_sets_still_make_solids(tmp_path, capsys):
+    """The documented exception: on the cubic lattice a square-lattice set is one flat layer."""
+    for name in ("soma-cube", "solid-pentomino-2x5x6", "pentomino-6x10", "hexiamond-6x6", "tetrahex-4x7",
+                 "serenity"):
+        satiling.load(name)
+    instance = tmp_path / "flat.toml"
+    instance.write_text('lattice = "cubic"\npiece_set = "tetrominoes"\n[region]\nbox = [1, 4, 5]\n')
+    assert main(["count", str(instance), "--quiet"]) == 1          # the tetrominoes do not tile 4x5
+    capsys.readouterr()
+
+
+# -- 5. workers -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["0", "-1", "1025", "100000", "2.5", "many"])
+@pytest.mark.parametrize("command", [["pack", "pentomino-3x20", "--workers"],
+                                     ["solve", "clue1", "--workers"],
+                                     ["solve", "pentomino-3x20", "--solver", "cpsat", "--threads"],
+                                     ["count", "pentomino-3x20", "--quiet", "--workers"],
+                                     ["enumerate", "pentomino-3x20", "--quiet", "--workers"]],
+                         ids=lambda c: " ".join(c[:1] + c[-1:]))
+def test_a_number_of_workers_out_of_range_is_refused(capsys, command, value):
+    assert command[-1] in _refused(capsys, [*command, value])
+
+
+def test_the_workers_cap_is_in_the_help(capsys):
+    from satiling.limits import MAX_WORKERS
+    for command in ("pack", "solve", "count", "enumerate"):
+        assert main([command, "--help"]) == 0
+        assert f"1 to {MAX_WORKERS}" in " ".join(capsys.readouterr().out.split())
+
+
+# -- 6. options ignored when unknown ---------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["count", "pentomino-3x20", "--quiet", "--solver", "bogus"],
+    ["enumerate", "pentomino-3x20", "--quiet", "--solver", "bogus"],
+    ["count", "clue1", "--quiet", "--solver", "bogus"],               # the backtracker's default path
+    ["count", "pentomino-3x20", "--quiet", "--solver", "walk"],
+    ["count", "pentomino-3x20", "--quiet", "--solver", "race"],
+    ["info", "pentomino-3x20", "--amo", "bogus"],
+])
+def test_an_unknown_solver_or_encoding_is_refused(capsys, argv):
+    assert argv[-2] in _refused(capsys, argv)
+
+
+def test_encode_with_an_unknown_encoding_writes_nothing(tmp_path, capsys):
+    _refused(capsys, ["encode", "pentomino-3x20", "--amo", "bogus", "-o", str(tmp_path / "p.cnf")])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_decode_refuses_an_encoding_the_formula_does_not_have(tmp_path, capsys):
+    cnf, model = tmp_path / "p.cnf", tmp_path / "model.txt"
+    assert main(["encode", "pentomino-3x20", "-o", str(cnf)]) == 0
+    model.write_text("v 1 0\n")                                          # a partial model: exit 1
+    capsys.readouterr()
+    before = _snapshot(tmp_path)
+    assert "--amo" in _refused(capsys, ["decode", "pentomino-3x20", str(model), "--cnf", str(cnf), "--amo", "X"])
+    assert "drop --amo" in _refused(capsys, ["decode", "pentomino-3x20", str(model), "--cnf", str(cnf),
+                                             "--amo", "ladder"])
+    assert _snapshot(tmp_path) == before
+    for extra in ([], ["--amo", "pairwise"]):                            # agreeing: as before
+        assert main(["decode", "pentomino-3x20", str(model), "--cnf", str(cnf), *extra]) == 1
+        assert "partial model" in capsys.readouterr().err
+
+
+def test_a_valid_enumeration_solver_still_works(capsys):
+    assert main(["count", "pentomino-3x20", "--quiet", "--engine", "sat", "--solver", "minisat"]) == 0
+    assert capsys.readouterr().out.strip() == "2"
+    assert main(["count", "pentomino-3x20", "--quiet", "--solver", "glucose4"]) == 0
+    assert capsys.readouterr().out.strip() == "2"
+
+
+# -- 7. edge-matching rotations -----------------------------------------------------------------------
+@pytest.mark.parametrize("rotation", [4, 5, 7, -1, 400])
+def test_verify_refuses_a_rotation_outside_0_to_3(tmp_path, capsys, rotation):
+    solution = _solved_json(capsys, "clue1")
+    first = solution["placements"][0]
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**solution, "placements": [{**first, "rotation": rotation},
+                                                           *solution["placements"][1:]]}))
+    before = _snapshot(tmp_path)
+    assert "rotation" in _refused(capsys, ["verify", "clue1", str(path)])
+    assert _snapshot(tmp_path) == before
+    with pytest.raises(SatilingError, match="0 to 3"):
+        satiling.load("clue1").placement_from_json({**first, "rotation": rotation})
+
+
+def test_verify_takes_every_rotation_from_0_to_3(capsys):
+    puzzle = satiling.load("clue1")
+    for rotation in range(4):
+        assert puzzle.placement_from_json({"square": "A1", "piece": 1, "rotation": rotation}).rotation == rotation
+
+
+# -- 8. stderr on a full device (or closed) -------------------------------------------------------------
+def _run_with_stderr(argv: list[str], how: str, cwd: Path) -> subprocess.CompletedProcess:
+    """A real process whose stderr is /dev/full (every write fails) or closed (``2>&-``)."""
+    command = [sys.executable, "-m", "satiling.cli", *argv]
+    if how == "closed":
+        return subprocess.run(command, stdout=subprocess.PIPE, stderr=None, text=True, cwd=cwd,
+                              timeout=300, preexec_fn=lambda: os.close(2))
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        return subprocess.run(command, stdout=subprocess.PIPE, stderr=full, text=True, cwd=cwd,
+                              timeout=300)
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+@pytest.mark.parametrize("argv, code, out", [
+    (["solve", "pentomino-3x20", "--json"], 0, '"placements"'),
+    (["solve", "tetromino-4x5"], 1, "no solution"),
+    (["count", "pentomino-3x20"], 0, "2"),
+    (["solve", "clue1"], 0, "# https://"),
+    (["solve", "no-such-puzzle"], 2, ""),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_a_broken_stderr_changes_neither_the_answer_nor_the_exit_code(tmp_path, how, argv, code, out):
+    r = _run_with_stderr(argv, how, tmp_path)
+    assert r.returncode == code
+    assert out in r.stdout and "satiling:" not in r.stdout          # no message strayed onto stdout
+    if argv[:2] == ["solve", "pentomino-3x20"]:
+        assert json.loads(r.stdout)["placements"]
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- 9. the Python API ----------------------------------------------------------------------------------
+def test_solver_none_means_the_default():
+    puzzle = satiling.load("pentomino-3x20")
+    solution = satiling.solve_puzzle(puzzle, solver=None)
+    puzzle.verify(solution)
+    from satiling.search.solve import solve
+    assert solve(puzzle.problem(), solver=None).status == "SAT"
+
+
+def _bad_solve_calls():
+    from satiling.search.enumerate import puzzle_solutions
+    from satiling.search.packing import Packer
+    from satiling.search.solve import solve
+    puzzle = satiling.load("pentomino-3x20")
+    problem = puzzle.problem()
+    calls = {f"solve(time_limit={v!r})": (lambda v=v: solve(problem, time_limit=v))
+             for v in (-1, 0, math.nan, math.inf, 1e10, "5", True)}
+    calls.update({f"solve(cpsat, workers={w!r})": (lambda w=w: solve(problem, solver="cpsat", workers=w))
+                  for w in (-5, 0, 10 ** 6, 2.5, "4")})
+    calls.update({
+        "solve(solver=5)": lambda: solve(problem, solver=5),
+        "solve(solver='bogus')": lambda: solve(problem, solver="bogus"),
+        "solve(not a problem)": lambda: solve(puzzle),
+        "solve_puzzle(time_limit=1e10)": lambda: satiling.solve_puzzle(puzzle, time_limit=1e10),
+        "solve_puzzle(solver=5)": lambda: satiling.solve_puzzle(puzzle, solver=5),
+        "puzzle_solutions(engine='bogus')": lambda: next(puzzle_solutions(puzzle, problem, engine="bogus")),
+        "Packer.run(time_limit=nan)": lambda: Packer(satiling.load("tetromino-4x5")).run(time_limit=math.nan),
+        "Packer.run(workers=0)": lambda: Packer(satiling.load("tetromino-4x5")).run(workers=0),
+    })
+    return calls
+
+
+def test_bad_solve_arguments_raise_satiling_error():
+    for name, call in _bad_solve_calls().items():
+        with pytest.raises(SatilingError):
+            call()
+            pytest.fail(f"{name} was accepted")
+
+
+def _matrix(**changes):
+    from satiling.engines.exactcover import Matrix
+    fields = {"rows": [(0, 1), (0,), (1,)], "lo": [1, 1], "hi": [1, 1], **changes}
+    return Matrix(**fields)
+
+
+def _bad_matrices():
+    from satiling.engines.exactcover import Board
+    return {
+        "item out of range": _matrix(rows=[(0, 5)]),
+        "negative item": _matrix(rows=[(0, -1)]),
+        "item a string": _matrix(rows=[(0, "a")]),
+        "item a float": _matrix(rows=[(0, 1.0)]),
+        "item a bool": _matrix(rows=[(True,)]),
+        "item too large for C": _matrix(rows=[(10 ** 30,)]),
+        "item twice in a row": _matrix(rows=[(0, 0, 1)]),
+        "empty row": _matrix(rows=[(0,), ()]),
+        "rows not a list": _matrix(rows=5),
+        "a row not a tuple": _matrix(rows=[5]),
+        "lo and hi of different lengths": _matrix(hi=[1]),
+        "lo above hi": _matrix(lo=[2, 1]),
+        "negative lo": _matrix(lo=[-1, 1]),
+        "hi zero": _matrix(lo=[0, 0], hi=[0, 1]),
+        "lo a float": _matrix(lo=[1.0, 1]),
+        "fixed row out of range": _matrix(fixed=(7,)),
+        "fixed negative out of range": _matrix(fixed=(-9,)),
+        "unknown strategy": _matrix(strategy="bogus"),
+        "bitboard without a board": _matrix(strategy="bitboard"),
+        "negative pocket limit": _matrix(pocket_limit=-3),
+        "board cell out of range": _matrix(board=Board([0, 9], [[1], [0]], {1: 1})),
+        "board neighbour off the board": _matrix(board=Board([0], [[5]], {1: 1})),
+        "board neighbours too few": _matrix(board=Board([0, 1], [[1]], {1: 1})),
+        "board areas not a dict": _matrix(board=Board([0], [[]], [1])),
+        "not a matrix": "junk",
+    }
+
+
+@pytest.mark.parametrize("case", list(_bad_matrices()))
+def test_a_bad_exact_cover_matrix_raises_satiling_error(case):
+    from satiling.engines.exactcover import ExactCover
+    with pytest.raises(SatilingError) as caught:
+        ExactCover(_bad_matrices()[case])
+    assert isinstance(caught.value, ValueError)            # what callers caught before still works
+    assert str(caught.value)
+
+
+@pytest.mark.parametrize("assume", [[99], [-99], ["0"], [0.0], 5])
+def test_a_bad_exact_cover_assumption_raises_satiling_error(assume):
+    from satiling.engines.exactcover import ExactCover
+    engine = ExactCover(_matrix())
+    assert sorted(sorted(s) for s in engine.solutions()) == [[0], [1, 2]]
+    with pytest.raises(SatilingError):
+        list(engine.solutions(assume))
+    assert sorted(sorted(s) for s in engine.solutions([-1])) == [[1, 2]]     # row 0 out: still fine
