@@ -22,6 +22,7 @@ from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, r
                               show, solution_json)
 from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from .options import MODEL_OPTIONS
+from .search.router import backtrack_answers, prover
 from .signals import exit_code, interrupt_cause, interrupts
 
 
@@ -81,6 +82,8 @@ def _main(argv: list[str] | None) -> int:
                 check_writable(getattr(args, option))
         code = int(args.run(args) or 0)
         sys.stdout.flush()                # a full disk on stdout is an error, not a lost answer
+        for text in getattr(args, "notes", ()):
+            print(f"satiling: note: {text}", file=sys.stderr)
         return code
     except SatilingError as e:
         print(f"satiling: error: {e}", file=sys.stderr)
@@ -215,12 +218,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
     s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
     s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
-                   choices=("auto", "backtrack", "cpsat", "lns", "rc2"),
+                   choices=("auto",) + MAXIMISE_ENGINES,
                    help="edge matching: the board with the most matching joins in --time-limit "
-                        "seconds, its score on stderr as it improves; ENGINE backtrack (compiled "
+                        "seconds, its score on stderr as it improves; --engine backtrack (compiled "
                         "search with a schedule of broken joins; default above 100 squares), cpsat "
                         "(whole board; default up to 100), lns (windows re-solved by CP-SAT), rc2 "
-                        "(PySAT MaxSAT)")
+                        "(PySAT MaxSAT); the engine may also follow the flag, as before")
 
     s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
     _enum_options(s)
@@ -291,6 +294,12 @@ def _family_options(s: argparse.ArgumentParser) -> None:
 
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--engine", choices=SOLVE_ENGINES, default="auto",
+                   help="auto (default; see satiling/search/router.py): the compiled backtracker on "
+                        "edge matching, the exact-cover search on exact covers, else SAT; backtrack; "
+                        "walk; sat (the --solver, cadical by default); race (SAT solvers in parallel "
+                        "processes, the first answer wins: cadical195+cadical153, or --solver A+B); "
+                        "cpsat; with --maximize-matches: backtrack, cpsat, lns or rc2")
     s.add_argument("--solver", default="auto",
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
                         "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
@@ -407,9 +416,52 @@ def cmd_encode(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
+#: ``solve --engine``; the old spellings ``--solver backtrack|walk|race|A+B`` and
+#: ``--maximize-matches ENGINE`` still work, with a note naming the new one
+SOLVE_ENGINES = ("auto", "backtrack", "walk", "sat", "race", "cpsat", "lns", "rc2")
+MAXIMISE_ENGINES = ("backtrack", "cpsat", "lns", "rc2")
+
+
+def solve_engine(args: argparse.Namespace) -> None:
+    """Read ``--engine`` (and the old spellings) into what ``cmd_solve`` runs: ``args.solver``,
+    or the engine of ``args.maximize_matches``.  An old spelling leaves a note in ``args.notes``,
+    printed after the run (an error stays one line)."""
+    engine = args.engine
+    if args.maximize_matches:
+        old = args.maximize_matches
+        if old != "auto":
+            args.notes = [f"--maximize-matches {old} is now spelt --maximize-matches --engine {old}"]
+            if engine not in ("auto", old):
+                raise SatilingError(f"--maximize-matches {old} and --engine {engine}: choose one")
+            engine = old
+        if engine not in ("auto",) + MAXIMISE_ENGINES:
+            raise SatilingError(f"--engine {engine} does not maximise; with --maximize-matches "
+                                f"choose {', '.join(MAXIMISE_ENGINES)}")
+        args.maximize_matches = engine
+        return
+    if engine in ("lns", "rc2"):
+        raise SatilingError(f"--engine {engine} maximises matching joins: add --maximize-matches")
+    solver = args.solver or "auto"
+    named_engine = solver in ("backtrack", "walk", "race") or "+" in solver
+    if named_engine and engine == "auto":
+        new = "--engine race --solver " + solver if "+" in solver else f"--engine {solver}"
+        args.notes = [f"--solver {solver} is now spelt {new}"]
+    elif engine == "race":
+        args.solver = solver if "+" in solver else "race"
+    elif engine == "sat":
+        if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:
+            raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
+        args.solver = "cadical" if solver == "auto" else solver
+    elif engine != "auto":
+        if solver != "auto" and solver != engine:
+            raise SatilingError(f"--engine {engine} takes no --solver (got {solver})")
+        args.solver = engine
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve, solver_name
     from .commands.edgematch_engine import splitting
+    solve_engine(args)
     if args.maximize_matches and splitting(args):
         raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
     if args.maximize_matches:
@@ -417,10 +469,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
                             args.svg, args.json, engine=args.maximize_matches)
     puzzle = catalog.load(args.name)
-    if not args.proof and args.solver in (None, "auto", "backtrack"):
+    if backtrack_answers(puzzle, model_options(args), args.solver, proof=bool(args.proof)):
         from .commands import edgematch_engine as bt
-        if bt.wanted(puzzle, model_options(args), args.solver):
-            return bt.run_solve(puzzle, model_options(args), args, show)
+        return bt.run_solve(puzzle, model_options(args), args, show)
     if splitting(args):
         raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
                             "(for CP-SAT's threads use --threads)")
@@ -432,8 +483,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     problem = puzzle.problem(**model_options(args))
     if args.proof:
         from .search.proof import solve_with_proof
-        prover = "cadical" if args.solver == "auto" else args.solver
-        result = solve_with_proof(problem, args.proof, prover, args.time_limit)
+        result = solve_with_proof(problem, args.proof, prover(args.solver), args.time_limit)
         if result.status == "UNSAT":
             print(f"satiling: {puzzle.name}: UNSAT in {result.seconds:.2f} s; {result.summary()}",
                   file=sys.stderr)
@@ -456,12 +506,11 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
-    if args.engine in ("auto", "backtrack") and not (args.resume or args.proof):
-        from .commands import edgematch_engine as bt
-        puzzle = catalog.load(args.name)
-        if bt.wanted(puzzle, model_options(args), args.engine, counting=True):
-            return bt.run_count(puzzle, model_options(args), args)
     puzzle = catalog.load(args.name)
+    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
+                         resume=bool(args.resume), proof=bool(args.proof)):
+        from .commands import edgematch_engine as bt
+        return bt.run_count(puzzle, model_options(args), args)
     if not args.proof and not args.resume and _ruled_out(puzzle):
         print(0)
         return EXIT_NONE
@@ -490,12 +539,11 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
-    if args.engine in ("auto", "backtrack") and not (args.resume or args.proof):
-        from .commands import edgematch_engine as bt
-        puzzle = catalog.load(args.name)
-        if bt.wanted(puzzle, model_options(args), args.engine, counting=True):
-            return bt.run_enumerate(puzzle, model_options(args), args, solution_json)
     puzzle = catalog.load(args.name)
+    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
+                         resume=bool(args.resume), proof=bool(args.proof)):
+        from .commands import edgematch_engine as bt
+        return bt.run_enumerate(puzzle, model_options(args), args, solution_json)
     if not args.proof and not args.resume and _ruled_out(puzzle):
         return EXIT_NONE
     problem = puzzle.problem(**model_options(args))

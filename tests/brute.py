@@ -204,11 +204,22 @@ def edge_solutions(rows: int, cols: int, pieces: list[Edges],
     return out
 
 
-def edge_classes(rows: int, cols: int, solutions: list[tuple], turns: bool) -> int:
-    """Classes under the board's turns (quarter turns on a square board, the half turn else)."""
-    if not turns:
-        return len(solutions)
-    ks = (1, 2, 3) if rows == cols else (2,)
+def edge_classes(rows: int, cols: int, solutions: list[tuple],
+                 pinned: dict[tuple[int, int], tuple[int, Edges]]) -> int:
+    """Classes under the board's turns (quarter turns on a square board, the half turn else)
+    that keep every pinned piece on its square, showing the same colours."""
+    def keeps(k: int) -> bool:
+        for (r, c), (p, e) in pinned.items():
+            rr, cc = r, c
+            if rows != cols:
+                rr, cc = rows - 1 - r, cols - 1 - c
+            else:
+                for _ in range(k):
+                    rr, cc = cc, rows - 1 - rr
+            if (rr, cc) != (r, c) or rotate(e, k) != e:
+                return False
+        return True
+    ks = [k for k in ((1, 2, 3) if rows == cols else (2,)) if keeps(k)]
 
     def turned(board: tuple, k: int) -> tuple:
         cells = {}
@@ -285,7 +296,7 @@ def edge_answer(data: dict[str, Any], hints: bool) -> tuple[int, int]:
         r, c = ord(t["square"][0]) - 65, int(t["square"][1:]) - 1
         fixed[(r, c)] = (t["piece"], rotate(pieces[t["piece"] - 1], t.get("rotation", 0)))
     sols = edge_solutions(rows, cols, pieces, fixed)
-    return len(sols), edge_classes(rows, cols, sols, turns=not pinned)
+    return len(sols), edge_classes(rows, cols, sols, fixed)
 
 
 def load_or_none(data: dict[str, Any], name: str, tmp: Any) -> Any:

@@ -136,3 +136,42 @@ def test_the_walk_on_a_model_it_cannot_take_is_one_line(tmp_path: Path) -> None:
     path, _ = generated(tmp_path, "3", "3", "--seed", "2")
     code, out, err = run("count", str(path), "--engine", "walk")
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("satiling: error:")
+
+
+# -- found by the slow set -----------------------------------------------------------------------
+def test_a_degenerate_wrapped_board_counts_classes_of_its_whole_group(tmp_path: Path) -> None:
+    """On a 2x2 hexagon cylinder every cell touches every other: the motions found from lattice
+    transforms were not closed under composition, so raw counts expanded from classes were wrong
+    (12 of 18).  The board's group is their closure."""
+    path = tmp_path / "k4.toml"
+    path.write_text('lattice = "hexagon"\n[rules]\npieces = "at-most"\n[region]\n'
+                    'parallelogram = [2, 2]\ntopology = "cylinder"\nwrap = "rows"\n'
+                    '[[piece]]\nname = "A"\ncells = [[0, 0], [-1, 1]]\nfreedom = "one-sided"\n'
+                    '[[piece]]\nname = "B"\ncells = [[0, 0], [-1, 1]]\nfreedom = "one-sided"\n'
+                    '[[piece]]\nname = "M"\ncells = [[0, 0]]\ncount = 2\n')
+    from satiling import catalog
+    puzzle = catalog.load(str(path))
+    sols = brute.polyform_solutions(puzzle)
+    assert len(sols) == 18
+    for engine in ("walk", "sat", "cpsat"):
+        assert counted(str(path), "--raw", "--engine", engine) == (18, brute.polyform_classes(puzzle, sols))
+
+
+@pytest.mark.parametrize("encoding", ["direct", "compact"])
+@pytest.mark.parametrize("engine", ["auto", "sat"])
+def test_a_symmetric_piece_pinned_on_the_centre_keeps_the_turns(tmp_path: Path, encoding: str,
+                                                              engine: str) -> None:
+    """A hint whose piece shows one colour all round, on the centre of a 3x3 board: every turn
+    keeps it, so classes hold four boards; the compact encoding pinned the piece but not its
+    colours, and the backtracker counted every board as its own class."""
+    data = {"family": "edgematch", "rows": 3, "cols": 3,
+            "pieces": [[1009, 0, 0, 1001], [1009, 0, 0, 1009], [1204, 1009, 0, 1009],
+                       [0, 0, 1009, 1001], [1204, 1204, 1204, 1204], [0, 1009, 1009, 0],
+                       [0, 1009, 1204, 1009], [1009, 0, 1009, 1204], [1001, 0, 1001, 1204]],
+            "hint": [{"square": "B2", "piece": 5, "rotation": 0}]}
+    path = tmp_path / "centre.toml"
+    path.write_text('family = "edgematch"\nrows = 3\ncols = 3\npieces = '
+                    + str(data["pieces"]) + '\n[[hint]]\nsquare = "B2"\npiece = 5\nrotation = 0\n')
+    raw, classes = brute.edge_answer(data, hints=True)
+    assert (raw, classes) == (48, 12)
+    assert counted(str(path), "--raw", "--hints", "--engine", engine, "--encoding", encoding) == (raw, classes)

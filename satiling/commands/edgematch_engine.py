@@ -30,33 +30,6 @@ NAME = "backtrack"
 JOBS_ABOVE = 2e8
 
 
-def reason_not(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
-    """Why the engine cannot answer for this model (None: it can)."""
-    if not isinstance(puzzle, EdgeMatchPuzzle):
-        return f"{puzzle.name} is not an edge-matching puzzle"
-    extra = sorted(set(options) - {"hints"})
-    if extra:
-        return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
-    if puzzle.rows < 2 or puzzle.cols < 2:
-        return "a board of one row or one column"
-    from ..engines.edgematch import MAX_COLOURS, colours_needed
-    if colours_needed(puzzle.pieces) > MAX_COLOURS:
-        return f"more than {MAX_COLOURS - 1} colours besides grey"
-    if counting and puzzle.has_equal_pieces():
-        return "equal pieces (the SAT model counts their permutations)"
-    return None
-
-
-def wanted(puzzle: Any, options: dict[str, Any], choice: str | None, counting: bool = False) -> bool:
-    """Whether to use the engine: by default where it applies, always when asked for by name."""
-    if choice not in (None, "auto", NAME):
-        return False
-    why = reason_not(puzzle, options, counting)
-    if why and choice == NAME:
-        raise SatilingError(f"the {NAME} engine cannot take this model: {why}")
-    return why is None
-
-
 def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
     """The engine's boards; with ``distinct`` (and no pinned piece), one per allowed square of the
     lowest-numbered corner piece, so that each symmetry class is found once (module doc)."""

@@ -307,11 +307,25 @@ class EdgeMatchPuzzle(Puzzle):
 
     # -- symmetry ----------------------------------------------------------------------------
     def symmetries(self) -> list:
-        """Board rotations (4 for a square board, 2 for a rectangle) unless pinned pieces break them."""
-        if self.fixed:
-            return [lambda t: t]
+        """Board rotations (4 for a square board, 2 for a rectangle) that keep every fixed piece
+        where it is, as it shows (a symmetric piece fixed on the centre square keeps them all)."""
+        return [self._turn(k) for k in self.kept_turns(hints=False)]
+
+    def kept_turns(self, hints: bool) -> list[int]:
+        """The quarter turns of the board (0 first) that map every pinned piece -- the fixed ones,
+        and the hints with ``hints`` -- onto itself: same square, same colours."""
         turns = (0, 1, 2, 3) if self.rows == self.cols else (0, 2)
-        return [self._turn(k) for k in turns]
+        pinned = list(self.fixed) + (list(self.hints) if hints else [])
+        out = []
+        for k in turns:
+            move = self._turn(k)
+            if all(self._same_tile(move(t), t) for t in pinned):
+                out.append(k)
+        return out
+
+    def _same_tile(self, a: Tile, b: Tile) -> bool:
+        return (a.row, a.col, a.piece) == (b.row, b.col, b.piece) and \
+            self.edges(a.piece, a.rotation or 0) == self.edges(b.piece, b.rotation or 0)
 
     def _turn(self, k: int):
         """The board turned ``k`` clockwise quarter turns (k = 2 only, on a rectangle)."""

@@ -97,6 +97,20 @@ class EdgeModel:
                 self.prob.fix(var_of[key])
             else:                      # pruned: the pinned piece clashes with its neighbourhood
                 self.prob.add_clause([])
+            if self.encoding == "compact":
+                self._pin_colours(t)
+
+    def _pin_colours(self, t: Tile) -> None:
+        """The compact encoding's tile has no rotation: the pinned rotation is also the colours
+        of its joins, as units, so that the board's symmetries must keep them (a pin on the centre
+        square keeps its piece under every turn, not its rotation)."""
+        edges = self.pz.edges(t.piece, t.rotation or 0)
+        for d in range(4):
+            lit = self.side_lit((t.row, t.col), d, edges[d])
+            if lit is False:
+                self.prob.add_clause([])
+            elif lit is not True:
+                self.prob.fix(lit)
 
     # -- direct ------------------------------------------------------------------------------
     def _direct(self) -> None:

@@ -178,8 +178,11 @@ class PolyformPuzzle(Puzzle):
             for tr, cell_map in motions:
                 names = self._piece_map(tr)
                 if names is not None and (not self.wrap or _keeps(legal, _motion(cell_map, names))):
-                    found.append(_motion(cell_map, names))
-            self._symmetries = found
+                    found.append((cell_map, names))
+            if self.wrap and self.wrap.degenerate():
+                found = _closure([(cell_map.__self__, names) for cell_map, names in found])
+                found = [(m.__getitem__, names) for m, names in found]
+            self._symmetries = [_motion(cell_map, names) for cell_map, names in found]
         return self._symmetries
 
     def _piece_map(self, tr) -> dict[str, str] | None:
@@ -235,6 +238,30 @@ def _motion(cell_map, names: dict[str, str]):
     def move(pl: PolyformPlacement) -> PolyformPlacement:
         return PolyformPlacement(names[pl.piece], tuple(sorted(cell_map(c) for c in pl.cells)))
     return move
+
+
+def _closure(motions: list[tuple[dict, dict]]) -> list[tuple[dict, dict]]:
+    """The group that motions (cell map, piece renaming) generate, identity first.
+
+    On a degenerate wrapped board (a side so short that a cell meets one neighbour across two
+    seams: a 2x2 hexagon cylinder is four cells all touching) the motions found from lattice
+    transforms are symmetries but not closed under composition, and classes taken as images
+    under them are not classes: a count up to symmetry would depend on which member a search met
+    first.  Every composition of symmetries is one, so the closure is the board's group."""
+    def key(m: tuple[dict, dict]) -> tuple:
+        return tuple(sorted(m[0].items())), tuple(sorted(m[1].items()))
+    seen = {key(m): m for m in motions}
+    frontier = list(motions)
+    while frontier:
+        new = []
+        for a in frontier:
+            for b in motions:
+                c = ({x: a[0][y] for x, y in b[0].items()}, {n: a[1][m] for n, m in b[1].items()})
+                if key(c) not in seen:
+                    seen[key(c)] = c
+                    new.append(c)
+        frontier = new
+    return list(seen.values())
 
 
 def _keeps(placements: set, move) -> bool:

@@ -102,6 +102,15 @@ class Wrap:
     def neighbors(self, cell: Cell) -> set[Cell]:
         return {n for n in map(self.reduce, self.lattice.neighbors(cell)) if n is not None}
 
+    def degenerate(self) -> bool:
+        """Whether some cell meets itself or one cell through two of its sides (a wrapped side of
+        length 1 or 2): then lattice motions alone do not give the board's whole group."""
+        for c in self.region:
+            near = [n for n in map(self.reduce, self.lattice.neighbors(c)) if n is not None]
+            if c in near or len(set(near)) < len(near):
+                return True
+        return False
+
     def motions(self) -> Iterator[tuple[Transform, Callable[[Cell], Cell]]]:
         """Lattice motions, reduced, that map the board onto itself keeping neighbours neighbours."""
         cells = sorted(self.region)

@@ -43,7 +43,8 @@ from ..families.base import Puzzle
 from ..problem import Problem
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .exact import engine_solutions
-from .walk import Walk, suits, supports
+from .router import model_engine
+from .walk import Walk, supports
 
 #: this many cubes (when the problem splits that far): enough to balance many workers and to keep
 #: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run
@@ -391,7 +392,7 @@ class CubeRunner:
 
     def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
         self.space = space
-        self.engine = ("walk" if suits(space.problem) else "sat") if engine == "auto" else engine
+        self.engine = model_engine(space.problem, engine)
         if self.engine == "walk" and not supports(space.problem):
             raise SatilingError(f"the walk engine cannot take this model of {space.problem.name}: "
                                 "it has variables that are not placements (use --engine sat)")

@@ -24,7 +24,8 @@ from ..problem import Problem
 from ..signals import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
-from .walk import Walk, suits, supports
+from .router import model_engine
+from .walk import Walk, supports
 
 ENGINES = ("auto", "walk", "sat", "cpsat")
 
@@ -32,8 +33,7 @@ ENGINES = ("auto", "walk", "sat", "cpsat")
 def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
               assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
     """Every solution of ``problem`` (true primary variables), each exactly once."""
-    if engine == "auto":
-        engine = "walk" if suits(problem) else "sat"
+    engine = model_engine(problem, engine)
     if engine == "walk":
         yield from _exact_solutions(problem, assume)
     elif engine == "cpsat":

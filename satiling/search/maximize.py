@@ -33,10 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import SatilingError
+from .router import maximise_engine
 
 ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
-#: ``auto`` uses the whole-board CP-SAT model up to this many squares, the backtracker above
-WHOLE_BOARD_LIMIT = 100
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
 #: the backtracker restarts after this many nodes without a better board (about a CPU second)
@@ -75,8 +74,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     machine).  An interrupt ends the search early with the best board so far (``stopped_by``)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
-    if engine == "auto":
-        engine = "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else "backtrack"
+    engine = maximise_engine(puzzle, engine)
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()))
     try:

@@ -103,8 +103,8 @@ def _not_sat(name: str) -> str:
 
 def auto_solver(problem: Problem) -> str:
     """The solver ``auto`` runs: the walk on an exact cover, else CaDiCaL."""
-    from .walk import suits
-    return "walk" if suits(problem) else AUTO_SAT
+    from .router import walk_suits
+    return "walk" if walk_suits(problem) else AUTO_SAT
 
 
 def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,

@@ -40,14 +40,6 @@ def supports(problem: Problem) -> bool:
     return all(lit > 0 for g in problem.groups for lit in g.lits)
 
 
-def suits(problem: Problem) -> bool:
-    """Whether "auto" should choose the walk: it takes the problem and the problem has no clauses.
-    The walk checks clauses only at its leaves, so on a model made of them (the compact edge-matching
-    encoding, whose join colours are placements too) it would walk every exact cover of the colour
-    variables; a SAT solver propagates them."""
-    return supports(problem) and not problem.clauses
-
-
 class Walk:
     """Enumerate the solutions of ``problem`` (each a frozenset of true variables).
 

@@ -1,0 +1,106 @@
+"""The one place where ``auto`` becomes an engine, as networkx's ``maximum_flow`` picks its
+``flow_func``: every command and every library call asks here.
+
+    task               the model                                          auto runs
+    -----------------  -------------------------------------------------  -------------------------
+    solve              edge matching the backtracker takes (below)        backtrack
+    solve              placements only, no clauses (an exact cover,       walk: the compiled exact
+                       side constraints at the leaves)                    cover, else the Python walk
+    solve              anything else (IQ-Link, SAT-model options, ...)    cadical (SAT)
+    count, enumerate   edge matching the backtracker takes, all pieces    backtrack
+                       different, no --resume or --proof
+    count, enumerate   placements only, no clauses                        walk
+    count, enumerate   anything else                                      sat (incremental CaDiCaL,
+                                                                          blocking clauses)
+    maximise           a board of at most WHOLE_BOARD_LIMIT squares       cpsat (proves the optimum)
+    maximise           a larger board                                     backtrack (the scoring
+                                                                          search)
+
+The backtracker takes an edge-matching board of at least 2x2 with at most ``MAX_COLOURS - 1``
+colours besides grey, and no model option but ``--hints`` (the others are constraints of the SAT
+model).  It counts boards of different pieces only: with equal pieces the SAT model counts their
+permutations, and the counts must not depend on the engine.
+
+Why these (measured; ``tools/``): on 6x10 the compiled exact cover counts 2339 in 0.5 CPU-s against
+3.4 for the Python walk and minutes for SAT with blocking clauses; on 8x8 edge matching the
+backtracker meets first solutions SAT and CP-SAT never reach.  The walk checks clauses only at its
+leaves, so a model made of clauses (the compact edge-matching encoding, whose join colours are
+placements too) goes to SAT, which propagates them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..problem import Problem
+from .walk import supports
+
+BACKTRACK = "backtrack"
+#: the engines of counting and enumerating (``--engine``)
+COUNT_ENGINES = ("auto", BACKTRACK, "walk", "sat", "cpsat")
+#: below this many squares ``--maximize-matches`` proves the optimum with CP-SAT
+WHOLE_BOARD_LIMIT = 100
+
+
+def backtrack_refusal(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
+    """Why the edge-matching backtracker cannot answer for this model (None: it can)."""
+    from ..engines.edgematch import MAX_COLOURS, colours_needed
+    from ..families.edgematch import EdgeMatchPuzzle
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        return f"{puzzle.name} is not an edge-matching puzzle"
+    extra = sorted(set(options) - {"hints"})
+    if extra:
+        return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
+    if puzzle.rows < 2 or puzzle.cols < 2:
+        return "a board of one row or one column"
+    if colours_needed(puzzle.pieces) > MAX_COLOURS:
+        return f"more than {MAX_COLOURS - 1} colours besides grey"
+    if counting and puzzle.has_equal_pieces():
+        return "equal pieces (the SAT model counts their permutations)"
+    pinned = puzzle.fixed or (options.get("hints") and puzzle.hints)
+    if counting and pinned and len(puzzle.kept_turns(bool(options.get("hints")))) > 1:
+        return "a pinned piece that the board's turns keep (the SAT model counts its classes)"
+    return None
+
+
+def use_backtrack(puzzle: Any, options: dict[str, Any], asked: str | None,
+                  counting: bool = False) -> bool:
+    """Whether the backtracker runs: by default where it applies, always when asked for by name
+    (then a model it cannot take is an error naming why)."""
+    from ..errors import SatilingError
+    if asked not in (None, "auto", BACKTRACK):
+        return False
+    why = backtrack_refusal(puzzle, options, counting)
+    if why and asked == BACKTRACK:
+        raise SatilingError(f"the {BACKTRACK} engine cannot take this model: {why}")
+    return why is None
+
+
+def backtrack_answers(puzzle: Any, options: dict[str, Any], asked: str | None, counting: bool = False,
+                      resume: bool = False, proof: bool = False) -> bool:
+    """Whether a command runs the backtracker: :func:`use_backtrack`, except that it writes no
+    run file to resume and no proof (those runs take the SAT model)."""
+    return not (resume or proof) and use_backtrack(puzzle, options, asked, counting)
+
+
+def prover(asked: str | None) -> str:
+    """The SAT solver that writes a proof of "no solution" (``--proof``): CaDiCaL unless named."""
+    return "cadical" if asked in (None, "auto") else asked
+
+
+def walk_suits(problem: Problem) -> bool:
+    """Whether the exact-cover walk is the engine for this model (see the module doc)."""
+    return supports(problem) and not problem.clauses
+
+
+def model_engine(problem: Problem, asked: str = "auto") -> str:
+    """``walk`` or ``sat`` for counting and enumerating a model (``asked`` unless it is auto)."""
+    if asked != "auto":
+        return asked
+    return "walk" if walk_suits(problem) else "sat"
+
+
+def maximise_engine(puzzle: Any, asked: str = "auto") -> str:
+    """The engine of ``--maximize-matches``."""
+    if asked != "auto":
+        return asked
+    return "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else BACKTRACK
