@@ -17,7 +17,7 @@ was possible.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..families.base import Puzzle
 from ..problem import Problem
@@ -82,20 +82,10 @@ def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iter
     if name.startswith("kissat"):
         yield from child_items(_fresh_sat_solutions, problem, name, assume)
         return
-    block = blocker(problem)
     with open_pysat(problem, name) as s:
-        while s.solve(assumptions=list(assume)):
-            true = primary_true(problem, s.get_model())
-            cuts = lazy_cuts(problem, true)
-            if cuts:
-                for c in cuts:
-                    s.add_clause(c)
-                continue
-            yield true
-            clause = block(true)
-            if not clause:                          # the only solution is the empty one
-                return
-            s.add_clause(clause)
+        def find() -> frozenset[int] | None:
+            return primary_true(problem, s.get_model()) if s.solve(assumptions=list(assume)) else None
+        yield from _blocking(problem, find, s.add_clause)
 
 
 def _fresh_sat_solutions(problem: Problem, name: str,
@@ -104,23 +94,14 @@ def _fresh_sat_solutions(problem: Problem, name: str,
     assumptions (PySAT's Kissat aborts the process on the one, warns on the other): a new solver
     per solution, given the assumptions as units and every clause found so far (all in one child
     process: :func:`_sat_solutions` runs this through ``child_items``)."""
-    block, added = blocker(problem), [[a] for a in assume]
-    while True:
+    added = [[a] for a in assume]
+
+    def find() -> frozenset[int] | None:
         with open_pysat(problem, name, child=False) as s:
             for c in added:
                 s.add_clause(c)
-            if not s.solve():
-                return
-            true = primary_true(problem, s.get_model())
-        cuts = lazy_cuts(problem, true)
-        added.extend(cuts)
-        if cuts:
-            continue
-        yield true
-        clause = block(true)
-        if not clause:
-            return
-        added.append(clause)
+            return primary_true(problem, s.get_model()) if s.solve() else None
+    yield from _blocking(problem, find, added.append)
 
 
 def _cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
@@ -132,23 +113,33 @@ def _cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozen
     for a in assume:
         add_clause(model, x, [a])
     primary = problem.primary_vars()
-    block = blocker(problem)
-    while True:
+
+    def find() -> frozenset[int] | None:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1
         if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return
-        true = frozenset(v for v in primary if solver.boolean_value(x[v]))
+            return None
+        return frozenset(v for v in primary if solver.boolean_value(x[v]))
+    yield from _blocking(problem, find, lambda clause: add_clause(model, x, clause))
+
+
+def _blocking(problem: Problem, find: Callable[[], frozenset[int] | None],
+              add: Callable[[list[int]], Any]) -> Iterator[frozenset[int]]:
+    """The loop every solver's enumeration shares: ``find`` a model (its true primary variables;
+    None when there is none), ``add`` the lazy cuts it breaks or, when it breaks none, yield it and
+    add the clause that excludes exactly it (:func:`blocker`)."""
+    block = blocker(problem)
+    while (true := find()) is not None:
         cuts = lazy_cuts(problem, true)
         for c in cuts:
-            add_clause(model, x, c)
+            add(list(c))
         if cuts:
             continue
         yield true
         clause = block(true)
-        if not clause:
+        if not clause:                              # the only solution is the empty one
             return
-        add_clause(model, x, clause)
+        add(clause)
 
 
 @dataclass
