@@ -2,9 +2,8 @@
 
 The bridge between the family and :mod:`satiling.engines.edgematch`, which know nothing of each
 other: the puzzle becomes an :class:`EdgeBoard` (plain data), the engine's boards become tiles,
-and every board printed has passed ``puzzle.verify``.  The engine takes a model without extra
-options (``--hints`` aside); a model option such as ``--balanced-rotation`` or ``--encoding`` asks
-for the SAT model, which the CLI then uses.
+and every board printed has passed ``puzzle.verify``.  Which models it takes (no model option but
+``--hints``; see the table there) is decided by :mod:`satiling.search.router`.
 
 Counting up to symmetry: with all pieces different, a board rotation never maps a solution to
 itself, so every class holds exactly one solution with the lowest-numbered corner piece in the
@@ -57,9 +56,9 @@ def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
 
 
 def symmetry_order(puzzle: EdgeMatchPuzzle, hints: bool) -> int:
-    if puzzle.fixed or hints:
-        return 1
-    return 4 if puzzle.rows == puzzle.cols else 2
+    """The board's turns that keep every pinned piece (the family's rule): 4 or 2 on a free board,
+    1 once a piece is pinned (the router leaves a pin that turns keep to the SAT model)."""
+    return len(puzzle.kept_turns(hints))
 
 
 def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:

@@ -25,7 +25,7 @@ from ..signals import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .router import model_engine
-from .walk import Walk, supports
+from .walk import Walk
 
 ENGINES = ("auto", "walk", "sat", "cpsat")
 
