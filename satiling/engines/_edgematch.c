@@ -85,6 +85,36 @@ static void Search_dealloc(Search *s) {
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
+/* Every key a step can form lies in the table, and every table range in the entries: the search
+ * reads start[key] and start[key + 1] without a check, so a malformed table is refused here. */
+static int check_table(const Search *s, int nkeys) {
+    for (int k = 0; k < nkeys; k++)
+        if (s->start[k] > s->start[k + 1]) {
+            PyErr_SetString(PyExc_ValueError, "start is not non-decreasing");
+            return -1;
+        }
+    if (s->start[0] != 0 || s->start[nkeys] > (uint32_t)s->nentries) {
+        PyErr_SetString(PyExc_ValueError, "start reaches beyond the entries");
+        return -1;
+    }
+    unsigned top = 0;                  /* the largest colour a slot can hold */
+    const uint8_t *cols = (const uint8_t *)s->ent_col;
+    for (Py_ssize_t i = 0; i < 4 * (Py_ssize_t)s->nentries; i++)
+        if (cols[i] > top) top = cols[i];
+    for (int i = 0; i <= s->nslots; i++)
+        if (s->col0[i] > top) top = s->col0[i];
+    for (int i = 0; i < s->nsteps; i++) {
+        uint64_t most = s->step_base[i];
+        for (int k = 0; k < 4; k++)
+            most += (uint64_t)top * s->step_w[4 * i + k];
+        if (most >= (uint64_t)nkeys) {
+            PyErr_SetString(PyExc_ValueError, "a step's key can fall outside the table");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     static char *names[] = {"nsteps", "nkeys", "nentries", "ntypes", "nslots", "start",
                             "ent_type", "ent_col", "mult", "step_cell", "step_base", "step_nbr",
@@ -139,6 +169,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_ValueError, "entry type out of range");
             return -1;
         }
+    if (check_table(s, nkeys) < 0)
+        return -1;
     s->col = PyMem_Malloc(s->nslots + 1);
     s->mult = PyMem_Malloc(4 * (s->ntypes + 1));
     s->pos = PyMem_Malloc(4 * (n + 1));
@@ -286,7 +318,6 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
         return NULL;
     }
     const int n = s->nsteps;
-    const uint32_t *start = s->start;
     const int32_t *ent_type = s->ent_type;
     int32_t *mult = s->mult;
     uint32_t *pos = s->pos, *end = s->end, *choice = s->choice;
@@ -442,12 +473,17 @@ static PyObject *Search_estimate(Search *s, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Search_reset(Search *s, PyObject *unused) {
+    (void)unused;
     s->nodes = s->solutions = 0;
     Py_RETURN_NONE;
 }
 
-static PyObject *Search_get_nodes(Search *s, void *c) { return PyLong_FromUnsignedLongLong(s->nodes); }
+static PyObject *Search_get_nodes(Search *s, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLongLong(s->nodes);
+}
 static PyObject *Search_get_solutions(Search *s, void *c) {
+    (void)c;
     return PyLong_FromUnsignedLongLong(s->solutions);
 }
 
@@ -480,7 +516,8 @@ static PyTypeObject SearchType = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_edgematch",
-                                    "Compiled edge-matching backtracker.", -1, NULL};
+                                    "Compiled edge-matching backtracker.", -1, NULL, NULL,
+                                    NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__edgematch(void) {
     if (PyType_Ready(&SearchType) < 0)

@@ -28,6 +28,27 @@
 #include <stdint.h>
 #include <string.h>
 
+/* 128-bit boards need a 128-bit integer (gcc and clang have one; __extension__ keeps -Wpedantic
+   quiet about it); without one, boards of up to 64 cells use bitboards and larger ones dancing
+   links (MAX_BOARD tells Python which). */
+#if defined(__SIZEOF_INT128__)
+#define EXACTCOVER_128 1
+__extension__ typedef unsigned __int128 u128;
+#else
+#define EXACTCOVER_128 0
+#endif
+
+/* The index of the lowest set bit of a nonzero word. */
+static inline int lowest_bit(uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    while (!(x & 1)) { x >>= 1; n++; }
+    return n;
+#endif
+}
+
 typedef struct { int up, down, item, row; } Node;   /* nodes 0..nitems-1 are the item headers */
 
 enum { ST_IDLE, ST_ENTER, ST_NEXT, ST_BACK, ST_DONE };               /* where the search is */
@@ -519,11 +540,24 @@ static int *int_array(PyObject *seq, Py_ssize_t *n, const char *what) {
 #include "_exactcover.c"
 #undef BITS
 #undef B
-#define BITS unsigned __int128
+#if EXACTCOVER_128
+#define BITS u128
 #define B(name) name##128
 #include "_exactcover.c"
 #undef BITS
 #undef B
+#define DEAD128(e, r) dead128(e, ((u128 *)(e)->bcur)[0] | ((u128 *)(e)->bmask)[r], \
+                              ((u128 *)(e)->bborder)[r])
+#else   /* never called: a board of 128 is refused when the engine is made */
+#define fits128 fits64
+#define fewest_by_piece128 fewest_by_piece64
+#define board_step128 board_step64
+#define board_probe128 board_probe64
+#define board_unwind128 board_unwind64
+#define board_assume128 board_assume64
+#define board_init128 board_init64
+#define DEAD128(e, r) 0
+#endif
 
 /* The first branching of the bitboard search, for cubes: the rows that fit the first empty cell,
    or those of the piece with fewer fitting rows, if there is one (de Bruijn placed the X
@@ -538,8 +572,7 @@ static PyObject *board_children(Engine *e) {
         int r = e->fits[k];
         int dead = e->board == 64
             ? dead64(e, ((uint64_t *)e->bcur)[0] | ((uint64_t *)e->bmask)[r], ((uint64_t *)e->bborder)[r])
-            : dead128(e, ((unsigned __int128 *)e->bcur)[0] | ((unsigned __int128 *)e->bmask)[r],
-                      ((unsigned __int128 *)e->bborder)[r]);
+            : DEAD128(e, r);
         if (dead) continue;
         PyObject *v = PyLong_FromLong(r);
         if (!v || PyList_Append(out, v) < 0) { Py_XDECREF(v); Py_DECREF(out); return NULL; }
@@ -589,6 +622,7 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kw) {
     PyObject *o_items, *o_start, *o_lo, *o_hi, *o_nstart, *o_nbr, *o_areas, *o_counts, *o_rarea;
     PyObject *o_rules = NULL;
     int pocket_limit = 1 << 30, board = 0;
+    (void)kw;                               /* positional arguments only */
     if (!PyArg_ParseTuple(args, "OOOOOOOOO|iiO", &o_items, &o_start, &o_lo, &o_hi, &o_nstart, &o_nbr,
                           &o_areas, &o_counts, &o_rarea, &pocket_limit, &board, &o_rules))
         return -1;
@@ -661,8 +695,10 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kw) {
     e->rng = 88172645463325252ULL;
     e->reach_version = -1;
     e->state = ST_IDLE;
-    if (board && ((board != 64 && board != 128) || e->ncells > board || e->nareas == 0)) {
-        PyErr_SetString(PyExc_ValueError, "board must be 0, 64 or 128, with the cells and areas given");
+    if (board && ((board != 64 && !(board == 128 && EXACTCOVER_128)) || e->ncells > board || e->nareas == 0)) {
+        PyErr_SetString(PyExc_ValueError, EXACTCOVER_128
+                        ? "board must be 0, 64 or 128, with the cells and areas given"
+                        : "board must be 0 or 64 (no 128-bit integers here), with the cells and areas given");
         goto fail;
     }
     e->board = board;
@@ -804,7 +840,8 @@ static PyTypeObject EngineType = {
     .tp_methods = Engine_methods,
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_exactcover", NULL, -1, NULL};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_exactcover", NULL, -1, NULL, NULL,
+                                    NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__exactcover(void) {
     if (PyType_Ready(&EngineType) < 0) return NULL;
@@ -814,6 +851,9 @@ PyMODINIT_FUNC PyInit__exactcover(void) {
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
         Py_DECREF(&EngineType); Py_DECREF(m); return NULL;
     }
+    if (PyModule_AddIntConstant(m, "MAX_BOARD", EXACTCOVER_128 ? 128 : 64) < 0) {
+        Py_DECREF(m); return NULL;
+    }
     return m;
 }
 
@@ -821,7 +861,7 @@ PyMODINIT_FUNC PyInit__exactcover(void) {
 
 static inline int B(ctz)(BITS x) {
     uint64_t lo = (uint64_t)x;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 63 >> 1));
+    return lo ? lowest_bit(lo) : 64 + lowest_bit((uint64_t)(x >> 63 >> 1));
 }
 typedef struct { BITS mask; uint64_t pbit; int row; } B(Cand);   /* pbit: its piece's bit in full */
 
@@ -935,7 +975,7 @@ static int B(fewest_by_piece)(Engine *e, int n) {
     const B(Cand) *cand = e->bcand;
     int count[64] = {0}, best = -1, np = e->nitems - e->ncells;
     for (int k = 0; k < e->nrows; k++)
-        if (!(cand[k].mask & board) && !(cand[k].pbit & e->full)) count[__builtin_ctzll(cand[k].pbit)]++;
+        if (!(cand[k].mask & board) && !(cand[k].pbit & e->full)) count[lowest_bit(cand[k].pbit)]++;
     for (int p = 0; p < np; p++) {           /* a piece used exactly once, not yet placed: its */
         int c = e->ncells + p;                 /* rows split the solutions (with two copies, or  */
         if (e->lo[c] == 1 && e->hi[c] == 1 && e->cnt[c] == 0       /* none, they would not) */

@@ -43,7 +43,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import SatilingError
 from ..problem import Problem
-from ._exactcover import Engine
+from ._exactcover import MAX_BOARD, Engine
 
 #: nodes searched per call into the compiled search, at most: signals and time limits are seen
 #: between two calls, and solutions come back in batches.  Calls start at ``FIRST_BUDGET`` nodes
@@ -87,10 +87,11 @@ class Matrix:
     strategy: str = "auto"                  # "links", "bitboard" or "auto" (see bitboard_fits)
 
     def bitboard_fits(self) -> bool:
-        """Whether the bitboard search applies: a board of at most 128 cells, each covered once,
-        and every row on some cell with at most one other item (its piece)."""
+        """Whether the bitboard search applies: a board of at most ``MAX_BOARD`` cells (128; 64
+        where the compiler has no 128-bit integer), each covered once, and every row on some cell
+        with at most one other item (its piece)."""
         b = self.board
-        if b is None or not 0 < len(b.cells) <= 128:
+        if b is None or not 0 < len(b.cells) <= MAX_BOARD:
             return False
         cells = set(b.cells)
         if any(self.lo[c] != 1 or self.hi[c] != 1 for c in cells):
@@ -103,8 +104,8 @@ class Matrix:
         if self.strategy == "links" or (self.strategy == "auto" and not self.bitboard_fits()):
             return 0
         if not self.bitboard_fits():
-            raise MatrixError("the bitboard search needs a board of at most 128 cells, each covered "
-                              "once, and rows on those cells")
+            raise MatrixError(f"the bitboard search needs a board of at most {MAX_BOARD} cells, each "
+                              "covered once, and rows on those cells")
         return 64 if len(self.board.cells) <= 64 else 128
 
     def arrays(self) -> tuple:

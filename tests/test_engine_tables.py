@@ -1,0 +1,43 @@
+"""The compiled engines refuse a malformed table from Python with a ValueError, never a crash."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from satiling.engines import _edgematch, _exactcover
+
+
+def u32(values: list[int]) -> bytes:
+    return np.array(values, dtype=np.uint32).tobytes()
+
+
+def i32(values: list[int]) -> bytes:
+    return np.array(values, dtype=np.int32).tobytes()
+
+
+#: one step, one entry of colour 1 all round, a table of two keys
+GOOD = dict(nsteps=1, nkeys=2, nentries=1, ntypes=1, nslots=4, start=u32([0, 1, 1]),
+            ent_type=i32([0]), ent_col=bytes([1, 1, 1, 1]), mult=i32([1]), step_cell=i32([0]),
+            step_base=u32([0]), step_nbr=i32([4, 4, 4, 4]), step_w=u32([0, 0, 0, 0]), col=bytes(5))
+
+
+def test_a_good_table_is_taken():
+    _edgematch.Search(**GOOD)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("step_w", u32([1000, 0, 0, 0])),        # a key beyond the table once a colour is read
+    ("step_base", u32([2])),                 # a key beyond the table at once
+    ("start", u32([1, 0, 1])),               # ranges that run backwards
+    ("start", u32([0, 1, 5])),               # a range beyond the entries
+    ("step_nbr", i32([9, 4, 4, 4])),         # a slot that does not exist
+    ("ent_type", i32([3])),                  # an entry of a type that does not exist
+    ("start", u32([0, 1])),                  # a buffer of the wrong size
+])
+def test_a_malformed_edge_matching_table_is_refused(key, value):
+    with pytest.raises(ValueError):
+        _edgematch.Search(**dict(GOOD, **{key: value}))
+
+
+def test_the_exact_cover_engine_says_its_largest_bitboard():
+    assert _exactcover.MAX_BOARD in (64, 128)
