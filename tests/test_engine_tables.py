@@ -41,3 +41,22 @@ def test_a_malformed_edge_matching_table_is_refused(key, value):
 
 def test_the_exact_cover_engine_says_its_largest_bitboard():
     assert _exactcover.MAX_BOARD in (64, 128)
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+@pytest.mark.parametrize("source", ["_exactcover.c", "_edgematch.c", "_edgescore.c"])
+def test_the_c_engines_compile_without_a_warning(tmp_path, compiler, source):
+    import shutil
+    import subprocess
+    import sysconfig
+    from pathlib import Path
+
+    import satiling.engines
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} is not installed")
+    here = Path(satiling.engines.__file__).parent
+    cmd = [compiler, "-std=c11", "-O2", "-Wall", "-Wextra", "-Wpedantic",
+           "-I" + sysconfig.get_paths()["include"], "-I" + np.get_include(),
+           "-c", str(here / source), "-o", str(tmp_path / "engine.o")]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0 and "warning" not in done.stderr, done.stderr

@@ -495,12 +495,12 @@ static PyMethodDef Search_methods[] = {
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
      "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},
     {"reset", (PyCFunction)Search_reset, METH_NOARGS, "clear the node and solution counters"},
-    {NULL}};
+    {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Search_getset[] = {
     {"nodes", (getter)Search_get_nodes, NULL, "pieces placed so far", NULL},
     {"solutions", (getter)Search_get_solutions, NULL, "solutions found so far", NULL},
-    {NULL}};
+    {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)

@@ -825,7 +825,7 @@ static PyMethodDef Engine_methods[] = {
     {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "nodes, cuts and solutions since start()"},
     {"work", (PyCFunction)Engine_work, METH_NOARGS,
      "links and candidates touched since the engine was made: a cost that no machine changes"},
-    {NULL}
+    {NULL, NULL, 0, NULL}
 };
 
 static PyTypeObject EngineType = {
