@@ -11,13 +11,15 @@ from pathlib import Path
 from setuptools import Extension, find_packages, setup
 
 ENGINES = sorted(Path("satiling/engines").glob("_*.c"))
+HEADERS = [str(h) for h in sorted(Path("satiling/engines").glob("_*.h"))]   # shared by the engines
 
 setup(
     packages=find_packages(include=["satiling", "satiling.*"]) + ["satiling.instances"],
     package_dir={"satiling.instances": "instances"},
     package_data={"satiling.instances": ["*.toml", "*.md", "**/*"]},
     ext_modules=[
-        Extension(f"satiling.engines.{src.stem}", [str(src)], extra_compile_args=["-O3", "-std=c11"])
+        Extension(f"satiling.engines.{src.stem}", [str(src)], depends=HEADERS,
+                  extra_compile_args=["-O3", "-std=c11"])
         for src in ENGINES
     ],
 )
