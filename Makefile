@@ -19,7 +19,7 @@ test: $(BIN)/satiling
 
 bench: $(BIN)/satiling
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python tools/bench_count.py
+	$(BIN)/python tools/bench/count.py
 
 clean:
 	rm -rf $(VENV) *.egg-info pentomino-6x10.svg

@@ -129,7 +129,7 @@ def test_clue_puzzles_solved_and_verified(name, encoding):
 def test_generated_e2_like_boards_solved(rows, seed, even):
     """Eternity II-like colour counts for the size, all pieces distinct and none symmetric.  The
     7x7 board draws each join's colour independently: with colours dealt evenly (the generator's
-    default, like Eternity II) 7x7 boards take 12 to over 20 CPU-s each (tools/bench_edgematch.py)."""
+    default, like Eternity II) 7x7 boards take 12 to over 20 CPU-s each (tools/bench/edgematch.py)."""
     gen = generate(rows, rows, seed=seed, even=even)
     assert (gen.frame_colours, gen.inner_colours) == {6: (3, 5), 7: (3, 6)}[rows]
     pz = gen.puzzle()

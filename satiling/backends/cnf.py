@@ -2,12 +2,12 @@
 
 Each group ``lo <= sum(lits) <= hi`` becomes clauses.  For the exact-cover groups (``hi == 1``) the
 at-most-one part is selectable; measured on the 6x10 pentomino enumeration (see
-``encodings/exact-cover.md`` and ``tools/bench_amo.py``) the pairwise encoding with one at-least-one
+``encodings/exact-cover.md`` and ``tools/bench/amo.py``) the pairwise encoding with one at-least-one
 clause per group is 3-5x faster than every auxiliary-variable encoding, so it is the default up to
 ``pairwise_limit`` (500) literals.  Larger groups fall back to the ladder (regular) encoding, whose
 size is linear: Eternity II has 212 groups of 761-780 literals, which pairwise would turn into 114 M
 clauses (1.9 GB of DIMACS, 320 s).  The ladder rather than Sinz's sequential counter because it
-enumerated faster on the pentominoes (``tools/bench_amo.py``) and PySAT builds it 20x faster (6 ms
+enumerated faster on the pentominoes (``tools/bench/amo.py``) and PySAT builds it 20x faster (6 ms
 against 140 ms for one group of 6566 literals, of which the full Eternity board has 7524).  Other
 cardinalities and linear constraints use PySAT's ``CardEnc`` / ``PBEnc``.
 
@@ -43,7 +43,7 @@ LARGE_AMO = EncType.ladder
 
 #: pairwise clauses a formula may hold before its largest groups go to the ladder instead: a 12x12
 #: edge-matching board (groups of ~400 literals) wrote 16.2 M pairwise clauses in 8.6 s; with this
-#: budget it writes 0.56 M (ladder for its groups of 400; tools/bench_edgematch_engine.py --cliff)
+#: budget it writes 0.56 M (ladder for its groups of 400; tools/bench/edgematch_engine.py --cliff)
 PAIRWISE_BUDGET = 2_000_000
 
 

@@ -199,7 +199,7 @@ static inline void put(Search *s, int i, uint32_t e) {
 /* Step d's candidates: pos[d] .. end[d] of the table, or with ``tight`` of buf: the live entries
  * ordered by the size of the next step's table range once they are placed, smallest first (ties in
  * table order).  A candidate that leaves the next square few choices is tried first: on 7x7 and 8x8
- * boards with few solutions this finds the first one sooner (tools/bench_edgematch_engine.py). */
+ * boards with few solutions this finds the first one sooner (tools/bench/edgematch_engine.py). */
 static inline void open_step(Search *s, int d) {
     uint32_t key = key_of(s, d);
     if (!s->tight) {

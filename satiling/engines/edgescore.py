@@ -32,7 +32,7 @@ OnBoard = Callable[[int, int, list[tuple[int, int]]], Any]
 
 CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "pinned", "pinned_breaks")
 #: the schedule's first break and its full allowance, as fractions of the squares (measured on
-#: Eternity II: depths 200 and 250 of 256; see tools/bench_e2_score.py)
+#: Eternity II: depths 200 and 250 of 256; see tools/bench/e2_score.py)
 START, FULL = 200 / 256, 250 / 256
 
 

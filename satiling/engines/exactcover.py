@@ -15,7 +15,7 @@ What exact cover cannot see is added when a :class:`Board` is given (the cell it
 neighbours, the pieces' areas): a row that would enclose a pocket of open cells whose size no set
 of the remaining pieces can fill is not tried.
 
-Why both, measured (``tools/bench_exactcover.py``, same run, whole processes): on 6x10 restricted
+Why both, measured (``tools/bench/exactcover.py``, same run, whole processes): on 6x10 restricted
 by symmetry, Knuth's DLX1 takes 1.56 CPU-s, his SSXCC (dancing cells) 0.97, a 64-bit bitboard
 yardstick 0.77; this module's dancing links with the pocket cut search it in 1.3 CPU-s, its
 bitboards in 0.12 when the first split places the piece with the fewest places first (the X, as

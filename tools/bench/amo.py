@@ -7,7 +7,7 @@
 
 all with CaDiCaL 1.9.5 in the same run.
 
-    python tools/bench_amo.py [--cap SECONDS] [--solver NAME] [NAME]
+    python tools/bench/amo.py [--cap SECONDS] [--solver NAME] [NAME]
 """
 from __future__ import annotations
 

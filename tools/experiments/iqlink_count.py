@@ -26,11 +26,11 @@ On the empty board the half turn pairs the solutions (none is its own image: no 
 half-turn symmetry), so only one of each half-turned pair of piece A's placements is searched and
 the counts are doubled.
 
-    python tools/iqlink_count.py                       # the empty board: both counts, time
-    python tools/iqlink_count.py --method dfs --cubes BAA,CAA
-    python tools/iqlink_count.py --placed GAEWBABCD    # a challenge
-    python tools/iqlink_count.py --check 10            # dfs vs sat on 10 random challenges
-    python tools/iqlink_count.py --compare FILE        # are the solutions listed in FILE (one
+    python tools/experiments/iqlink_count.py                       # the empty board: both counts, time
+    python tools/experiments/iqlink_count.py --method dfs --cubes BAA,CAA
+    python tools/experiments/iqlink_count.py --placed GAEWBABCD    # a challenge
+    python tools/experiments/iqlink_count.py --check 10            # dfs vs sat on 10 random challenges
+    python tools/experiments/iqlink_count.py --compare FILE        # are the solutions listed in FILE (one
                                                        # placement string per line) all found?
 """
 from __future__ import annotations
@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Iterator, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from satiling.families.iqlink import (PEGS, PIECES, IQLinkPlacement, IQLinkPuzzle,  # noqa: E402
                                       compatible, legal_placements, link_components, parse_placements,

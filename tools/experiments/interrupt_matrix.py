@@ -1,7 +1,7 @@
 """Interrupt every command x solver pair with SIGINT and SIGTERM at random moments; print a table.
 
-    python tools/interrupt_matrix.py                      # 5 of each signal per pair, seed 1
-    python tools/interrupt_matrix.py --repeats 1 --only count
+    python tools/experiments/interrupt_matrix.py                      # 5 of each signal per pair, seed 1
+    python tools/experiments/interrupt_matrix.py --repeats 1 --only count
 
 The contract (``satiling/signals.py``): exit 130 after SIGINT, 143 after SIGTERM (or the command's
 own answer, when it finished before the signal), never a traceback, never an abort, and what was

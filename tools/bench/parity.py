@@ -18,8 +18,8 @@ the seconds reported are the process's CPU time from loading the puzzle to the a
 encoding and solving; not Python's imports).  For each solver the plain and raw models stop at the
 first k they cannot finish within the cap; ``--parity`` goes on.
 
-    python tools/bench_parity.py                       # k = 1, 3, 5, 7, 9, cap 60 s
-    python tools/bench_parity.py --ks 1,3,11 --cap 20
+    python tools/bench/parity.py                       # k = 1, 3, 5, 7, 9, cap 60 s
+    python tools/bench/parity.py --ks 1,3,11 --cap 20
 """
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def measure(spec: str, variant: str, solver: str, cap: float) -> dict:
 
 
 def _root() -> str:
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cell(r: dict, cap: float) -> str:

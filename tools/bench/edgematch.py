@@ -7,8 +7,8 @@ plain, with one redundant constraint, and with all of them; CaDiCaL 1.9.5 and Ki
 the time reported is the child's CPU time for the solver call (model building excluded), and every
 solution found is checked by the puzzle's verifier.
 
-    python tools/bench_edgematch.py                      # the full table (bounded by --cap)
-    python tools/bench_edgematch.py --size 7 --inner 6 --seeds 1 --cap 30 --solvers cadical
+    python tools/bench/edgematch.py                      # the full table (bounded by --cap)
+    python tools/bench/edgematch.py --size 7 --inner 6 --seeds 1 --cap 30 --solvers cadical
 
 Measured (shared 2-core machine, cap 60 CPU-s, seeds 1 and 2):
 
@@ -46,7 +46,7 @@ SOLVERS = {"cadical": "cadical195", "kissat": "kissat404", "cpsat": "cpsat"}
 
 def one(args: argparse.Namespace) -> None:
     """Child: build, report the size, solve, verify, report the result (JSON lines on stdout)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
     from satiling.backends.cnf import CnfEncoder
     from satiling.families.edgematch_generate import generate
     from satiling.search.solve import solve

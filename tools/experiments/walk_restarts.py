@@ -6,8 +6,8 @@ and each try stops after a node budget that grows by 30% per restart: a search w
 were unlucky is abandoned instead of exhausted (heavy tails).  Every tiling found is checked by the
 puzzle's verifier and written as a JSON line that ``satiling verify NAME FILE`` re-checks.
 
-    python tools/walk_restarts.py tortoise --seconds 60
-    python tools/walk_restarts.py pram --seconds 1200 --seed 2 --out pram.jsonl
+    python tools/experiments/walk_restarts.py tortoise --seconds 60
+    python tools/experiments/walk_restarts.py pram --seconds 1200 --seed 2 --out pram.jsonl
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from satiling import load  # noqa: E402
 from satiling.search.walk import Walk  # noqa: E402

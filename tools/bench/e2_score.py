@@ -14,9 +14,9 @@ Three measurements, each in a child process so the CPU time is the search's own:
 Every best board is written to a file and re-scored by ``satiling score eternity2 FILE``; the
 table shows that score, not the engine's.
 
-    python tools/bench_e2_score.py                  # 60 s each, 2e8 nodes for the rate
-    python tools/bench_e2_score.py --quick          # 10 s each, 2e7 nodes
-    python tools/bench_e2_score.py --seconds 600 --wall --skip-lns   # ten minutes on the clock
+    python tools/bench/e2_score.py                  # 60 s each, 2e8 nodes for the rate
+    python tools/bench/e2_score.py --quick          # 10 s each, 2e7 nodes
+    python tools/bench/e2_score.py --seconds 600 --wall --skip-lns   # ten minutes on the clock
 
 Measured (shared 2-core machine, load average 7-10, seed 0):
 
@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
 def child_rate(nodes: int, seed: int) -> dict:

@@ -9,8 +9,8 @@ on P simulated workers, jobs handed out in order to whichever worker is free fir
 pool does), and also largest estimate first (known before the run); the speed-up is the total
 over the makespan.  The counts of the jobs must add up to the unsplit count.
 
-    python tools/edgematch_speedup.py                        # generated 6x6, seed 1
-    python tools/edgematch_speedup.py --size 7 --inner 8 --seed 2 --workers 16 64 256
+    python tools/experiments/edgematch_speedup.py                        # generated 6x6, seed 1
+    python tools/experiments/edgematch_speedup.py --size 7 --inner 8 --seed 2 --workers 16 64 256
 
 Measured 2026-11-23 (``--size 7 --inner 7 --seed 1``): 20 solutions, 1.79e9 nodes, 38.0 CPU-s
 unsplit; 4958 jobs, the largest 0.0010 of the total; the jobs' solutions add up to 20.  Speed-up
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def makespan(times: list[float], workers: int) -> float:

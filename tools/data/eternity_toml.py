@@ -1,6 +1,6 @@
 """Write the Eternity-family instance files from the bundled JSON data.
 
-    python tools/eternity_toml.py
+    python tools/data/eternity_toml.py
 
 Reads ``instances/data/eternity/{tiles_boundary_words,puzzles}.json`` (transcribed from
 John Burkardt's repository, see the SOURCE.md beside them) and writes
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent / "instances"
+ROOT = Path(__file__).resolve().parents[2] / "instances"
 DATA = ROOT / "data" / "eternity"
 
 PROVENANCE = ("# Data: boundary words from John Burkardt's repository jvburkardt/Eternity (commit 4004d6dd),\n"

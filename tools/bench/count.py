@@ -1,6 +1,6 @@
 """Counting benchmark: `satiling count` against xcover and CP-SAT, measured in the same run.
 
-    python tools/bench_count.py [NAME] [--cpsat-cap SECONDS] [--repeat N]
+    python tools/bench/count.py [NAME] [--cpsat-cap SECONDS] [--repeat N]
 
 Every contender runs in its own process; the figure is that process's CPU time (user + system), which
 holds up better than wall time on a shared machine.  Prints each time and the ratio to xcover
@@ -78,7 +78,7 @@ def main() -> None:
     import importlib.util
     if importlib.util.find_spec("xcover") is None:
         sys.exit("bench_count: needs xcover (pip install -e '.[bench]'); for Knuth's DLX1 and the "
-                 "bitboard yardstick see tools/bench_exactcover.py")
+                 "bitboard yardstick see tools/bench/exactcover.py")
 
     rows = []
     for _ in range(args.repeat):

@@ -1,10 +1,10 @@
 """Heavy Eternity runs: placement generation, model building, the full-board CNF, solving Pram.
 
-    python tools/eternity_runs.py                      # every measurement below, one process each
-    python tools/eternity_runs.py placements eternity  # one measurement
-    python tools/eternity_runs.py problem eternity
-    python tools/eternity_runs.py encode eternity [--out eternity.cnf]   # default: count bytes only
-    python tools/eternity_runs.py solve pram [--solver cadical] [--time-limit 3600] [--save DIR]
+    python tools/experiments/eternity_runs.py                      # every measurement below, one process each
+    python tools/experiments/eternity_runs.py placements eternity  # one measurement
+    python tools/experiments/eternity_runs.py problem eternity
+    python tools/experiments/eternity_runs.py encode eternity [--out eternity.cnf]   # default: count bytes only
+    python tools/experiments/eternity_runs.py solve pram [--solver cadical] [--time-limit 3600] [--save DIR]
 
 Every measurement runs in a fresh process, so "peak" is that process's maximum resident set size
 (it includes the interpreter and imports: the ``baseline`` line shows how much).  Seconds are CPU
@@ -18,7 +18,7 @@ Measured on a shared 2-core machine (CPU seconds):
 * Pram (64 pieces, 108 955 placements) is **not solved**: CaDiCaL (1458 CPU-s on the 602 MB
   DIMACS, 4.1 M variables with the ladder auxiliaries, peak 4.8 GB), CP-SAT (900 s), SCIP (root LP
   unfinished after 1500 s), the walk (1200 CPU-s) and xcover's dancing links (20 min) found no
-  tiling, nor did ``tools/walk_restarts.py`` (two seeds, 1380 CPU-s each, 360k and 276k nodes);
+  tiling, nor did ``tools/experiments/walk_restarts.py`` (two seeds, 1380 CPU-s each, 360k and 276k nodes);
   the LP relaxation under a random objective is fractional everywhere.  Tortoise (45 pieces) falls
   to the walk in 1811 nodes, 2.4 CPU-s.
 * ``tools/dlx_search.py`` (dancing links in C, 7000 nodes/CPU-s on Pram, about 27x the walk) exhausts
@@ -36,7 +36,7 @@ Measured on a shared 2-core machine (CPU seconds):
   them alone took over 10 M nodes without finishing.
   The exhaust is 10^10 nodes or more: CPU-months at this rate.  No branch ever held more than 39
   of the 56 pieces.  ``--path`` splits the tree into jobs for many machines.
-* The data (``python tools/pram_beam.py data``, 30 CPU-s): satiling's configuration counts equal
+* The data (``python tools/experiments/pram_beam.py data``, 30 CPU-s): satiling's configuration counts equal
   Burkardt & Garvie's Table 4 for Trinity 142, Serenity 876, Whale 1071 and Boat 8753; Pram has
   108 955 against the paper's 108 049 (906 more, 14.2 a piece).  The paper gives no per-piece
   figures, so the difference cannot be put on pieces from it.  On Pram's region the 64 pieces have

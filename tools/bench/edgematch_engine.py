@@ -22,9 +22,9 @@ Parts (all by default; pick some with --parts):
 * ``cliff``: the CNF of a generated 12x12 board, pairwise at-most-one up to 500 literals against the
   clause budget now in ``backends/cnf.py`` (clauses, CPU seconds to produce them).
 
-    python tools/bench_edgematch_engine.py --parts clues rate --rate-seconds 20
-    python tools/bench_edgematch_engine.py --parts boards --seeds 1 2 3 4 5 --cap 60
-    python tools/bench_edgematch_engine.py --parts peer --ssxcc /path/to/ssxcc
+    python tools/bench/edgematch_engine.py --parts clues rate --rate-seconds 20
+    python tools/bench/edgematch_engine.py --parts boards --seeds 1 2 3 4 5 --cap 60
+    python tools/bench/edgematch_engine.py --parts peer --ssxcc /path/to/ssxcc
 
 Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
 
@@ -67,7 +67,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 SAT = {"backtrack": ["--solver", "backtrack"], "cadical": ["--solver", "cadical"],
        "cpsat": ["--solver", "cpsat", "--threads", "1"]}

@@ -6,7 +6,7 @@ benchmark solves generated edge-matching boards (the SAT model, not the backtrac
 solver alone and with the race, in the same run, and reports wall and CPU seconds (children
 included) per board and the totals.
 
-    python tools/bench_race.py [--size 7] [--frame 3] [--inner 6] [--seeds 1 2 ...] [--cap 60]
+    python tools/bench/race.py [--size 7] [--frame 3] [--inner 6] [--seeds 1 2 ...] [--cap 60]
 
 A board that is not solved within ``--cap`` seconds counts as ``--cap``.
 
@@ -39,7 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 SOLVERS = ("cadical195", "cadical153", "race")
 

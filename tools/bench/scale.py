@@ -16,8 +16,8 @@ and ``boomerang`` do not finish in ten minutes.)  With ``--cubes`` it also measu
 cube in one process and per worker on N processes: the busiest worker's CPU is what the wall time
 would be on free cores, which a shared machine does not have.
 
-    python tools/bench_scale.py                       # the default jobs, 2 workers
-    python tools/bench_scale.py pentomino-6x10 --raw --workers 2 --repeat 2
+    python tools/bench/scale.py                       # the default jobs, 2 workers
+    python tools/bench/scale.py pentomino-6x10 --raw --workers 2 --repeat 2
 """
 from __future__ import annotations
 

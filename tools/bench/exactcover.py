@@ -1,7 +1,7 @@
 """The exact-cover engine against Knuth's DLX1 and a bitboard yardstick, measured in the same run.
 
-    python tools/bench_exactcover.py [NAME] --peers DIR [--repeat N]
-    python tools/bench_exactcover.py [NAME] --dlx1 BIN [--bitboard BIN] [--repeat N]
+    python tools/bench/exactcover.py [NAME] --peers DIR [--repeat N]
+    python tools/bench/exactcover.py [NAME] --dlx1 BIN [--bitboard BIN] [--repeat N]
 
 ``--peers DIR`` is a folder holding Knuth's ``dlx1.c`` (with ``gb_flip.c``/``gb_flip.h``), his
 ``ssxcc.c`` (dancing cells, optional) and the bitboard yardstick ``bitboard64.c``; they are

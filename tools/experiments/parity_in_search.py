@@ -11,7 +11,7 @@ the nodes of the readable walk (:mod:`satiling.search.walk`) over every raw solu
   placements (a constant per piece: O(1) per node in compiled code);
 * ``live``   -- the same over its placements still live at the node (the strongest such bound).
 
-    python tools/parity_in_search.py [NAME ...]
+    python tools/experiments/parity_in_search.py [NAME ...]
 
 Measured (nodes of the walk, every raw solution; the solutions are the same in all three):
 
@@ -37,7 +37,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterator
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from satiling.catalog import load  # noqa: E402
 from satiling.search.walk import Walk  # noqa: E402

@@ -1,4 +1,4 @@
-"""Benchmark: the seed's 2x2 compound pieces (``tools/compound2x2.c``) against satiling's compiled
+"""Benchmark: the seed's 2x2 compound pieces (``tools/bench/compound2x2.c``) against satiling's compiled
 edge-matching backtracker, same run.
 
 ``compound2x2.c`` makes every valid 2x2 block of four pieces (frame rule respected per macro
@@ -21,8 +21,8 @@ Every run is a child process with RLIMIT_CPU; times are the child's CPU seconds 
 RUSAGE_CHILDREN), whole process: Python start and planning for the engine, block making for the
 compound search.  Every board found passes ``puzzle.verify``.
 
-    python tools/bench_compound.py --orders table support tight --seeds 1 2 3 4 5 --cap 60
-    python tools/bench_compound.py --parts first --orders tight --engines solve --seeds 2 5 --cap 120
+    python tools/bench/compound.py --orders table support tight --seeds 1 2 3 4 5 --cap 60
+    python tools/bench/compound.py --parts first --orders tight --engines solve --seeds 2 5 --cap 120
 
 Measured 2026-11-23 on the shared 2-core machine (load 1-3; the package engine ran at 36-38 M
 nodes per CPU-s here, not the 65 M of a quiet machine, so read the ratios), the first command:
@@ -102,7 +102,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 ORDERS = ("table", "support", "fewest", "tight", "tight-below", "tight-live")
 
@@ -110,7 +110,7 @@ ORDERS = ("table", "support", "fewest", "tight", "tight-below", "tight-live")
 def build(tmp: Path) -> Path:
     """compound2x2.c compiled into ``tmp`` (never into the repository)."""
     exe = tmp / "compound2x2"
-    subprocess.run(["cc", "-O3", "-std=c11", "-o", str(exe), str(ROOT / "tools" / "compound2x2.c")],
+    subprocess.run(["cc", "-O3", "-std=c11", "-o", str(exe), str(ROOT / "tools" / "bench" / "compound2x2.c")],
                    check=True)
     return exe
 

@@ -1,10 +1,10 @@
 """Pram (64 Eternity pieces) by Selby's method, and a check of its data against the paper.
 
-    python tools/pram_beam.py data                       # the data check (about a minute)
-    python tools/pram_beam.py beam pram --width 500 --exhaust-at 28 --budget 1000000 \\
+    python tools/experiments/pram_beam.py data                       # the data check (about a minute)
+    python tools/experiments/pram_beam.py beam pram --width 500 --exhaust-at 28 --budget 1000000 \\
         --time-limit 2700 --out pram.json --svg pram.svg # the best attempt recorded in eternity_runs
-    python tools/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
-    python tools/pram_beam.py windows pram --radius 2.5  # can every patch of the board be covered?
+    python tools/experiments/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
+    python tools/experiments/pram_beam.py windows pram --radius 2.5  # can every patch of the board be covered?
 
 ``beam`` runs :func:`satiling.search.beam.beam_search` (sites, piece tilability, boundary
 roughness, beam, then exhaust).  The favourable states are exhausted by the compiled exact-cover
@@ -18,7 +18,7 @@ every board against Burkardt & Garvie's table, each piece's count on Pram, wheth
 swapped for another Eternity piece would give the paper's 108 049, whether every tile and region is
 made of half-equilateral triangles (Selby: "12 half-triangles" a piece; regions "made out of
 half-equilateral triangles"), and whether the 209 pieces are distinct.  Results are in
-``tools/eternity_runs.py``.
+``tools/experiments/eternity_runs.py``.
 """
 from __future__ import annotations
 
