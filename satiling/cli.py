@@ -21,7 +21,7 @@ from .fileio import check_writable, output_file, read_text
 from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions,
                               show, solution_json)
 from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
-from .options import MODEL_OPTIONS
+from .registry import families, model_options as family_options
 from .search.router import backtrack_answers, prover
 from .signals import exit_code, interrupt_cause, interrupts
 
@@ -29,9 +29,8 @@ from .signals import exit_code, interrupt_cause, interrupts
 #: options that name a file to write
 OUTPUT_OPTIONS = ("svg", "output", "proof", "out")
 
-#: modules that add family-specific subcommands through ``register(subparsers)``
-PLUGINS = ("satiling.commands.edgematch", "satiling.commands.iqlink", "satiling.commands.scale",
-           "satiling.commands.pack")
+#: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
+PLUGINS = ("satiling.commands.scale",)
 
 EPILOG = """\
 examples:
@@ -262,9 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
     s.set_defaults(run=cmd_render)
 
-    for module in PLUGINS:
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module).register(sub)
+    family_commands = [m for record in families().values() for m in record.commands]
+    for module in dict.fromkeys((*family_commands, *PLUGINS)):
+        importlib.import_module(module).register(sub)
     for name in ("info", "encode", "solve", "count", "enumerate", "decode"):
         _family_options(sub.choices[name])          # after each command's own options
     return p
@@ -280,17 +279,17 @@ def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.Argume
 def _family_options(s: argparse.ArgumentParser) -> None:
     """The model options, one help group per family, listed after the command's own."""
     groups: dict[str, Any] = {}
-    for opt in MODEL_OPTIONS:
-        if opt.family not in groups:
-            groups[opt.family] = s.add_argument_group(f"{opt.family} options")
-        kw: dict[str, Any] = {"help": opt.text, "dest": "model_" + opt.key}
+    for record, opt in family_options():
+        if record.name not in groups:
+            groups[record.name] = s.add_argument_group(f"{record.title} options")
+        kw: dict[str, Any] = {"help": opt.help, "dest": "model_" + opt.key}
         if opt.kind == "flag":
             kw["action"] = "store_true"
         else:
             kw["type"] = int if opt.kind == "int" else str
             if opt.choices:
                 kw["choices"] = opt.choices
-        groups[opt.family].add_argument(opt.flag, **kw)
+        groups[record.name].add_argument(opt.flag, **kw)
 
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
@@ -355,7 +354,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
 def model_options(args: argparse.Namespace) -> dict[str, Any]:
     """The model options a user set, keyed as ``puzzle.problem`` expects them."""
     out = {}
-    for opt in MODEL_OPTIONS:
+    for _, opt in family_options():
         value = getattr(args, "model_" + opt.key, None)
         if value not in (None, False):
             out[opt.key] = value

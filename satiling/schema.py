@@ -206,114 +206,19 @@ def _suggest(key: str, valid: Any) -> str:
     return f": did you mean {close[0]!r}?" if close else f" (valid: {', '.join(sorted(valid))})"
 
 
-# -- the families' formats ----------------------------------------------------------------------
+# -- what every family's format has --------------------------------------------------------------
 COMMON: dict[str, Spec] = {
     "title": Str(max_len=500), "source": Str(max_len=2000), "name": Str(max_len=200),
-    "family": Str(("polyform", "edgematch", "iqlink")),
+    "family": Str(max_len=100),        # the loader has already matched it to a registered family
 }
-FREEDOMS = ("free", "one-sided", "fixed")
-LATTICES = ("square", "triangle", "hexagon", "drafter", "cubic")
-#: lattices whose cells have three coordinates
-DIMENSION = {"square": 2, "triangle": 2, "hexagon": 2, "drafter": 3, "cubic": 3}
 
 
-def _cells(dim: int) -> Spec:
-    return List(List(Int(-MAX_SIDE, MAX_SIDE), dim, dim))
-
-
-def _shape_keys(lattice: str) -> tuple[dict[str, Spec], tuple[tuple[str, ...], ...]]:
-    """Keys that draw cells on ``lattice`` (for a region and for a piece), and which exclude which."""
-    dim = DIMENSION[lattice]
-    keys: dict[str, Spec] = {"cells": _cells(dim)}
-    groups: list[tuple[str, ...]] = [("cells",)]
-    if lattice != "drafter":
-        keys["ascii"] = Str(max_len=MAX_TEXT)
-        groups.append(("ascii",))
-    if lattice == "drafter":
-        keys["word"] = Str(max_len=100_000)
-        groups.append(("word",))
-    if lattice == "cubic":
-        keys["layers"] = List(Str(max_len=MAX_TEXT), 1, 1000)
-        groups.append(("layers",))
-    return keys, tuple(groups)
-
-
-def _region(lattice: str) -> Table:
-    keys, groups = _shape_keys(lattice)
-    keys, groups = dict(keys), list(groups)
-    if lattice == "square":
-        keys.update(rows=Int(), cols=Int())
-        groups.append(("rows", "cols"))
-    if lattice in ("triangle", "hexagon"):
-        keys.update(parallelogram=List(Int(), 2, 2), triangle=Int(1, 200), hexagon=Int(1, 100))
-        groups += [("parallelogram",), ("triangle",), ("hexagon",)]
-    if lattice == "cubic":
-        keys["box"] = List(Int(1, 1000), 3, 3)
-        groups.append(("box",))
-    if lattice in ("square", "triangle", "hexagon"):
-        keys.update(topology=Str(("plane", "cylinder", "torus")), wrap=Str(("rows", "cols")))
-    return Table(keys, one_of=tuple(groups))
-
-
-def _piece(lattice: str) -> Table:
-    keys, groups = _shape_keys(lattice)
-    return Table({"name": Str(max_len=100), "count": Int(1, 10_000), "freedom": Str(FREEDOMS), **keys},
-                 required=("name",), one_of=groups)
-
-
-def polyform_format(lattice: str) -> Table:
-    """The keys of a polyform instance on ``lattice``."""
-    return Table({
-        **COMMON,
-        "lattice": Str(LATTICES),
-        "piece_set": Either((Str(max_len=100),
-                             Table({"name": Str(max_len=100), "freedom": Str(FREEDOMS)}, ("name",)))),
-        "rules": Table({"cells": Str(("exact", "at-most")), "pieces": Str(("exact", "at-most"))}),
-        "region": _region(lattice),
-        "piece": Tables(_piece(lattice)),
-    }, required=("region",))
-
-
-def piece_set_format(lattice: str) -> Table:
-    """The keys of a piece-set file (``instances/sets/NAME.toml``)."""
-    return Table({"title": Str(max_len=500), "source": Str(max_len=2000), "lattice": Str(LATTICES),
-                  "piece": Tables(_piece(lattice))}, required=("lattice", "piece"))
-
-
-_TILE = Table({"square": Str(max_len=10), "piece": Int(1, 100_000), "rotation": Int(0, 3)},
-              required=("square", "piece"))
-EDGEMATCH = Table({
-    **COMMON,
-    "pieces_file": Str(max_len=4096),
-    "rows": Int(1, MAX_BOARD_SIDE), "cols": Int(1, MAX_BOARD_SIDE),
-    "pieces": List(List(Int(0, MAX_COLOUR), 4, 4), 1, MAX_BOARD_SIDE ** 2),
-    "fixed": Tables(_TILE), "hint": Tables(_TILE),
-    "planted": Str(),
-}, one_of=(("pieces_file",), ("rows", "cols", "pieces")))
-
-IQLINK = Table({
-    **COMMON,
-    "placed": Either((Str(max_len=200), List(Str(max_len=200), 0, 12))),
-    "linked": Bool(),
-    "answer": Str(max_len=200),
-})
-
-
-def check_instance(family: str, data: Any, name: str) -> None:
+def check_instance(fmt: Spec, data: Any, name: str) -> None:
     """Raise :class:`SatilingError` (one line, starting with ``name``) unless ``data`` is a
-    well-formed instance of ``family``."""
+    well-formed instance by the format ``fmt`` (a family's :class:`Table`)."""
     try:
         check_depth(data)
-        if family == "polyform":
-            lattice = data.get("lattice", "square") if isinstance(data, dict) else "square"
-            Str(LATTICES).check(lattice, "lattice")
-            polyform_format(lattice).check(data, "")
-        elif family == "edgematch":
-            EDGEMATCH.check(data, "")
-        elif family == "iqlink":
-            IQLINK.check(data, "")
-        else:
-            raise SatilingError(f"unknown family {family!r}")
+        fmt.check(data, "")
     except SatilingError as e:
         raise SatilingError(f"{name}: {e}") from None
 

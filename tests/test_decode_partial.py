@@ -15,7 +15,7 @@ from pysat.solvers import Solver
 from satiling import catalog
 from satiling.backends.dimacs import read_variable_map, write_dimacs
 from satiling.families.edgematch import parse_square
-from satiling.families.edgematch_score import parse_board, score
+from satiling.families.edgematch.score import parse_board, score
 from satiling.render.edgematch_svg import board_text
 
 from conftest import run_cli

@@ -21,8 +21,8 @@ from satiling.cli import main
 from satiling.errors import SatilingError, VerificationError
 from satiling.families.edgematch import (EdgeMatchPuzzle, Tile, distinct_rotations, parse_square,
                                          rotate, rotation_pattern, shape_key, square_name)
-from satiling.families.edgematch_generate import e2_like_colours, generate, instance_toml
-from satiling.families.edgematch_score import parse_board, score
+from satiling.families.edgematch.generate import e2_like_colours, generate, instance_toml
+from satiling.families.edgematch.score import parse_board, score
 from satiling.render.edgematch_svg import board_svg, board_text, bucas_url
 from satiling.search.enumerate import solutions
 from satiling.search.solve import solve

@@ -16,7 +16,7 @@ from satiling.cli import main
 from satiling.engines.edgematch import ORDERS, EdgeBoard, Engine, count, run_jobs, split
 from satiling.engines.edgematch_ref import Reference
 from satiling.families.edgematch import Tile
-from satiling.families.edgematch_generate import generate, instance_toml
+from satiling.families.edgematch.generate import generate, instance_toml
 
 
 def board_of(puzzle, fixed=(), order="auto") -> EdgeBoard:

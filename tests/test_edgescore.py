@@ -12,8 +12,8 @@ import pytest
 from satiling import catalog
 from satiling.engines import edgescore, edgescore_ref
 from satiling.families.edgematch import EdgeMatchPuzzle, Tile
-from satiling.families.edgematch_generate import generate
-from satiling.families.edgematch_score import score
+from satiling.families.edgematch.generate import generate
+from satiling.families.edgematch.score import score
 from satiling.search.maximize import checked_score, maximize_matches
 
 

@@ -18,7 +18,7 @@ import pytest
 from satiling import catalog
 from satiling.cli import main as cli_main
 from satiling.errors import SatilingError, VerificationError
-from satiling.families import iqlink as q
+from satiling.families.iqlink import puzzle as q
 from satiling.apps.iqlink_generate import LEVELS, check_unique, generate
 from satiling.search.enumerate import solutions
 

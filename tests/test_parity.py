@@ -16,7 +16,7 @@ from collections import defaultdict
 import pytest
 
 from satiling import catalog, load
-from satiling.families.parity import _pack, _unpack, parity_argument
+from satiling.families.polyform.parity import _pack, _unpack, parity_argument
 from satiling.geometry import lattice
 from satiling.geometry.colourings import colourings
 from satiling.geometry.drafter import STEPS, element_ij

@@ -79,7 +79,7 @@ class EncodeHeader:
 def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
     """The ``c satiling encode`` line and the ``p cnf`` line of a DIMACS file (SatilingError for a
     file without them)."""
-    from ..options import MODEL_OPTIONS
+    from ..registry import model_options
     command = None
     for line in lines:
         if line.startswith("c satiling encode "):
@@ -102,7 +102,7 @@ def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
         words = []
     if len(words) < 3 or words[1] != "--amo":
         raise SatilingError(f"{where}: the 'c satiling encode' line is malformed")
-    flags = {opt.flag: opt for opt in MODEL_OPTIONS}
+    flags = {opt.flag: opt for _, opt in model_options()}
     options: dict[str, Any] = {}
     rest = iter(words[3:])
     for word in rest:
@@ -354,9 +354,9 @@ class Formula:
 
     def _alternatives(self) -> Iterator[tuple[dict[str, Any], str]]:
         """The same options with one choice changed (--encoding ...), then another --amo."""
-        from ..options import MODEL_OPTIONS
+        from ..registry import model_options
         from .cnf import AMO_ENCODINGS
-        for opt in MODEL_OPTIONS:
+        for _, opt in model_options():
             for choice in opt.choices:
                 if self.options.get(opt.key, opt.choices[0]) != choice:
                     yield {**self.options, opt.key: choice}, self.amo

@@ -19,7 +19,7 @@ from ..fileio import read_text, write_file
 
 if TYPE_CHECKING:
     from ..families.edgematch import Board, EdgeMatchPuzzle
-    from ..families.edgematch_score import Score
+    from ..families.edgematch.score import Score
 
 
 def register(sub) -> None:
@@ -52,7 +52,7 @@ def register(sub) -> None:
 def cmd_score(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..families.edgematch import EdgeMatchPuzzle
-    from ..families.edgematch_score import parse_board
+    from ..families.edgematch.score import parse_board
     puzzle = catalog.load(args.name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
@@ -64,7 +64,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -> Score:
     """Print a full or partial board as ``satiling score`` does (grid, bucas URL, score line),
     write its SVG to ``svg`` if given, and return its :class:`Score`."""
-    from ..families.edgematch_score import score
+    from ..families.edgematch.score import score
     from ..render.edgematch_svg import board_svg, board_text, bucas_url
     s = score(puzzle, board)
     print(board_text(puzzle, board))
@@ -83,7 +83,7 @@ def show_partial(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str,
     """``satiling decode`` of a model that is not a solution: the board so far and one stderr line
     on how far it goes.  The caller has checked it is consistent (``check_partial``)."""
     from ..families.edgematch import Tile
-    from ..families.edgematch_score import partial_board
+    from ..families.edgematch.score import partial_board
     board = partial_board(puzzle, solution)
     s = print_board(puzzle, board, svg)
     unsettled = sum(1 for t in solution if isinstance(t, Tile)) - len(board)
@@ -96,7 +96,7 @@ def show_partial(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str,
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..families.edgematch_generate import generate, instance_toml
+    from ..families.edgematch.generate import generate, instance_toml
     gen = generate(args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed,
                    symmetric=args.symmetric, even=not args.random_counts)
     flags = f"--frame-colours {gen.frame_colours} --inner-colours {gen.inner_colours} --seed {gen.seed}"

@@ -1,13 +1,13 @@
 """Edge-matching boards as SVG: each square cut along its diagonals into four triangles coloured
 like the piece's sides, joins that do not match marked red.  The text forms of a board (grid,
-e2.bucas.name URL) live in :mod:`satiling.families.edgematch_board`; they are re-exported here.
+e2.bucas.name URL) live in :mod:`satiling.families.edgematch.board`; they are re-exported here.
 """
 from __future__ import annotations
 
 from typing import Any
 from xml.sax.saxutils import escape
 
-from ..families.edgematch_board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
+from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
 from .svg import palette
 
 __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",

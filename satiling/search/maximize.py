@@ -119,7 +119,7 @@ class _Best:
 
 
 def _score(puzzle: Any, solution: list[Any]) -> int:
-    from ..families.edgematch_score import score
+    from ..families.edgematch.score import score
     return score(puzzle, puzzle.board_from(solution, strict=False)).matched
 
 
@@ -171,7 +171,7 @@ def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
     """The matching joins of a full board, counted by the scorer ``satiling score`` uses, after
     checking it is a board: every square one piece, every piece once, grey exactly on the rim,
     the pinned pieces in place."""
-    from ..families.edgematch_score import check_board, score
+    from ..families.edgematch.score import check_board, score
     board = puzzle.board_from(solution, strict=False)
     check_board(puzzle, board)
     s = score(puzzle, board)
@@ -287,7 +287,7 @@ def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed:
     import random
     from ortools.sat.python import cp_model
     from ..backends.cpsat import to_cpsat
-    from ..families.edgematch_score import score
+    from ..families.edgematch.score import score
     rng = random.Random(seed)
     board = greedy_board(puzzle, hints)
     pinned = {(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])}

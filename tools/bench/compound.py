@@ -117,7 +117,7 @@ def build(tmp: Path) -> Path:
 
 def board_file(tmp: Path, n: int, frame: int, inner: int, seed: int) -> tuple[Path, object]:
     """The generated board written as compound2x2 reads it, and the puzzle (for verify)."""
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     gen = generate(n, n, frame, inner, seed)
     path = tmp / f"b{n}-{frame}-{inner}-{seed}.txt"
     path.write_text(f"{n}\n" + "".join(" ".join(map(str, p)) + "\n" for p in gen.pieces))
@@ -138,7 +138,7 @@ def child(cmd: list[str], cap: float) -> tuple[float, str]:
 
 def verify(puzzle, placed: list[tuple[int, int, int, int]]) -> None:
     """Raises unless ``placed`` ((row, col, piece from 0, rotation) per square) solves the board."""
-    from satiling.families.edgematch_geometry import Tile
+    from satiling.families.edgematch.geometry import Tile
     puzzle.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in placed])
 
 
@@ -177,7 +177,7 @@ def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) 
     """One engine run, its result as JSON on stdout: counts, or the first solution (verified)."""
     from dataclasses import replace
     from satiling.engines.edgematch import EdgeBoard, Engine, count, solve
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
 
     def on_cap(*_: object) -> None:
         raise CpuCap

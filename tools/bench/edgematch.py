@@ -48,7 +48,7 @@ def one(args: argparse.Namespace) -> None:
     """Child: build, report the size, solve, verify, report the result (JSON lines on stdout)."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
     from satiling.backends.cnf import CnfEncoder
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     from satiling.search.solve import solve
     gen = generate(args.size, args.size, args.frame, args.inner, args.seed, even=not args.random_counts)
     puzzle = gen.puzzle(f"b{args.size}-{args.seed}")

@@ -95,7 +95,7 @@ def satiling(*args: str) -> list[str]:
 
 
 def boards(args: argparse.Namespace, tmp: Path) -> None:
-    from satiling.families.edgematch_generate import generate, instance_toml
+    from satiling.families.edgematch.generate import generate, instance_toml
     print(f"\n## generated {args.size}x{args.size} boards, {args.frame} frame + {args.inner} inner "
           f"colours, CPU cap {args.cap:g} s per run")
     solvers = {k: v for k, v in SAT.items() if k in args.solvers}
@@ -152,7 +152,7 @@ def counts(args: argparse.Namespace, tmp: Path) -> None:
     """All solutions by the engine and by ``count --engine sat`` (whole commands, wall seconds):
     5x5 boards with the default colours, 6x6 with 8 inner colours (with the default 5, the SAT
     count of one 6x6 board takes minutes)."""
-    from satiling.families.edgematch_generate import generate, instance_toml
+    from satiling.families.edgematch.generate import generate, instance_toml
     print("\n## counts of generated boards: engine against SAT (whole commands, wall s)")
     for size, inner in ((5, None), (6, 8)):
         for seed in args.seeds[:3]:
@@ -175,7 +175,7 @@ def values(args: argparse.Namespace) -> None:
     import math
     from dataclasses import replace
     from satiling.engines.edgematch import EdgeBoard, Engine
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     print("\n## value order: nodes to the first solution, 7x7 boards (3 + 6 colours)")
     logs = []
     for seed in range(1, args.value_seeds + 1):
@@ -201,7 +201,7 @@ def oracle(args: argparse.Namespace) -> None:
     import random
     from satiling.engines.edgematch import EdgeBoard, Engine
     from satiling.families.edgematch import EdgeMatchPuzzle, Tile
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     from satiling.search.solve import solve
     pz = generate(args.size, args.size, args.frame, args.inner, args.seeds[0]).puzzle()
     eng = Engine(EdgeBoard(pz.rows, pz.cols, tuple(pz.pieces), (), "rows"))
@@ -262,7 +262,7 @@ def peer(args: argparse.Namespace, tmp: Path) -> None:
     the same board as an exact cover with colours (child process)."""
     import re
     from satiling.engines.edgematch import EdgeBoard, count
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     print(f"\n## counts of generated 6x6 boards (raw): engine against Knuth's SSXCC ({args.ssxcc})")
     for seed in args.seeds[:3]:
         pz = generate(6, 6, None, None, seed).puzzle()
@@ -285,7 +285,7 @@ def peer(args: argparse.Namespace, tmp: Path) -> None:
 
 def cliff(args: argparse.Namespace) -> None:
     from satiling.backends.cnf import CnfEncoder
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     problem = generate(12, 12, None, None, 1).puzzle().problem()
     print("\n## CNF of a generated 12x12 board (direct encoding)")
     for label, limit in (("pairwise up to 500", 500), ("clause budget", None)):

@@ -49,7 +49,7 @@ def load_instance(spec: str):
 
 
 def build(spec: str, variant: str):
-    from satiling.families.parity import imbalances
+    from satiling.families.polyform.parity import imbalances
     from satiling.geometry.colourings import colourings
     puzzle = load_instance(spec)
     problem = puzzle.problem(parity=variant == "parity")

@@ -62,7 +62,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, nargs="+", default=list(range(1, 13)))
     ap.add_argument("--cap", type=float, default=60.0, help="wall seconds per run")
     args = ap.parse_args()
-    from satiling.families.edgematch_generate import generate, instance_toml
+    from satiling.families.edgematch.generate import generate, instance_toml
     tmp = Path(tempfile.mkdtemp())
     print(f"## generated {args.size}x{args.size} boards ({args.frame} frame + {args.inner} inner "
           f"colours), SAT model, wall / CPU seconds, cap {args.cap:g} s")

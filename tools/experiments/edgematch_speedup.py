@@ -39,7 +39,7 @@ def makespan(times: list[float], workers: int) -> float:
 
 def main() -> None:
     from satiling.engines.edgematch import EdgeBoard, Engine, run_jobs, split
-    from satiling.families.edgematch_generate import generate
+    from satiling.families.edgematch.generate import generate
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=int, default=6)
     ap.add_argument("--frame", type=int)

@@ -97,7 +97,7 @@ def run_once(argv: list[str], sig: int, delay: float, workdir: Path, limit: floa
 
 
 def write_generated(path: Path) -> None:
-    from satiling.families.edgematch_generate import generate, instance_toml
+    from satiling.families.edgematch.generate import generate, instance_toml
     path.write_text(instance_toml(generate(8, 8, 3, 8, 2), "generate-edgematch 8 8 --seed 2"))
 
 

@@ -1,7 +1,7 @@
 """Would the parity constraints pay *during* the exact-cover search, not only before it?
 
 ``--parity`` adds, per colouring of the lattice, the linear constraint sum(imbalance * x) == the
-region's imbalance (:mod:`satiling.families.parity`).  Before a search it rules whole puzzles out
+region's imbalance (:mod:`satiling.families.polyform.parity`).  Before a search it rules whole puzzles out
 (tetromino-4x45 at once).  During a search it could cut a branch whose chosen placements plus the
 most and least the pieces still to place can add no longer reach the region's value.  This counts
 the nodes of the readable walk (:mod:`satiling.search.walk`) over every raw solution three ways:

@@ -32,7 +32,7 @@ from satiling import SatilingError, load, render
 from satiling.catalog import piece_set
 from satiling.commands.common import solution_json
 from satiling.fileio import write_file
-from satiling.families.polyform import _piece
+from satiling.families.polyform.puzzle import _piece
 from satiling.geometry.drafter import element_ij
 from satiling.search.beam import Board, Weights, beam_search, compiled_exhaust, dfs_exhaust, piece_tilability
 from satiling.search.packing import relaxed

@@ -20,9 +20,9 @@ import re
 from typing import Any, Iterable
 from urllib.parse import parse_qs
 
-from ..errors import SatilingError
-from .base import Puzzle          # an edge-matching puzzle (the class imports this module)
-from .edgematch_geometry import (GREY, Board, Square, Tile, canonical_rotation, distinct_rotations,
+from ...errors import SatilingError
+from ..base import Puzzle          # an edge-matching puzzle (the class imports this module)
+from .geometry import (GREY, Board, Square, Tile, canonical_rotation, distinct_rotations,
                                  rotate, row_name, shape_key, square_name)
 
 BUCAS = "https://e2.bucas.name/#"
@@ -34,7 +34,7 @@ MOTIF_ORDERS = {"jblackwood": "abjrfncksgodlthpemuiqvw", "marie": "abjrfncksgodl
 # -- writing boards ----------------------------------------------------------------------------
 def board_text(puzzle: Any, board: dict) -> str:
     """One line per row of ``piece/rotation`` tokens (``---/-`` for an empty square), with a
-    comment line of column numbers; :func:`satiling.families.edgematch_score.parse_board` reads it
+    comment line of column numbers; :func:`satiling.families.edgematch.score.parse_board` reads it
     back."""
     width = max(3, len(str(len(puzzle.pieces))))
     cell = width + 2
@@ -171,13 +171,13 @@ def _from_grid(puzzle: Puzzle, text: str) -> Board:
 
 
 def _from_json(puzzle: Puzzle, text: str) -> Board:
-    from ..fileio import loads_json
+    from ...fileio import loads_json
     data = loads_json(text, "the board")
     if isinstance(data, dict):
         data = data.get("solution", data.get("placements"))
     if not isinstance(data, list):
         raise SatilingError("a JSON board is a list of placements (or {\"solution\": [...]})")
-    from ..errors import VerificationError
+    from ...errors import VerificationError
     try:
         return puzzle.board_from(data, strict=False)
     except VerificationError as e:

@@ -8,10 +8,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SatilingError
-from ..fileio import read_text
-from ..schema import MAX_FILE_BYTES, check_instance
-from .edgematch_geometry import Edges, Tile, check_edges, parse_square
+from ...errors import SatilingError
+from ...fileio import read_text
+from ...schema import COMMON, MAX_BOARD_SIDE, MAX_COLOUR, MAX_FILE_BYTES, Int, List, Str, Table, Tables, check_instance
+from .geometry import Edges, Tile, check_edges, parse_square
+
+
+#: the keys of an edge-matching instance file
+_TILE = Table({"square": Str(max_len=10), "piece": Int(1, 100_000), "rotation": Int(0, 3)},
+              required=("square", "piece"))
+EDGEMATCH = Table({
+    **COMMON,
+    "pieces_file": Str(max_len=4096),
+    "rows": Int(1, MAX_BOARD_SIDE), "cols": Int(1, MAX_BOARD_SIDE),
+    "pieces": List(List(Int(0, MAX_COLOUR), 4, 4), 1, MAX_BOARD_SIDE ** 2),
+    "fixed": Tables(_TILE), "hint": Tables(_TILE),
+    "planted": Str(),
+}, one_of=(("pieces_file",), ("rows", "cols", "pieces")))
 
 
 @dataclass
@@ -62,7 +75,7 @@ def _tile_entries(entries: Any, rows: int, cols: int, where: str) -> list[Tile]:
 def read_instance(data: dict[str, Any], name: str, base: Any = None) -> Instance:
     """The instance data: ``pieces_file`` (relative to the instance) or ``rows``, ``cols`` and
     ``pieces = [[N, E, S, W], ...]``; optional ``[[fixed]]`` and ``[[hint]]`` tables."""
-    check_instance("edgematch", data, name)
+    check_instance(EDGEMATCH, data, name)
     if "pieces_file" in data:
         rows, cols, pieces = read_pieces_file(Path(base or ".") / str(data["pieces_file"]))
     elif "pieces" in data:

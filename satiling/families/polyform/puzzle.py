@@ -22,13 +22,14 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from ..errors import SatilingError, VerificationError
-from ..geometry import Cell, Lattice, Shape, lattice as make_lattice
-from ..geometry.wrap import Wrap, periods as wrap_periods
-from ..options import check_known
-from ..problem import Problem
-from ..schema import check_area, check_instance, check_piece_cells, check_placements, check_size
-from .base import Puzzle
+from ...errors import SatilingError, VerificationError
+from ...geometry import Cell, Lattice, Shape, lattice as make_lattice
+from ...geometry.wrap import Wrap, periods as wrap_periods
+from ...options import check_known
+from ...problem import Problem
+from ...schema import check_area, check_piece_cells, check_placements, check_size
+from ..base import Puzzle
+from .format import check_polyform
 
 
 @dataclass(frozen=True)
@@ -280,7 +281,7 @@ def _topology(wrap: Wrap | None) -> str:
 # -- loading -----------------------------------------------------------------------------------
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> PolyformPuzzle:
     """A puzzle from a parsed instance file (see ``instances/README.md``)."""
-    check_instance("polyform", data, name)
+    check_polyform(data, name)
     lat = make_lattice(data.get("lattice", "square"))
     spec = data["region"]
     region = _cells(lat, spec, f"{name}: [region]")
@@ -304,7 +305,7 @@ def _pieces(lat: Lattice, data: dict[str, Any], name: str) -> list[Piece]:
     pieces: list[Piece] = []
     chosen = data.get("piece_set")
     if chosen is not None:
-        from ..bundled import piece_set
+        from .sets import piece_set
         set_name = chosen if isinstance(chosen, str) else chosen["name"]
         freedom = None if isinstance(chosen, str) else chosen.get("freedom")
         where = f"{name}: piece set {set_name}"

@@ -3,15 +3,15 @@
 Eternity II records are scores: 480 joins on the 16x16 board, the best known board has 470.  A join
 counts when both its squares hold a piece and the two touching sides have the same (non-grey)
 colour, as on the e2.bucas.name viewer.  Boards are read and written by
-:mod:`satiling.families.edgematch_board` (grid text, e2.bucas.name URL, JSON).
+:mod:`satiling.families.edgematch.board` (grid text, e2.bucas.name URL, JSON).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Puzzle          # an edge-matching puzzle (its module imports this one)
-from .edgematch_board import check_board, parse_board, partial_board
-from .edgematch_geometry import GREY, Board
+from ..base import Puzzle          # an edge-matching puzzle (its module imports this one)
+from .board import check_board, parse_board, partial_board
+from .geometry import GREY, Board
 
 __all__ = ["Score", "check_board", "parse_board", "partial_board", "score"]
 

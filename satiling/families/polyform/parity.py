@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from math import gcd
 from typing import Any, Iterable, Protocol, Sequence
 
-from ..errors import SatilingError
-from ..geometry.colourings import Charge, Colouring, colourings
-from ..geometry.lattice import Cell, Lattice
-from ..problem import Problem
+from ...errors import SatilingError
+from ...geometry.colourings import Charge, Colouring, colourings
+from ...geometry.lattice import Cell, Lattice
+from ...problem import Problem
 
 
 class PolyformPuzzle(Protocol):

@@ -8,10 +8,10 @@ from collections import Counter, defaultdict
 from itertools import product
 from typing import Any, Iterable, Sequence
 
-from ..errors import SatilingError
-from ..problem import Problem
-from .base import Puzzle          # an edge-matching puzzle (the class imports this module)
-from .edgematch_geometry import (E, GREY, N, S, SIDE_NAMES, W, Board, Edges, JoinColour, Square, Tile,
+from ...errors import SatilingError
+from ...problem import Problem
+from ..base import Puzzle          # an edge-matching puzzle (the class imports this module)
+from .geometry import (E, GREY, N, S, SIDE_NAMES, W, Board, Edges, JoinColour, Square, Tile,
                                  rotate, square_name)
 
 ENCODINGS = ("direct", "compact")

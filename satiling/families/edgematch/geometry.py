@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ..errors import SatilingError
+from ...errors import SatilingError
 
 N, E, S, W = range(4)
 SIDE_NAMES = "NESW"

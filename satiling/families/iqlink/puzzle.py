@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
-from ..errors import SatilingError, VerificationError
-from ..problem import Problem
-from ..schema import check_instance
-from .base import Puzzle
+from ...errors import SatilingError, VerificationError
+from ...problem import Problem
+from ...schema import COMMON, Bool, Either, List, Str, Table, check_instance
+from ..base import Puzzle
 
 # -- the hexagonal grid ---------------------------------------------------------------------------
 #: axial steps (x right, y down the board)
@@ -120,7 +120,7 @@ class Piece:
 @lru_cache(maxsize=1)
 def pieces() -> dict[str, Piece]:
     """The 12 pieces, read from the bundled ``data/iqlink/pieces.json`` (provenance there)."""
-    from ..bundled import instances_dir
+    from ...bundled import instances_dir
     path = instances_dir() / "data" / "iqlink" / "pieces.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     out = {}
@@ -441,7 +441,7 @@ class IQLinkPuzzle(Puzzle):
         """The model: one primary variable per placement, exactly one per piece; units on a peg
         must not share a slot; at most 2 pegs empty or sockets unfilled (implied, see
         :func:`add_room`); the linked rule ``lazy`` (default) or ``eager``."""
-        from ..options import check_known
+        from ...options import check_known
         check_known(self.family, options, set())
         rule = link_rule or "lazy"
         if rule not in LINK_RULES:
@@ -573,11 +573,20 @@ def board_text(solution: Iterable[IQLinkPlacement]) -> str:
 
 
 # -- loading --------------------------------------------------------------------------------------
+#: the keys of an IQ-Link instance file
+IQLINK = Table({
+    **COMMON,
+    "placed": Either((Str(max_len=200), List(Str(max_len=200), 0, 12))),
+    "linked": Bool(),
+    "answer": Str(max_len=200),
+})
+
+
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> IQLinkPuzzle:
     """A challenge from a parsed instance file: ``placed`` lists pre-placed pieces as three-letter
     placements (a list, or one string written back to back); ``linked = false`` drops the
     linked-graph rule; ``answer`` (optional) is the solution as one placement string."""
-    check_instance("iqlink", data, name)
+    check_instance(IQLINK, data, name)
     placed = data.get("placed", [])
     if isinstance(placed, str):
         placed = [placed]

@@ -34,16 +34,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
-from ..errors import SatilingError, VerificationError
-from ..problem import Problem
-from .base import Puzzle
-from .edgematch_board import bucas_url, board_text, partial_board
-from .edgematch_geometry import (E, GREY, N, S, SIDE_NAMES, STEP, W, Board, Edges, Join, JoinColour,
+from ...errors import SatilingError, VerificationError
+from ...problem import Problem
+from ..base import Puzzle
+from .board import bucas_url, board_text, partial_board
+from .geometry import (E, GREY, N, S, SIDE_NAMES, STEP, W, Board, Edges, Join, JoinColour,
                                  Square, Tile, canonical_rotation, check_edges, distinct_rotations,
                                  parse_square, rotate, row_name, shape_key, square_name)
-from .edgematch_io import read_instance
-from .edgematch_model import ENCODINGS, EdgeModel, match_model, rotation_pattern
-from .edgematch_score import score
+from .io import read_instance
+from .model import ENCODINGS, EdgeModel, match_model, rotation_pattern
+from .score import score
 
 __all__ = ["E", "GREY", "N", "S", "SIDE_NAMES", "STEP", "W", "Board", "Edges", "EdgeMatchPuzzle",
            "ENCODINGS", "Join", "JoinColour", "OPTION_KEYS", "Square", "Tile", "canonical_rotation",
@@ -155,7 +155,7 @@ class EdgeMatchPuzzle(Puzzle):
                 balanced_rotation: bool = False, checkerboard_parity: bool = False,
                 fix_corner: bool = False, **options: Any) -> Problem:
         """The SAT model (see the module docstring for the encodings and options)."""
-        from ..options import check_known
+        from ...options import check_known
         check_known(self.family, options, set())
         encoding = encoding or "direct"
         if encoding not in ENCODINGS:
@@ -377,7 +377,7 @@ class EdgeMatchPuzzle(Puzzle):
 
 
 def load_instance(data: dict[str, Any], name: str, base: Any = None) -> EdgeMatchPuzzle:
-    """A puzzle from an instance file (see :mod:`satiling.families.edgematch_io`)."""
+    """A puzzle from an instance file (see :mod:`satiling.families.edgematch.io`)."""
     inst = read_instance(data, name, base)
     puzzle = EdgeMatchPuzzle(name, inst.rows, inst.cols, inst.pieces, inst.fixed, inst.hints,
                              inst.title, inst.source)
