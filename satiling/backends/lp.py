@@ -1,8 +1,17 @@
-"""A CPLEX-LP file for MIP solvers (HiGHS, CBC, Gurobi, CPLEX, SCIP) from a Problem.
+"""LP files for MIP solvers from a Problem, in the two LP dialects solvers read.
 
-Every variable is binary; groups and linear constraints are rows; a clause ``a or not b`` becomes
-``x_a - x_b >= 0`` (at least one literal true: sum of positive literals minus negative ones
-``>= 1 - #negative``).  Lazy constraints are not included (a comment says so).
+* ``write_lp``: CPLEX LP, read by HiGHS, SCIP, CBC, Gurobi and CPLEX.  Placement map in
+  ``\\ v VAR PLACEMENT`` comments.
+* ``write_lpsolve``: lp_solve's LP format, which is also what OR-Tools' LP importer reads
+  (``model_builder.ModelBuilder().import_from_lp_string``; its parser is glop's ``ParseLp``).
+  That importer takes no CPLEX LP at all, not even OR-Tools' own CPLEX LP export, and no comment
+  and no ``.`` in a name, so this dialect has a file of its own, names of letters, digits and
+  ``_`` only, and no comments (the names carry the placements).
+
+Every variable is binary, named ``x<v>_<placement>`` (:func:`var_name`); groups, clauses and linear
+constraints are rows (:mod:`satiling.backends.rows`).  With an objective (``--maximize-matches``,
+``rules = at-most``) the file maximises the number of true soft variables.  Lazy constraints are
+not included (a comment says so where the dialect has comments).
 """
 from __future__ import annotations
 
@@ -10,75 +19,74 @@ import re
 from typing import Callable, TextIO
 
 from ..problem import Problem
+from .rows import Export, one_sided, rows
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")
+_UNSAFE_STRICT = re.compile(r"[^A-Za-z0-9_]+")
 #: the longest name written (CPLEX LP allows 255 characters; shorter keeps files readable)
 NAME_LENGTH = 48
+#: a variable's name starts with its number: how answers are read back
+NAME_NUMBER = re.compile(r"x(\d+)(?:_|$)")
 
 
-def var_name(problem: Problem, v: int) -> str:
+def var_name(problem: Problem, v: int, strict: bool = False) -> str:
     """``x<v>_<meaning>``: the variable's number (so names are unique and match the DIMACS map)
     and its meaning (a placement: ``x17_F_0.1_0.2_1.0_1.1_2.1``), with every run of characters an
-    LP file cannot hold turned into ``_``."""
+    LP file cannot hold turned into ``_`` (with ``strict``, ``.`` too: lp_solve / OR-Tools)."""
     meaning = problem.meaning(v)
-    text = "" if meaning is None else _UNSAFE.sub("_", str(meaning).replace(",", ".")).strip("_")
+    unsafe = _UNSAFE_STRICT if strict else _UNSAFE
+    text = "" if meaning is None else unsafe.sub("_", str(meaning).replace(",", ".")).strip("_")
     return f"x{v}_{text}"[:NAME_LENGTH] if text else f"x{v}"
 
 
-def _row(lits, lo: int | None, hi: int | None, name: str, names: Callable[[int], str]) -> list[str]:
-    terms = []
-    shift = 0
-    for lit in lits:
-        if lit > 0:
-            terms.append(f"+ {names(lit)}")
-        else:
-            terms.append(f"- {names(-lit)}")
-            shift += 1                      # (1 - x) contributes 1 to the left side
+def names_of(problem: Problem, strict: bool = False) -> Callable[[int], str]:
+    """``var_name`` for every variable, computed once."""
+    cache = [""] + [var_name(problem, v, strict) for v in range(1, problem.num_vars + 1)]
+    return cache.__getitem__
+
+
+def _terms(terms, names: Callable[[int], str], per_line: int = 6) -> str:
     # a few terms per line: CPLEX reads lines of at most 510 characters
-    lhs = "\n   ".join(" ".join(terms[i:i + 6]) for i in range(0, len(terms), 6)) or f"0 {names(1)}"
-    rows = []
-    if lo is not None and lo == hi:
-        rows.append(f" {name}: {lhs} = {lo - shift}")
+    words = [f"{a:+d} {names(v)}" for a, v in terms]
+    return "\n   ".join(" ".join(words[i:i + per_line]) for i in range(0, len(words), per_line)) \
+        or f"0 {names(1)}"
+
+
+def write_lp(problem: Problem | Export, out: TextIO) -> None:
+    """Write the model in CPLEX LP format (a ``Problem`` alone: a feasibility MIP)."""
+    export = problem if isinstance(problem, Export) else Export(problem, command=problem.name)
+    p = export.problem
+    names = names_of(p)
+    export.header(out, "\\")
+    if export.soft:
+        out.write(f"Maximize\n obj: {_terms(((1, v) for v in export.soft), names)}\n")
     else:
-        if lo is not None:
-            rows.append(f" {name}_lo: {lhs} >= {lo - shift}")
-        if hi is not None:
-            rows.append(f" {name}_hi: {lhs} <= {hi - shift}")
-    return rows
-
-
-def write_lp(problem: Problem, out: TextIO) -> None:
-    """Write ``problem`` as a feasibility MIP (objective 0) in CPLEX LP format; variables are
-    named by :func:`var_name`."""
-    names = _names(problem)
-    out.write(f"\\ satiling {problem.name}\n")
-    if problem.lazy:
-        out.write("\\ lazy constraints are not included\n")
-    out.write(f"Minimize\n obj: 0 {names(1)}\nSubject To\n")
-    n = 0
-    for u in problem.units:
-        n += 1
-        out.write("\n".join(_row([u], 1, None, f"u{n}", names)) + "\n")
-    for g in problem.groups:
-        n += 1
-        out.write("\n".join(_row(g.lits, g.lo or None, g.hi if g.hi < len(g.lits) else None,
-                                 f"g{n}", names)) + "\n")
-    for c in problem.clauses:
-        n += 1
-        out.write("\n".join(_row(c, 1, None, f"c{n}", names)) + "\n")
-    for lin in problem.linears:
-        n += 1
-        expr = " ".join(f"{a:+d} {names(v)}" for a, v in lin.terms)
-        if lin.lo is not None:
-            out.write(f" l{n}_lo: {expr} >= {lin.lo}\n")
-        if lin.hi is not None:
-            out.write(f" l{n}_hi: {expr} <= {lin.hi}\n")
+        out.write(f"Minimize\n obj: 0 {names(1)}\n")
+    out.write("Subject To\n")
+    for row in rows(p):
+        pieces = list(one_sided(row))
+        for terms, op, bound in pieces:
+            suffix = "" if len(pieces) == 1 else ("_lo" if op == ">=" else "_hi")
+            out.write(f" {row.name}{suffix}: {_terms(terms, names)} {op} {bound}\n")
     out.write("Binary\n")
-    for v in range(1, problem.num_vars + 1):
-        out.write(f" {names(v)}\n")
+    out.writelines(f" {names(v)}\n" for v in range(1, p.num_vars + 1))
     out.write("End\n")
 
 
-def _names(problem: Problem) -> Callable[[int], str]:
-    cache = [""] + [var_name(problem, v) for v in range(1, problem.num_vars + 1)]
-    return cache.__getitem__
+def write_lpsolve(export: Export, out: TextIO) -> None:
+    """Write the model in lp_solve's LP format (which OR-Tools' LP importer reads)."""
+    p = export.problem
+    names = names_of(p, strict=True)
+    objective = " ".join(f"+{names(v)}" for v in export.soft)
+    out.write(f"max: {objective};\n" if export.soft else "min: ;\n")
+    for row in rows(p):
+        expr = " ".join(f"{a:+d} {names(v)}" for a, v in row.terms) or f"0 {names(1)}"
+        if row.lo is not None and row.lo == row.hi:
+            out.write(f"{row.name}: {expr} = {row.lo};\n")
+        elif row.lo is not None and row.hi is not None:
+            out.write(f"{row.name}: {row.lo} <= {expr} <= {row.hi};\n")
+        elif row.lo is not None:
+            out.write(f"{row.name}: {expr} >= {row.lo};\n")
+        else:
+            out.write(f"{row.name}: {expr} <= {row.hi};\n")
+    out.write("bin " + ", ".join(names(v) for v in range(1, p.num_vars + 1)) + ";\n")

@@ -1,0 +1,36 @@
+"""Weighted CNF for MaxSAT solvers, in the format of the MaxSAT Evaluations since 2022 (and of
+PySAT's ``WCNF.to_fp``): hard clauses as ``h LITS 0``, soft ones as ``WEIGHT LITS 0``, no ``p``
+line.
+
+The hard clauses are exactly the DIMACS file's (same :class:`~satiling.backends.cnf.CnfEncoder`,
+same numbering, same ``c v VAR PLACEMENT`` map), so an answer decodes the same way; each soft
+variable becomes a unit soft clause of weight 1.  Clauses stream to the file: PySAT's ``WCNF``
+object would hold the whole formula in memory, which the Eternity II score problem (tens of millions
+of clauses) does not fit comfortably; the format written is the one PySAT writes and reads
+(``tests/test_formats.py`` reads a file back through ``pysat.formula.WCNF``).
+"""
+from __future__ import annotations
+
+from typing import TextIO
+
+from .cnf import CnfEncoder
+from .rows import Export
+
+_CHUNK = 20000
+
+
+def write_wcnf(export: Export, out: TextIO, amo: str) -> tuple[int, int, int]:
+    """Write the model; return (variables, hard clauses, soft clauses)."""
+    export.header(out, "c")
+    enc = CnfEncoder(export.problem, amo)
+    hard = 0
+    buf: list[str] = []
+    for clause in enc.clauses():
+        buf.append("h " + " ".join(map(str, clause)) + " 0\n")
+        hard += 1
+        if len(buf) >= _CHUNK:
+            out.write("".join(buf))
+            buf.clear()
+    out.write("".join(buf))
+    out.writelines(f"1 {v} 0\n" for v in export.soft)
+    return enc.top, hard, len(export.soft)

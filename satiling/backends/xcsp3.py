@@ -1,0 +1,63 @@
+"""XCSP3 (the format of the XCSP competitions), for ACE, Choco, Picat and the other XCSP3 solvers.
+
+One array ``x`` of 0/1 variables: ``x[i]`` is the problem's variable ``i + 1`` (XCSP3 arrays count
+from 0); ``<!-- v VAR PLACEMENT -->`` comments map the placements.  Every constraint is a
+``<sum>`` with coefficients and a condition; with an objective the instance is a COP maximising the
+sum of the soft variables.  Solvers answer with ``<instantiation>``, which ``satiling decode
+--format xcsp3`` reads.
+
+Written directly rather than through ``pycsp3``: pycsp3 builds the same XML through a global
+modelling session (``satisfy``/``compile``, and a file it names itself), which a library call
+cannot use cleanly, and on the 6x10 pentomino board it took longer to compile than this writer
+takes to write (``tests/test_formats.py`` loads what is written with pycsp3's ACE).
+"""
+from __future__ import annotations
+
+import io
+from typing import TextIO
+from xml.sax.saxutils import quoteattr
+
+from .rows import Export, one_sided, rows
+
+_OPS = {"=": "eq", ">=": "ge", "<=": "le"}
+
+
+def _list(vars_) -> str:
+    return " ".join(f"x[{v - 1}]" for v in vars_)
+
+
+def write_xcsp3(export: Export, out: TextIO) -> tuple[int, int]:
+    """Write the instance; return (variables, constraints)."""
+    p = export.problem
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    note = quoteattr(f"satiling encode {export.command}")
+    out.write(f'<instance format="XCSP3" type="{"COP" if export.soft else "CSP"}" note={note}>\n')
+    for line in _comments(export):
+        out.write(f"<!-- {line} -->\n")
+    out.write(f'<variables>\n  <array id="x" size="[{p.num_vars}]"> 0 1 </array>\n</variables>\n')
+    out.write("<constraints>\n")
+    n = 0
+    for row in rows(p):
+        if row.lo is not None and row.hi is not None and row.lo != row.hi:
+            pieces = [(row.terms, "in", f"{row.lo}..{row.hi}")]
+        else:
+            pieces = [(t, _OPS[op], str(b)) for t, op, b in one_sided(row)]
+        for terms, op, bound in pieces:
+            coeffs = " ".join(str(a) for a, _ in terms)
+            out.write(f'  <sum id="{row.name}"><list> {_list(v for _, v in terms)} </list>'
+                      f"<coeffs> {coeffs} </coeffs><condition> ({op},{bound}) </condition></sum>\n")
+            n += 1
+    out.write("</constraints>\n")
+    if export.soft:
+        out.write(f'<objectives>\n  <maximize type="sum"> {_list(export.soft)} </maximize>\n</objectives>\n')
+    out.write("</instance>\n")
+    return p.num_vars, n
+
+
+def _comments(export: Export) -> list[str]:
+    """The header lines but the command (in the ``note`` attribute: a comment may not hold the
+    ``--`` of an option), made safe for an XML comment."""
+    buf = io.StringIO()
+    export.header(buf, "")
+    lines = [line.strip() for line in buf.getvalue().splitlines()[1:]]
+    return [line.replace("--", "- -") for line in lines]
