@@ -14,8 +14,14 @@
  *     (colour slot, weight) pairs that read the neighbours placed earlier.
  *
  * The search is iterative: per depth the remaining range of its candidate list.  A node is one
- * piece placed.  Every 2^16 nodes it checks the deadline and runs Python's signal handlers, so
- * Ctrl-C raises KeyboardInterrupt at once; the counts so far stay readable on the object.
+ * piece placed.  It hands control back by time (_handback.h): every few milliseconds it checks the
+ * deadline and runs Python's signal handlers, so Ctrl-C raises KeyboardInterrupt at once; the
+ * counts so far stay readable on the object.
+ *
+ * Randomised value orders (``run(seed=...)``, for restarts): each square's candidates in a random
+ * order (table order) or with ties broken at random (tight order), from a seeded generator, so a
+ * run is reproducible.  The order never changes what a whole search counts, only when it meets
+ * each solution.
  *
  * Knuth's estimate ("Estimating the efficiency of backtrack programs", 1975): follow one random
  * path, multiply the numbers of choices met; the sum of the partial products is an unbiased
@@ -25,9 +31,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
-
-#define CHECK_MASK ((1ULL << 16) - 1)
+#include "_handback.h"
 
 typedef struct {
     PyObject_HEAD
@@ -42,8 +46,10 @@ typedef struct {
     uint32_t *step_w;       /* [4*i + k]: its weight */
     uint8_t *col0;          /* colour slots at the start (fixed pieces filled in) */
     int tight;              /* value order: 0 table order, 1 tightest next square first */
-    uint32_t maxc, *buf;    /* tight: per depth, its candidates in order (maxc at most) */
+    uint32_t maxc, *buf;    /* tight or shuffled: per depth, its candidates in order (maxc at most) */
     uint32_t *score;
+    uint64_t rng;           /* the value orders' generator in a seeded run; 0: no randomness */
+    uint64_t rng_saved;     /* its state when a seeded run stopped (for resume) */
     /* search state */
     uint8_t *col;
     int32_t *mult;
@@ -52,10 +58,11 @@ typedef struct {
     int d, k, live;         /* where a stopped run() resumes */
 } Search;
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
+static uint64_t xorshift(uint64_t *x) {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
 }
 
 static void *copy_buffer(PyObject *obj, Py_ssize_t want, const char *what) {
@@ -141,18 +148,6 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         !(s->step_w = copy_buffer(b[7], 16 * (Py_ssize_t)n, "step_w")) ||
         !(s->col0 = copy_buffer(b[8], (Py_ssize_t)s->nslots + 1, "col")))
         return -1;
-    if (s->tight) {
-        s->maxc = 1;
-        for (int k = 0; k < nkeys; k++)
-            if (s->start[k + 1] - s->start[k] > s->maxc)
-                s->maxc = s->start[k + 1] - s->start[k];
-        s->buf = PyMem_Malloc(4 * (size_t)s->maxc * (n + 1));
-        s->score = PyMem_Malloc(4 * (size_t)s->maxc);
-        if (!s->buf || !s->score) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
     for (int i = 0; i < 4 * n; i++)
         if (s->step_nbr[i] < 0 || s->step_nbr[i] > s->nslots) {
             PyErr_SetString(PyExc_ValueError, "step_nbr out of range");
@@ -171,6 +166,18 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         }
     if (check_table(s, nkeys) < 0)
         return -1;
+    {                                  /* the tight and the shuffled orders' lists */
+        s->maxc = 1;
+        for (int k = 0; k < nkeys; k++)
+            if (s->start[k + 1] - s->start[k] > s->maxc)
+                s->maxc = s->start[k + 1] - s->start[k];
+        s->buf = PyMem_Malloc(4 * (size_t)s->maxc * (n + 1));
+        s->score = PyMem_Malloc(4 * (size_t)s->maxc);
+        if (!s->buf || !s->score) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
     s->col = PyMem_Malloc(s->nslots + 1);
     s->mult = PyMem_Malloc(4 * (s->ntypes + 1));
     s->pos = PyMem_Malloc(4 * (n + 1));
@@ -182,6 +189,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     }
     s->nodes = s->solutions = 0;
     s->live = 0;
+    s->rng = s->rng_saved = 0;
     return 0;
 }
 
@@ -198,16 +206,29 @@ static inline void put(Search *s, int i, uint32_t e) {
 
 /* Step d's candidates: pos[d] .. end[d] of the table, or with ``tight`` of buf: the live entries
  * ordered by the size of the next step's table range once they are placed, smallest first (ties in
- * table order).  A candidate that leaves the next square few choices is tried first: on 7x7 and 8x8
- * boards with few solutions this finds the first one sooner (tools/bench/edgematch_engine.py). */
+ * table order, or at random in a seeded run).  A candidate that leaves the next square few choices
+ * is tried first: on 7x7 and 8x8 boards with few solutions this finds the first one sooner
+ * (tools/bench/edgematch_engine.py).  A seeded run in table order shuffles the live entries. */
 static inline void open_step(Search *s, int d) {
     uint32_t key = key_of(s, d);
-    if (!s->tight) {
+    if (!s->tight && !s->rng) {
         s->pos[d] = s->start[key];
         s->end[d] = s->start[key + 1];
         return;
     }
     uint32_t *b = s->buf + (size_t)s->maxc * d, m = 0;
+    if (!s->tight) {                   /* a random order of the live entries (Fisher-Yates) */
+        for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++) {
+            if (s->mult[s->ent_type[e]] == 0)
+                continue;
+            uint32_t j = (uint32_t)(xorshift(&s->rng) % (m + 1));
+            b[m++] = b[j];
+            b[j] = e;
+        }
+        s->pos[d] = (uint32_t)(b - s->buf);
+        s->end[d] = s->pos[d] + m;
+        return;
+    }
     for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++) {
         if (s->mult[s->ent_type[e]] == 0)
             continue;
@@ -217,6 +238,8 @@ static inline void open_step(Search *s, int d) {
             uint32_t next = key_of(s, d + 1);
             sc = s->start[next + 1] - s->start[next];
         }
+        if (s->rng)                    /* ties at random: the size in the high bits */
+            sc = ((sc < 0xFFFFF ? sc : 0xFFFFF) << 12) | (uint32_t)(xorshift(&s->rng) & 0xfff);
         uint32_t j = m++;
         while (j > 0 && s->score[j - 1] > sc) {          /* insertion sort: a few candidates */
             s->score[j] = s->score[j - 1];
@@ -299,19 +322,21 @@ static int found(Search *s, PyObject *callback, unsigned long long *left) {
     return (*left && --*left == 0) ? 0 : 1;
 }
 
-/* run(prefix=None, limit=0, seconds=-1.0, callback=None, max_nodes=0, resume=False) -> status
- * 0: the subtree below ``prefix`` is exhausted; 1: ``limit`` solutions found in this call; 2: the
- * time ran out; 3: ``max_nodes`` more nodes were placed.  After 1, 2 or 3, ``resume=True`` goes on
- * from where the search stopped (``prefix`` is then ignored).  ``nodes`` and ``solutions``
- * accumulate over calls (reset() clears them). */
+/* run(prefix=None, limit=0, seconds=-1.0, callback=None, max_nodes=0, resume=False, seed=0)
+ * -> status 0: the subtree below ``prefix`` is exhausted; 1: ``limit`` solutions found in this call;
+ * 2: the time ran out; 3: ``max_nodes`` more nodes were placed (the shared codes of _handback.h).
+ * After 1, 2 or 3, ``resume=True`` goes on from where the search stopped (``prefix`` and ``seed``
+ * are then ignored).  ``seed`` (not 0): the value orders are randomised from it (file head).
+ * ``nodes`` and ``solutions`` accumulate over calls (reset() clears them). */
 static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
-    static char *names[] = {"prefix", "limit", "seconds", "callback", "max_nodes", "resume", NULL};
+    static char *names[] = {"prefix", "limit", "seconds", "callback", "max_nodes", "resume", "seed",
+                            NULL};
     PyObject *prefix = Py_None, *callback = Py_None;
-    unsigned long long limit = 0, max_nodes = 0;
+    unsigned long long limit = 0, max_nodes = 0, seed = 0;
     double seconds = -1.0;
     int resume = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdOKp", names, &prefix, &limit, &seconds,
-                                     &callback, &max_nodes, &resume))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdOKpK", names, &prefix, &limit, &seconds,
+                                     &callback, &max_nodes, &resume, &seed))
         return NULL;
     if (callback != Py_None && !PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -325,30 +350,35 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     if (resume && s->live) {
         d = s->d;
         k = s->k;
+        s->rng = s->rng_saved;
     } else {
         s->live = 0;
+        s->rng = 0;
         k = start_at(s, prefix);
         if (k == -2)
             return NULL;
         if (k == -1)
-            return PyLong_FromLong(0);
+            return PyLong_FromLong(ENGINE_DONE);
         if (k == n) {
             int r = found(s, callback, &limit);
-            return r < 0 ? NULL : PyLong_FromLong(r == 0 ? 1 : 0);
+            return r < 0 ? NULL : PyLong_FromLong(r == 0 ? ENGINE_LIMIT : ENGINE_DONE);
         }
         d = k;
+        if (seed)                          /* never 0: 0 means no randomness */
+            s->rng = (seed * 0x9E3779B97F4A7C15ULL) | 1;
         open_step(s, d);
     }
     const uint32_t *buf = s->buf;
-    const int tight = s->tight;
+    const int listed = s->tight || s->rng;
     s->live = 0;                           /* live again only if we stop before the end */
-    const double deadline = seconds >= 0 ? now() + seconds : -1.0;
-    unsigned long long nodes = s->nodes, next_check = (nodes | CHECK_MASK) + 1;
+    Handback hb;                           /* seconds < 0: no deadline; 0: at once */
+    handback_start(&hb, seconds == 0 ? 1e-9 : seconds, 0, s->nodes);
+    unsigned long long nodes = s->nodes;
     const unsigned long long stop_at = max_nodes ? nodes + max_nodes : ~0ULL;
-    int status = 0;
+    int status = ENGINE_DONE;
     for (;;) {
         if (pos[d] < end[d]) {
-            uint32_t e = tight ? buf[pos[d]++] : pos[d]++;
+            uint32_t e = listed ? buf[pos[d]++] : pos[d]++;
             int32_t t = ent_type[e];
             if (mult[t] == 0)
                 continue;
@@ -357,10 +387,12 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             if (d + 1 == n) {
                 s->nodes = nodes;
                 int r = found(s, callback, &limit);
-                if (r < 0)
+                if (r < 0) {
+                    s->rng = 0;
                     return NULL;
+                }
                 if (r == 0) {
-                    status = 1;
+                    status = ENGINE_LIMIT;
                     break;
                 }
                 continue;
@@ -369,19 +401,20 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             put(s, d, e);
             d++;
             open_step(s, d);
-            if (nodes >= next_check) {
-                next_check = nodes + CHECK_MASK + 1;
+            if (nodes >= stop_at) {
+                status = ENGINE_NODES;
+                break;
+            }
+            if (handback_due(&hb, nodes)) {
                 s->nodes = nodes;
-                if (nodes >= stop_at) {
-                    status = 3;
-                    break;
-                }
-                if (PyErr_CheckSignals() < 0) {
+                int h = handback_look(&hb, nodes);
+                if (h == ENGINE_ERROR) {
                     s->d = d, s->k = k, s->live = 1;     /* resumable after an interrupt too */
+                    s->rng_saved = s->rng, s->rng = 0;
                     return NULL;
                 }
-                if (deadline >= 0 && now() >= deadline) {
-                    status = 2;
+                if (h) {
+                    status = h;
                     break;
                 }
             }
@@ -390,12 +423,12 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
                 break;
             d--;
             mult[ent_type[choice[d]]]++;
-
         }
     }
     s->nodes = nodes;
-    if (status != 0)
+    if (status != ENGINE_DONE)
         s->d = d, s->k = k, s->live = 1;
+    s->rng_saved = s->rng, s->rng = 0;     /* children() and estimate() keep the fixed order */
     return PyLong_FromLong(status);
 }
 
@@ -409,7 +442,7 @@ static PyObject *Search_children(Search *s, PyObject *prefix) {
         return out;
     open_step(s, k);                       /* the candidates in the value order, as run() */
     for (uint32_t i = s->pos[k]; i < s->end[k]; i++) {
-        uint32_t e = s->tight ? s->buf[i] : i;
+        uint32_t e = s->tight || s->rng ? s->buf[i] : i;
         if (s->mult[s->ent_type[e]] == 0)
             continue;
         PyObject *v = PyLong_FromUnsignedLong(e);
@@ -421,13 +454,6 @@ static PyObject *Search_children(Search *s, PyObject *prefix) {
         Py_DECREF(v);
     }
     return out;
-}
-
-static uint64_t xorshift(uint64_t *x) {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
 }
 
 /* estimate(prefix=None, probes=100, seed=1) -> mean of Knuth's estimate of the number of nodes
@@ -489,8 +515,8 @@ static PyObject *Search_get_solutions(Search *s, void *c) {
 
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
-     "run(prefix=None, limit=0, seconds=-1, callback=None, max_nodes=0, resume=False) -> 0 "
-     "exhausted, 1 solution limit, 2 time, 3 node limit"},
+     "run(prefix=None, limit=0, seconds=-1, callback=None, max_nodes=0, resume=False, seed=0) -> "
+     "0 exhausted, 1 solution limit, 2 time, 3 node limit"},
     {"children", (PyCFunction)Search_children, METH_O, "children(prefix) -> entries fitting next"},
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
      "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},

@@ -8,13 +8,16 @@
  *           west) colour pair, those with a given west colour, those with a given south colour,
  *           and all of them; a pinned piece has a run of its own;
  *   spans   (first, end) of every run;
- *   cells   per square in search order, 9 ints: south and west neighbour (depth, -1 on the rim);
+ *   cells   per square in search order, 11 ints: south and west neighbour (depth, -1 on the rim);
  *           the first of its kind's exact runs (run + s * colours + w), west-colour runs
  *           (run + w) and south-colour runs (run + s, the run of all candidates after them); the
  *           colours a pinned north and east neighbour demand (-1 if none); the pinned piece's run
  *           (-1 if the square is free) and the breaks between a pinned square and the pinned
- *           squares before it;
+ *           squares before it; the north and east neighbour (depth, -1 on the rim);
  *   reserve breaks held back at each depth for the squares after it.
+
+ * The order need not be a row scan: any order in which a square comes after its south and west
+ * neighbours (a comb of rows and then columns, for one) reads the same two colours.
  *
  * A square is tried with its exact candidates first, then (if the schedule allows one more break)
  * those breaking the south join, then those breaking the west join, then (two more breaks) any.
@@ -22,22 +25,31 @@
  * the best board known and drops with every better board, so the whole schedule tightens (and its
  * first break moves deeper) as the search improves.
  *
+ * Tileability (``tile``): per colour c, F[c] half-edges of placed squares face a square still
+ * empty and H[c] sides of the pieces not yet placed face inside the board.  Every one of those
+ * will meet another in a join still to come, so at least max(F - H, (F + H) mod 2) half-edges of
+ * colour c end in broken joins, and the breaks to come are at least half the sum over the
+ * colours.  A candidate after which the breaks so far plus that bound pass the cap is cut.
+ * The bound is kept up to date in a few additions per node.
+ *
+ * The search hands control back by time (_handback.h): Ctrl-C and the deadline act within a few
+ * milliseconds whatever a node costs.
+ *
  * edgescore_ref.py is the same search in Python; a test holds the two to the same node sequence.
  */
 #define _POSIX_C_SOURCE 200809L
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
-#include <time.h>
+#include "_handback.h"
 
 typedef struct {
     uint16_t piece;
     uint8_t rot, n, e, s, w, pad;
 } Cand;
 
-enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, CELL_INTS };
-
-#define CHECK_EVERY (1u << 20)      /* nodes between looks at the clock and at signals */
+enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, NORTH, EAST,
+       CELL_INTS };
 
 typedef struct {
     const Cand *cands;
@@ -48,15 +60,42 @@ typedef struct {
     long long cap;                  /* most breaks a board may have to be reported */
     long long nodes, node_limit;
     long long patience, last;       /* stop after ``patience`` nodes without a better board */
-    double deadline;                /* seconds on the chosen clock; 0 = none */
-    clockid_t clock;                /* CLOCK_MONOTONIC, or the process's CPU time */
+    Handback hb;
     PyObject *callback;
+    int tile;                       /* cut by the tileability bound */
+    int *F, *H, D;                  /* per colour: open half-edges, pieces' sides; the bound x 2 */
 } Search;
 
-static double now(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* Broken half-edges of one colour that no later join can avoid. */
+static inline int tile_def(int f, int h) {
+    int x = f - h, p = (f + h) & 1;
+    return x > p ? x : p;
+}
+
+static inline void tile_add(Search *S, int c, int df, int dh) {
+    if (c == 0) return;                                /* grey: never inside a legal board */
+    S->D -= tile_def(S->F[c], S->H[c]);
+    S->F[c] += df;
+    S->H[c] += dh;
+    S->D += tile_def(S->F[c], S->H[c]);
+}
+
+/* Candidate ``c`` placed (sign 1) on, or taken back (sign -1) from, depth ``d``. */
+static inline void tile_move(Search *S, const Cand **board, int d, const Cand *c, int sign) {
+    const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
+    const int nb[4] = {cell[NORTH], cell[EAST], cell[SOUTH], cell[WEST]};
+    const int col[4] = {c->n, c->e, c->s, c->w};
+    for (int k = 0; k < 4; k++) {
+        if (nb[k] < 0) continue;                       /* the rim: a grey side */
+        tile_add(S, col[k], 0, -sign);                 /* the side leaves the pool */
+        if (nb[k] < d) {                               /* it closes the neighbour's open side */
+            const Cand *o = board[nb[k]];
+            const int oc = k == 0 ? o->s : k == 1 ? o->w : k == 2 ? o->n : o->e;
+            tile_add(S, oc, -sign, 0);
+        } else {
+            tile_add(S, col[k], sign, 0);              /* it stays open */
+        }
+    }
 }
 
 /* The most breaks a partial board may have after depth d. */
@@ -83,8 +122,9 @@ static int report(Search *S, const Cand **board, long long breaks) {
     return stop;
 }
 
-/* The search proper.  Returns 0 when the tree is exhausted, 1 at the node limit, 2 at the
- * deadline, 3 when the callback asked to stop, -1 on a Python error (a signal included). */
+/* The search proper: ENGINE_DONE when the tree is exhausted, ENGINE_NODES at the node limit or
+ * patience, ENGINE_TIME at the deadline, ENGINE_LIMIT when the callback asked to stop,
+ * ENGINE_ERROR on a Python error (a signal included). */
 static int run(Search *S) {
     const int n = S->n, C = S->colours;
     const Cand **board = calloc((size_t)n + 1, sizeof *board);
@@ -101,14 +141,13 @@ static int run(Search *S) {
         goto out;
     }
     long long breaks = 0;
-    unsigned long tick = 0;
     int d = 0;
 
 enter:                              /* square d gets its first candidate */
     if (d == n) {
         if (breaks <= S->cap) {
             int r = report(S, board, breaks);
-            if (r) { status = r < 0 ? -1 : 3; goto out; }
+            if (r) { status = r < 0 ? ENGINE_ERROR : ENGINE_LIMIT; goto out; }
             S->cap = breaks - 1;
             S->last = S->nodes;
             if (S->cap < 0) goto out;       /* every join matches: nothing better exists */
@@ -124,6 +163,13 @@ enter:                              /* square d gets its first candidate */
             board[d] = c;
             cur[d] = end[d] = c;
             phase[d] = 3;
+            if (S->tile) {
+                tile_move(S, board, d, c, 1);
+                if (breaks + cell[PINNED_BREAKS] + (S->D + 1) / 2 > S->cap) {
+                    tile_move(S, board, d, c, -1);
+                    goto backtrack;
+                }
+            }
             breaks += cell[PINNED_BREAKS];
             S->nodes++;
             d++;
@@ -160,17 +206,23 @@ next:                               /* square d tries its next candidate */
                 if (nn >= 0 && c->n != nn) pen++;
                 if (ne >= 0 && c->e != ne) pen++;
                 if (pen > avail) continue;
+                if (S->tile) {
+                    tile_move(S, board, d, c, 1);
+                    if (base[d] + pen + (S->D + 1) / 2 > S->cap) {
+                        tile_move(S, board, d, c, -1);
+                        continue;
+                    }
+                }
                 board[d] = c;
                 used[c->piece] = 1;
                 breaks = base[d] + pen;
                 S->nodes++;
-                if (++tick >= CHECK_EVERY) {
-                    tick = 0;
-                    if (PyErr_CheckSignals() < 0) { status = -1; goto out; }
-                    if (S->deadline > 0 && now(S->clock) >= S->deadline) { status = 2; goto out; }
+                if (handback_due(&S->hb, (unsigned long long)S->nodes)) {
+                    int h = handback_look(&S->hb, (unsigned long long)S->nodes);
+                    if (h) { status = h; goto out; }
                 }
-                if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = 1; goto out; }
-                if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = 1; goto out; }
+                if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = ENGINE_NODES; goto out; }
+                if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = ENGINE_NODES; goto out; }
                 d++;
                 goto enter;
             }
@@ -183,6 +235,7 @@ next:                               /* square d tries its next candidate */
 backtrack:
     if (d == 0) goto out;
     d--;
+    if (S->tile) tile_move(S, board, d, board[d], -1);
     if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) used[board[d]->piece] = 0;
     breaks = base[d];
     goto next;
@@ -216,6 +269,8 @@ static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
     for (int d = 0; d < S->n; d++) {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         if (cell[SOUTH] >= d || cell[WEST] >= d || cell[SOUTH] < -1 || cell[WEST] < -1) return -1;
+        if (cell[NORTH] < -1 || cell[NORTH] >= S->n || cell[NORTH] == d ||
+            cell[EAST] < -1 || cell[EAST] >= S->n || cell[EAST] == d) return -1;
         if (cell[PINNED] >= 0) {
             if (cell[PINNED] >= nruns || S->spans[2 * cell[PINNED]] >= S->spans[2 * cell[PINNED] + 1])
                 return -1;
@@ -226,26 +281,52 @@ static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
     return 0;
 }
 
+/* The tileability counts before the first placement: nothing open, every piece's sides in the
+ * pool (each piece counted once, from its first candidate; grey, colour 0, never counts). */
+static int tile_start(Search *S, Py_ssize_t ncands) {
+    S->F = PyMem_Calloc((size_t)S->colours, sizeof(int));
+    S->H = PyMem_Calloc((size_t)S->colours, sizeof(int));
+    uint8_t *seen = PyMem_Calloc((size_t)S->npieces, 1);
+    if (!S->F || !S->H || !seen) {
+        PyMem_Free(seen);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < ncands; i++) {
+        const Cand *c = S->cands + i;
+        if (seen[c->piece]) continue;
+        seen[c->piece] = 1;
+        const int col[4] = {c->n, c->e, c->s, c->w};
+        for (int k = 0; k < 4; k++)
+            if (col[k]) S->H[col[k]]++;
+    }
+    PyMem_Free(seen);
+    S->D = 0;
+    for (int c = 1; c < S->colours; c++) S->D += tile_def(0, S->H[c]);
+    return 0;
+}
+
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
-"       cpu, callback) -> (status, nodes, cap)\n\n"
+"       cpu, callback, tile=False) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
 "'time' or 'stopped'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
 "a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
-"``cpu`` is true.  A signal raises its exception (KeyboardInterrupt) from inside the search.");
+"``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  A signal raises\n"
+"its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback;
     int n, npieces, colours;
     long long cap, node_limit, patience;
     double seconds;
-    int cpu;
+    int cpu, tile = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|p", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
-                          &callback))
+                          &callback, &tile))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -264,15 +345,21 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0) {
         PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); return NULL;
     }
-    clockid_t clock = cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC;
     Search S = {cv.buf, sv.buf, ev.buf, rv.buf, n, npieces, colours, cap, 0, node_limit,
-                patience, 0, seconds > 0 ? now(clock) + seconds : 0.0, clock, callback};
-    int status = check_layout(&S, cv.len / (Py_ssize_t)sizeof(Cand), sv.len / 8);
+                patience, 0, {0}, callback, tile, NULL, NULL, 0};
+    Py_ssize_t ncands = cv.len / (Py_ssize_t)sizeof(Cand);
+    int status = check_layout(&S, ncands, sv.len / 8);
     if (status < 0) PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
-    else status = run(&S);
+    else if (tile && tile_start(&S, ncands) < 0) status = -1;
+    else {
+        handback_start(&S.hb, seconds, cpu, 0);
+        status = run(&S);
+    }
+    PyMem_Free(S.F); PyMem_Free(S.H);
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
     if (status < 0) return NULL;
-    static const char *names[] = {"exhausted", "nodes", "time", "stopped"};
+    /* the wrapper's names, older than the shared ones: done, limit, time, nodes */
+    static const char *names[] = {"exhausted", "stopped", "time", "nodes"};
     return Py_BuildValue("(sLL)", names[status], S.nodes, S.cap);
 }
 

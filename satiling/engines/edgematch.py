@@ -308,16 +308,19 @@ class Engine:
 
     def solutions(self, prefix: Sequence[int] = (), limit: int = 0, seconds: float | None = None,
                   on_solution: Callable[[list[Placed]], None] | None = None, max_nodes: int = 0,
-                  resume: bool = False) -> str:
+                  resume: bool = False, seed: int = 0) -> str:
         """Search below ``prefix`` (table positions), calling ``on_solution`` with each board;
         returns how it ended: "exhausted", "limit" (``limit`` solutions), "time limit" or "node
-        limit" (``max_nodes`` more nodes); ``resume`` goes on after any of the last three.  Ctrl-C
-        raises KeyboardInterrupt; ``self.search.solutions`` and ``nodes`` keep the counts."""
+        limit" (``max_nodes`` more nodes); ``resume`` goes on after any of the last three.
+        ``seed`` (not 0) randomises the value orders from that seed (a restart; the same seed,
+        the same search); the solutions met are the same, in another order.  Ctrl-C raises
+        KeyboardInterrupt within a few milliseconds; ``self.search.solutions`` and ``nodes``
+        keep the counts."""
         if not self.possible:
             return "exhausted"
         callback = None if on_solution is None else (lambda ch: on_solution(self.board_of(ch)))
         status = self.search.run(list(prefix), limit, -1.0 if seconds is None else seconds, callback,
-                                 max_nodes, resume)
+                                 max_nodes, resume, seed)
         return STATUS[status]
 
     def board_of(self, choice: Sequence[int]) -> list[Placed]:
@@ -332,8 +335,8 @@ class Engine:
         return self.search.estimate(list(prefix), probes, seed) if self.possible else 0.0
 
 
-def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] | None = None
-         ) -> tuple[list[Placed] | None, str, list[Engine]]:
+def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] | None = None,
+         seed: int | None = None) -> tuple[list[Placed] | None, str, list[Engine]]:
     """One solution.  With order "auto": the order of the smallest estimated tree when that tree
     can be searched (below :data:`RACE_ABOVE` nodes); otherwise every order in turn for
     :data:`SLICE` nodes (smallest estimated tree first), each going on where it stopped, until one
@@ -344,10 +347,14 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
     order: on generated 7x7 boards (3 + 6 colours, seeds 1-24) it met the first solution after 2.1
     times fewer nodes (geometric mean) than the table order; on the clue puzzles (billions of
     solutions, the race) it was slower (clue 2: 0.26 s against 0.01 s), so the race keeps the table.
-    ``engines``: those of :func:`solve_engines` when already made.
+    ``engines``: those of :func:`solve_engines` when already made.  ``seed`` (not None): a
+    single search (a tree below :data:`RACE_ABOVE`) runs as :func:`restarts` from that seed.
     Returns (solution or None, "limit" / "exhausted" / "time limit", the engines)."""
     import time
     engines = engines or solve_engines(board)
+    if seed is not None and len(engines) == 1:
+        found, status = restarts(engines[0], seconds, seed)
+        return found, status, engines
     deadline = None if seconds is None else time.monotonic() + seconds
     while True:
         for eng in engines:
@@ -359,6 +366,57 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
                 return found[0], "limit", engines
             if status in ("exhausted", "time limit"):
                 return None, status, engines
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of Luby, Sinclair and Zuckerman's restart sequence
+    1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ...: within a log factor of the best fixed
+    restart length for any run-time distribution, without knowing it."""
+    if i < 1:
+        raise ValueError("luby: i counts from 1")
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+#: nodes of the unit run of :func:`restarts` (see the measurement there)
+LUBY_UNIT = 1 << 20
+
+
+def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: int = LUBY_UNIT
+             ) -> tuple[list[Placed] | None, str]:
+    """One solution by restarts: run ``i`` searches the whole tree in a value order randomised
+    from (``seed``, ``i``) for at most ``luby(i) * unit`` nodes.  The same seed gives the same
+    runs.  A run that ends its tree proves there is no solution ("exhausted"); otherwise
+    (solution or None, "limit" / "time limit").  Restarts cut the heavy tail of backtracking: a
+    search stuck under a bad early choice is abandoned, and the runs grow so that a needed long
+    one comes."""
+    import time
+    deadline = None if seconds is None else time.monotonic() + seconds
+    i = 0
+    while True:
+        i += 1
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        found: list[list[Placed]] = []
+        status = engine.solutions(limit=1, seconds=left, on_solution=found.append,
+                                  max_nodes=luby(i) * unit, seed=_mix(seed, i))
+        if found:
+            return found[0], "limit"
+        if status in ("exhausted", "time limit"):
+            return None, status
+
+
+def _mix(seed: int, i: int) -> int:
+    """A run's seed from the user's and the run's number (never 0, which means no randomness)."""
+    x = (seed * 0x9E3779B97F4A7C15 + i * 0xBF58476D1CE4E5B9) & (2 ** 64 - 1)
+    x ^= x >> 31
+    return x or 1
 
 
 def solve_engines(board: EdgeBoard) -> list[Engine]:
@@ -374,9 +432,10 @@ def solve_engines(board: EdgeBoard) -> list[Engine]:
     return engines
 
 
-def solve(board: EdgeBoard, seconds: float | None = None) -> tuple[list[Placed] | None, str, int]:
-    """(one solution or None, how the search ended, nodes), by :func:`race`."""
-    found, status, engines = race(board, seconds)
+def solve(board: EdgeBoard, seconds: float | None = None, seed: int | None = None
+          ) -> tuple[list[Placed] | None, str, int]:
+    """(one solution or None, how the search ended, nodes), by :func:`race` (``seed``: there)."""
+    found, status, engines = race(board, seconds, seed=seed)
     return found, status, sum(e.nodes for e in engines)
 
 

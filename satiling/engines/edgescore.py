@@ -30,7 +30,12 @@ Cand = tuple[int, int, int, int, int, int]
 #: callback(breaks, nodes, board) for every full board within the cap; a true result stops
 OnBoard = Callable[[int, int, list[tuple[int, int]]], Any]
 
-CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "pinned", "pinned_breaks")
+CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "pinned", "pinned_breaks",
+               "north", "east")
+#: fill orders: "rows" scans rows from the bottom-left corner; "comb" scans the bottom rows, then
+#: fills the top ``teeth`` rows by columns (after a block of ``teeth`` columns by rows), as
+#: Blackwood's solver does on Eternity II (rows 1-11, then 5-high columns)
+ORDERS = ("rows", "comb")
 #: the schedule's first break and its full allowance, as fractions of the squares (measured on
 #: Eternity II: depths 200 and 250 of 256; see tools/bench/e2_score.py)
 START, FULL = 200 / 256, 250 / 256
@@ -64,11 +69,28 @@ class Outcome:
     cap: int
 
 
-def layout(puzzle: Any, hints: bool = False, seed: int | None = None) -> Layout:
+def fill_order(rows: int, cols: int, order: str = "rows", teeth: int | None = None) -> list[tuple[int, int]]:
+    """The squares in the order the search fills them; each comes after its south and west
+    neighbours.  "comb": the top ``teeth`` rows (default 5/16 of the rows) are filled last, a
+    ``teeth``-wide block at the left by rows, then the other columns one by one from the bottom."""
+    if order not in ORDERS:
+        raise SatilingError(f"unknown fill order {order!r} (choose from {', '.join(ORDERS)})")
+    if order == "rows":
+        return [(r, c) for r in range(rows - 1, -1, -1) for c in range(cols)]
+    t = max(1, min(rows - 1, round(rows * 5 / 16) if teeth is None else teeth))
+    out = [(r, c) for r in range(rows - 1, t - 1, -1) for c in range(cols)]
+    out += [(r, c) for r in range(t - 1, -1, -1) for c in range(min(t, cols))]
+    out += [(r, c) for c in range(min(t, cols), cols) for r in range(t - 1, -1, -1)]
+    return out
+
+
+def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str = "rows",
+           teeth: int | None = None) -> Layout:
     """The search tables of an edge-matching ``puzzle`` (its pinned pieces, and the hints if
-    asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order."""
+    asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order;
+    ``order`` and ``teeth``: see :func:`fill_order`."""
     rows, cols = puzzle.rows, puzzle.cols
-    order = [(r, c) for r in range(rows - 1, -1, -1) for c in range(cols)]
+    order = fill_order(rows, cols, order, teeth)
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
     colours = 1 + max(max(e) for e in puzzle.pieces)
     if colours > 256 or len(puzzle.pieces) > 65535:
@@ -128,21 +150,27 @@ def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables) 
     """The :data:`CELL_FIELDS` of each square in search order (a pinned square adds its run)."""
     depth = {sq: d for d, sq in enumerate(order)}
     cells = []
-    for r, c in order:
+    for d, (r, c) in enumerate(order):
         south = depth[r + 1, c] if r + 1 < puzzle.rows else -1
         west = depth[r, c - 1] if c > 0 else -1
+        north = depth[r - 1, c] if r > 0 else -1
+        east = depth[r, c + 1] if c + 1 < puzzle.cols else -1
+        if south > d or west > d:
+            raise SatilingError("internal error: a square comes before its south or west neighbour")
         if (r, c) in pinned:
             p, rot = pinned[r, c]
             e = puzzle.edges(p, rot)
             cells.append((south, west, -1, -1, -1, -1, -1, len(tables.spans),
-                          _pinned_breaks(puzzle, pinned, (r, c), e)))
+                          _pinned_breaks(puzzle, pinned, (r, c), e), north, east))
             tables.add_run([(p - 1, rot, *e)])
             continue
+        if (0 <= north < d and (r - 1, c) not in pinned) or (0 <= east < d and (r, c + 1) not in pinned):
+            raise SatilingError("internal error: a free square comes after its north or east neighbour")
         up, right = pinned.get((r - 1, c)), pinned.get((r, c + 1))
         need_n = puzzle.edges(*up)[2] if up else -1         # a pinned north neighbour's S colour
         need_e = puzzle.edges(*right)[3] if right else -1   # a pinned east neighbour's W colour
         rim = tuple(puzzle.on_rim((r, c), k) for k in range(4))
-        cells.append((south, west, *runs[rim], need_n, need_e, -1, 0))
+        cells.append((south, west, *runs[rim], need_n, need_e, -1, 0, north, east))
     return cells
 
 
@@ -151,6 +179,18 @@ def reserve(n: int, cap: int, start: float = START, full: float = FULL) -> list[
     ``start * n``, none from ``full * n`` on, falling evenly in between."""
     d0, d1 = start * n, max(start * n + 1, full * n)
     return [cap - min(cap, max(0, math.floor(cap * (d - d0) / (d1 - d0)))) for d in range(n)]
+
+
+def slips(n: int, cap: int, depths: list[int]) -> list[int]:
+    """Breaks held back at each depth for a schedule that unlocks one more break at each of
+    ``depths`` (Blackwood's: 201, 206, ..., 239 on Eternity II) and the rest of the cap at the end;
+    in :func:`reserve`'s form, so that a better board tightens the whole schedule."""
+    free = 0
+    out = []
+    for d in range(n):
+        free += depths.count(d)
+        out.append(max(0, cap - free) if d < n - 1 else 0)
+    return out
 
 
 def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple) -> int:
@@ -164,16 +204,17 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           seconds: float = 0.0, cpu: bool = False, patience: int = 0) -> Outcome:
+           seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
     clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
     :func:`reserve`); boards with at most ``cap`` breaks are reported, each lowering the cap
-    below itself.  Ctrl-C raises KeyboardInterrupt within about a million nodes (the boards
-    reported so far are the caller's)."""
+    below itself.  ``tile`` cuts a branch whose breaks plus the tileability bound (the colours
+    left open against the pieces left, ``_edgescore.c``) pass the cap.  Ctrl-C raises
+    KeyboardInterrupt within a few milliseconds (the boards reported so far are the caller's)."""
     from . import _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
-                                           on_board)
+                                           on_board, tile)
     return Outcome(status, nodes, cap)

@@ -15,11 +15,53 @@ class _Stop(Exception):
 
 class _Search:
     def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
-                 node_limit: int, patience: int) -> None:
+                 node_limit: int, patience: int, tile: bool = False) -> None:
         self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
         self.node_limit, self.patience, self.nodes, self.last = node_limit, patience, 0, 0
         self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
         self.used = [False] * lay.npieces
+        self.tile = tile
+        # tileability: per colour the open half-edges of placed squares and the sides in the pool
+        self.open = [0] * lay.colours
+        self.pool = [0] * lay.colours
+        seen = set()
+        for c in lay.cands:
+            if c[0] not in seen:
+                seen.add(c[0])
+                for x in c[2:]:
+                    if x:
+                        self.pool[x] += 1
+
+    def bound(self) -> int:
+        """The fewest breaks still to come: half the half-edges no later join can match."""
+        lost = sum(max(f - h, (f + h) % 2) for f, h in zip(self.open[1:], self.pool[1:]))
+        return (lost + 1) // 2
+
+    def move(self, d: int, c: Cand, sign: int) -> None:
+        """Place (sign 1) or take back (-1) candidate ``c`` on depth ``d`` in the tileability counts."""
+        cell = self.lay.cells[d]
+        for k, nb in enumerate((cell[9], cell[10], cell[0], cell[1])):     # N, E, S, W
+            if nb < 0:
+                continue
+            mine = c[2 + k]
+            if mine:
+                self.pool[mine] -= sign
+            if nb < d:
+                theirs = self.board[nb][2 + (k + 2) % 4]
+                if theirs:
+                    self.open[theirs] -= sign
+            elif mine:
+                self.open[mine] += sign
+
+    def cut(self, d: int, c: Cand, breaks: int) -> bool:
+        """With ``tile``: place ``c`` in the counts; True (and taken back) if the bound cuts it."""
+        if not self.tile:
+            return False
+        self.move(d, c, 1)
+        if breaks + self.bound() > self.cap:
+            self.move(d, c, -1)
+            return True
+        return False
 
     def allowed(self, d: int) -> int:
         """The most breaks a partial board may have after depth ``d``."""
@@ -37,12 +79,15 @@ class _Search:
                 if self.cap < 0:
                     raise _Stop("exhausted")      # every join matches: nothing better exists
             return
-        south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d]
+        south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d][:9]
         if pinned >= 0:
-            if breaks + pinned_breaks <= self.allowed(d):
-                self.board[d] = lay.cands[lay.spans[pinned][0]]
+            c = lay.cands[lay.spans[pinned][0]]
+            if breaks + pinned_breaks <= self.allowed(d) and not self.cut(d, c, breaks + pinned_breaks):
+                self.board[d] = c
                 self.nodes += 1
                 self.fill(d + 1, breaks + pinned_breaks)
+                if self.tile:
+                    self.move(d, c, -1)
             return
         s = self.board[south][2] if south >= 0 else 0      # the south neighbour's N colour
         w = self.board[west][3] if west >= 0 else 0        # the west neighbour's E colour
@@ -58,7 +103,7 @@ class _Search:
                 if self.used[c[0]] or _tried(phase, c, s, w):
                     continue
                 pen = (0, 1, 1, 2)[phase] + (need_n >= 0 and c[2] != need_n) + (need_e >= 0 and c[3] != need_e)
-                if pen > avail:
+                if pen > avail or self.cut(d, c, breaks + pen):
                     continue
                 self.board[d] = c
                 self.used[c[0]] = True
@@ -68,6 +113,8 @@ class _Search:
                 if self.patience and self.nodes - self.last >= self.patience:
                     raise _Stop("nodes")
                 self.fill(d + 1, breaks + pen)
+                if self.tile:
+                    self.move(d, c, -1)
                 self.used[c[0]] = False
                 avail = self.allowed(d) - breaks    # a board found below lowers the cap
                 if avail < 0:
@@ -81,9 +128,9 @@ def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           patience: int = 0) -> Outcome:
+           patience: int = 0, tile: bool = False) -> Outcome:
     """:func:`satiling.engines.edgescore.search` without the clock."""
-    run = _Search(lay, held, cap, on_board, node_limit, patience)
+    run = _Search(lay, held, cap, on_board, node_limit, patience, tile)
     try:
         run.fill(0, 0)
     except _Stop as stop:

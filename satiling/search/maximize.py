@@ -67,11 +67,13 @@ class MaxResult:
 
 def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
-                     hints: bool = False, workers: int = 1, greedy_start: bool = True,
-                     seed: int = 0, cpu_time: bool = False) -> MaxResult:
+                     hints: bool = False, workers: int | None = None, greedy_start: bool = True,
+                     seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None) -> MaxResult:
     """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
-    seconds of this process with ``cpu_time``, backtrack engine only, for benchmarks on a shared
-    machine).  An interrupt ends the search early with the best board so far (``stopped_by``)."""
+    seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
+    shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
+    processes (default one per core).  ``tuning``: the backtracker's settings (:class:`Tuning`).
+    An interrupt ends the search early with the best board so far (``stopped_by``)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     engine = maximise_engine(puzzle, engine)
@@ -79,7 +81,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     best = _Best(on_improve, len(puzzle.joins()))
     try:
         result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start,
-                      seed, cpu_time)
+                      seed, cpu_time, tuning)
     except KeyboardInterrupt as stop:
         result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
         result.stopped_by = stop
@@ -88,16 +90,17 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
 
 
 def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
-         cpu_time) -> MaxResult:
+         cpu_time, tuning=None) -> MaxResult:
     if engine in ("lns", "backtrack"):
         if time_limit is None and (engine == "lns" or puzzle.rows * puzzle.cols > EXACT_LIMIT):
             raise SatilingError("--maximize-matches on a large board needs --time-limit")
         if engine == "lns":
             return _lns(puzzle, time_limit, on_improve, hints, start, seed)
-        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time)
+        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
     problem, matched = puzzle.match_problem(hints=hints)
     if engine == "cpsat":
-        return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints)
+        return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers or 1, greedy_start,
+                      start, hints)
     return _rc2(puzzle, problem, matched, time_limit, on_improve, start)
 
 
@@ -124,47 +127,193 @@ def _score(puzzle: Any, solution: list[Any]) -> int:
 
 
 # -- the compiled backtracker -----------------------------------------------------------------
+@dataclass
+class Tuning:
+    """How the scoring search runs (the defaults are measured: tools/bench/e2_score.py).
+
+    ``order``: fill order (``edgescore.ORDERS``); ``start``/``full``: the schedule of breaks as
+    fractions of the depth (:func:`edgescore.reserve`), or ``slips``: the depths that each unlock
+    one more break (:func:`edgescore.slips`); ``tile``: cut by the tileability bound;
+    ``restart_nodes``: a restart after that many nodes without a better board; ``repair``: the
+    share of the time given to the closing repair of the best board (:mod:`repair`)."""
+
+    order: str = "rows"
+    start: float | None = None
+    full: float | None = None
+    slips: tuple[int, ...] | None = None
+    tile: bool = False
+    restart_nodes: int = RESTART_NODES
+    repair: float = 0.0
+
+    def held(self, n: int, cap: int) -> list[int]:
+        from ..engines import edgescore
+        if self.slips is not None:
+            return edgescore.slips(n, cap, list(self.slips))
+        return edgescore.reserve(n, cap, edgescore.START if self.start is None else self.start,
+                                 edgescore.FULL if self.full is None else self.full)
+
+
+#: the tuning before issue 24 (one search, row scan, no repair): the benchmark's "old" engine
+OLD = Tuning()
+#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py)
+DEFAULT = Tuning()
+
+
+def default_workers() -> int:
+    """One search per core."""
+    import os
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-               cpu_time: bool = False, restart_nodes: int = RESTART_NODES) -> MaxResult:
+               cpu_time: bool = False, tuning: Tuning | None = None, workers: int | None = None
+               ) -> MaxResult:
+    """The scoring search: one per worker process (different seeds), each improving board
+    re-checked here by the scorer before it is reported."""
+    n = puzzle.rows * puzzle.cols
+    tuning = tuning or DEFAULT
+    workers = default_workers() if workers is None else workers
+    if n <= EXACT_LIMIT or workers <= 1 or time_limit is None:
+        return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning)
+    return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
+
+
+def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
+                   cpu_time: bool, tuning: Tuning) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
-    cap one below the best board so far, each ending after ``restart_nodes`` nodes without a
-    better board.  Small boards get one run without a schedule: if it ends, its best board is
-    optimal."""
+    cap one below the best board so far, each ending after ``tuning.restart_nodes`` nodes without
+    a better board; then the closing repair of the best board.  Small boards get one run without
+    a schedule: if it ends, its best board is optimal."""
     from ..engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
     best = {"breaks": joins + 1, "solution": []}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
+    share = 0.0 if exact or time_limit is None else tuning.repair
+    search_limit = None if time_limit is None else time_limit * (1 - share)
+
+    def report(solution: list, breaks: int) -> None:
+        score = checked_score(puzzle, solution, hints)
+        if score != joins - breaks:
+            raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
+                                f"joins, the board has {score}")
+        best.update(breaks=breaks, solution=solution)
+        on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+
     for k in itertools.count():
-        left = None if time_limit is None else time_limit - (clock() - begin)
+        left = None if search_limit is None else search_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
-        lay = edgescore.layout(puzzle, hints, seed=seed + k)
+        lay = edgescore.layout(puzzle, hints, seed=seed + k, order="rows" if exact else tuning.order)
 
         def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
-            solution = puzzle.tiles(lay.board(raw))
-            score = checked_score(puzzle, solution, hints)
-            if score != joins - breaks:
-                raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
-                                    f"joins, the board has {score}")
-            best.update(breaks=breaks, solution=solution)
-            on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+            report(puzzle.tiles(lay.board(raw)), breaks)
             return False
 
         cap = best["breaks"] - 1
-        held = [0] * n if exact else edgescore.reserve(n, cap)
+        held = [0] * n if exact else tuning.held(n, cap)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
-                               cpu=cpu_time, patience=0 if exact else restart_nodes)
+                               cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
+                               tile=tuning.tile and not exact)
         exhausted = exact and out.status == "exhausted"
         if exhausted:
             break
+    if share > 0 and best["solution"] and best["breaks"] > 0:
+        _close(puzzle, best, time_limit - (clock() - begin), clock, hints, seed, report)
     if not best["solution"]:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     score = joins - best["breaks"]
     proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
+
+
+def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, report) -> None:
+    """The closing repair of the best board for ``seconds`` (:mod:`repair`); better boards go
+    to ``report(solution, breaks)``."""
+    from .repair import repair
+    if seconds <= 0:
+        return
+    joins = len(puzzle.joins())
+    board = puzzle.board_from(best["solution"], strict=False)
+    pinned = {(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])}
+    repair(puzzle, dict(board), pinned, seconds, seed,
+           on_better=lambda b, s: report(puzzle.tiles(b), joins - s), clock=clock)
+
+
+def _backtrack_many(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed: int,
+                    cpu_time: bool, tuning: Tuning, workers: int) -> MaxResult:
+    """``workers`` processes, each :func:`_backtrack_one` with its own seed; their better boards
+    come back through pipes, are checked again here and reported in order of score."""
+    from multiprocessing.connection import wait
+    ctx = mp.get_context("fork")
+    joins = len(puzzle.joins())
+    best: dict[str, Any] = {"score": -1, "solution": []}
+    procs, conns = [], []
+    try:
+        for w in range(workers):
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_worker, args=(puzzle, time_limit, hints, start,
+                                                     seed + 100003 * w, cpu_time, tuning, child),
+                               daemon=True)
+            proc.start()
+            child.close()
+            procs.append(proc)
+            conns.append(parent)
+        live = list(conns)
+        while live:
+            for conn in wait(live):
+                try:
+                    msg = conn.recv()
+                except EOFError:
+                    live.remove(conn)
+                    continue
+                if msg[0] == "error":
+                    raise SatilingError(msg[1])
+                if msg[0] == "done":
+                    live.remove(conn)
+                    continue
+                solution = msg[1]
+                score = checked_score(puzzle, solution, hints)
+                if score > best["score"]:
+                    best.update(score=score, solution=solution)
+                    on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+                if score == joins:
+                    live = []
+                    break
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+        for conn in conns:
+            conn.close()
+    if best["score"] < 0:
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+    proved = best["score"] == joins
+    return MaxResult("OPTIMAL" if proved else "FEASIBLE", best["score"], joins, best["solution"],
+                     0.0, best["score"] if proved else None)
+
+
+def _worker(puzzle, time_limit, hints, start, seed, cpu_time, tuning, conn) -> None:
+    """A worker process: its search's better boards down ``conn``, then "done"."""
+    import os
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops it (Ctrl-C reaches the group)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        _backtrack_one(puzzle, time_limit, lambda imp: conn.send(("board", imp.solution)), hints,
+                       start, seed, cpu_time, tuning)
+        conn.send(("done",))
+    except BaseException as e:                       # noqa: BLE001 -- reported to the parent
+        try:
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+        except Exception:                            # noqa: BLE001
+            pass
+    finally:
+        conn.close()
+        os._exit(0)
 
 
 def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
