@@ -203,13 +203,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--amo", default="pairwise", type=amo_arg,
                    help="at-most-one encoding for the clause count")
 
+    from .backends.formats import FORMATS as ENCODE_FORMATS
     s = _model_command(sub, "encode", "write the model for an external solver (stdout)", cmd_encode)
-    s.add_argument("--format", choices=("dimacs", "cpsat", "lp"), default="dimacs",
-                   help="dimacs: CNF with a 'c v VAR PLACEMENT' map (default); cpsat: CP-SAT model "
-                        "as protobuf text; lp: CPLEX LP for MIP solvers")
+    s.add_argument("--format", choices=ENCODE_FORMATS, default="dimacs",
+                   help="dimacs: CNF with a 'c v VAR PLACEMENT' map (default); wcnf: MaxSAT; opb: "
+                        "pseudo-Boolean; cpsat: CP-SAT model as protobuf text; lp: CPLEX LP (HiGHS, "
+                        "SCIP, CBC); lpsolve: lp_solve's LP (OR-Tools' LP importer); mps: free MPS; "
+                        "xcc: Knuth's DLX1/SSXCC exact cover; mzn: MiniZinc; xcsp3: XCSP3 "
+                        "(see docs/solvers.md)")
     s.add_argument("--amo", default="pairwise", type=amo_arg,
                    help="at-most-one encoding: pairwise (default, fastest measured), seqcounter, "
                         "ladder, bitwise, totalizer, ...")
+    s.add_argument("--maximize-matches", action="store_true",
+                   help="edge matching: the score problem (every square filled, as many joins "
+                        "matching as possible) instead of the puzzle; needs a format with an "
+                        "objective (wcnf: the joins are the soft clauses)")
     s.add_argument("-o", "--output", help="write to this file instead of stdout")
 
     s = _model_command(sub, "solve", "find one solution, verify it, draw it", cmd_solve)
@@ -232,11 +240,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--limit", type=whole(1, 10 ** 18), metavar="N", help="stop after N solutions")
     s.add_argument("--out", metavar="FILE", help="append the JSON lines to FILE instead of stdout")
 
-    s = _model_command(sub, "decode", "read a SAT solver's output for the DIMACS of NAME", cmd_decode)
-    s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin): "
-                   "SAT-competition 's'/'v' lines, MiniSat's result file or a plain literal list, "
-                   "complete or partial (a partial edge-matching board is drawn with its score; "
-                   "exit 1); a complete model is checked against every clause")
+    s = _model_command(sub, "decode", "read a solver's answer to the model of NAME", cmd_decode)
+    s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin); "
+                   "for dimacs: SAT-competition 's'/'v' lines, MiniSat's result file or a plain "
+                   "literal list, complete or partial (a partial edge-matching board is drawn with "
+                   "its score; exit 1); a complete model is checked against every clause")
+    s.add_argument("--format", choices=ENCODE_FORMATS, default="dimacs",
+                   help="the format the solver read (as given to encode): its answer is read in "
+                        "that family's words (MaxSAT or PB 'v' lines, a CP-SAT response, a HiGHS / "
+                        "SCIP / CBC / lp_solve solution, DLX1 lines, MiniZinc output, an XCSP3 "
+                        "<instantiation>) and must be complete and keep every constraint")
+    s.add_argument("--maximize-matches", action="store_true",
+                   help="the answer is to 'encode --maximize-matches' (the board is scored)")
     s.add_argument("--cnf", metavar="FILE",
                    help="the DIMACS file the solver read: the model options and --amo are taken "
                         "from its 'c satiling encode' line and the model is checked against its "
@@ -396,7 +411,9 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def cmd_encode(args: argparse.Namespace) -> int:
     with stages(("model",)):
-        puzzle, problem = load_model(args)
+        puzzle = catalog.load(args.name)
+        export = model_export(args, puzzle)
+    problem = export.problem
     with output_file(args.output) as out:
         if args.format == "dimacs":
             from .backends.cnf import CnfEncoder
@@ -405,14 +422,39 @@ def cmd_encode(args: argparse.Namespace) -> int:
             with progress_lines(out, lines, "clauses") as counted:
                 n_vars, n_clauses = write_dimacs(problem, counted, args.amo, options=model_options(args))
             print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
-        elif args.format == "cpsat":
-            from .backends.cpsat import to_cpsat
-            model, _ = to_cpsat(problem)
-            out.write(str(model.proto))
         else:
-            from .backends.lp import write_lp
-            write_lp(problem, out)
+            from .backends.formats import write_model
+            sizes = write_model(args.format, export, out, args.amo or "pairwise")
+            print(f"satiling: {puzzle.name}: {args.format}: {sizes}", file=sys.stderr)
     return EXIT_FOUND
+
+
+def model_export(args: argparse.Namespace, puzzle):
+    """The model ``encode --format`` writes (and ``decode --format`` reads answers to), with its
+    objective: the matching joins for ``--maximize-matches``, the placed pieces of a polyform
+    board whose rules are ``at-most`` (dropped, as before, for formats without objectives)."""
+    from .backends.dimacs import encode_command
+    from .backends.formats import NO_OBJECTIVE
+    from .backends.rows import Export
+    options = model_options(args)
+    if args.maximize_matches:
+        if not hasattr(puzzle, "match_problem"):
+            raise SatilingError("--maximize-matches applies to edge-matching puzzles only")
+        other = sorted(set(options) - {"hints"})
+        if other:
+            raise SatilingError(f"--maximize-matches does not take --{other[0].replace('_', '-')}")
+        if args.format in NO_OBJECTIVE:
+            raise SatilingError(f"--format {args.format} has no objective: --maximize-matches needs "
+                                "wcnf, opb, cpsat, lp, lpsolve, mps, mzn or xcsp3")
+        problem, soft = puzzle.match_problem(hints=bool(options.get("hints")))
+        meaning, options = "joins that match", {**options, "maximize_matches": True}
+    else:
+        problem = puzzle.problem(**options)
+        at_most = getattr(puzzle, "pieces_rule", "exact") == "at-most"
+        soft = problem.primary_vars() if at_most and args.format not in NO_OBJECTIVE else []
+        meaning = "pieces placed"
+    command = f"{encode_command(puzzle.name, args.amo or 'pairwise', options)} --format {args.format}"
+    return Export(problem, soft, command, meaning)
 
 
 #: ``solve --engine``; the old spellings ``--solver backtrack|walk|race|A+B`` and
@@ -593,9 +635,11 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
 def cmd_decode(args: argparse.Namespace) -> int:
     """A solver's model: 0 and a picture for a solution; 1 for a consistent partial model (the
     board so far, for edge matching); 2 for a contradictory one, or a complete model that breaks
-    a clause of the formula; 3 when the solver gave up."""
+    a clause of the formula; 3 when the solver gave up.  Other formats: :func:`decode_answer`."""
     from .backends.dimacs import Formula
     puzzle = catalog.load(args.name)
+    if args.format != "dimacs" or args.maximize_matches:
+        return decode_answer(args, puzzle)
     formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
     problem = formula.problem
     text = read_text(args.output, 64 + 16 * formula.variables + (1 << 20), what="solver output")
@@ -628,6 +672,67 @@ def cmd_decode(args: argparse.Namespace) -> int:
         return EXIT_NONE
     show(puzzle, solution, args.svg)
     return EXIT_FOUND
+
+
+def decode_answer(args: argparse.Namespace, puzzle) -> int:
+    """``decode --format F``: the answer read in its solver family's words, complete and keeping
+    every constraint of the model, else refused in one line (exit 2); 0 and the picture for a
+    solution (for ``--maximize-matches``, the full board and its score); 1 when the solver says
+    there is none; 3 when it gave no answer."""
+    from .backends.answers import READERS, checked
+    if args.cnf:
+        raise SatilingError("--cnf is for --format dimacs")
+    export = model_export(args, puzzle)
+    problem = export.problem
+    key, clauses = answer_key(args.format, export, args.amo or "pairwise")
+    where = "stdin" if args.output == "-" else args.output
+    text = read_text(args.output, 4096 + 64 * key.variables + (1 << 20), what="solver output")
+    try:
+        answer = READERS[args.format](text, key)
+        if answer.status == "UNSATISFIABLE":
+            print("no solution")
+            return EXIT_NONE
+        if not answer.values:
+            print("satiling: the solver gave no answer", file=sys.stderr)
+            return EXIT_TIMEOUT
+        true = checked(problem, answer, key.variables, clauses)
+    except SatilingError as e:            # name the file the message is about
+        raise SatilingError(f"{where}: {e}") from None
+    solution = problem.decode(v for v in true if problem.primary[v])
+    if args.maximize_matches:
+        from .commands.edgematch import print_board
+        s = print_board(puzzle, puzzle.board_from(solution), args.svg)
+        print(f"satiling: {puzzle.name}: a full board, score {s.matched}/{s.joins} (counted from "
+              "the pieces)", file=sys.stderr)
+        return EXIT_FOUND
+    try:
+        puzzle.verify(solution)
+    except VerificationError as e:        # the model's constraints hold, the puzzle's do not
+        raise SatilingError(f"{where}: not a solution of {puzzle.name}: {e}") from None
+    if export.soft:
+        print(f"satiling: {puzzle.name}: {len(solution)} pieces placed", file=sys.stderr)
+    show(puzzle, solution, args.svg)
+    return EXIT_FOUND
+
+
+def answer_key(fmt: str, export, amo: str):
+    """What the reader of ``fmt`` needs to know of the model, and the clauses an answer is held
+    to (WCNF: the hard clauses, auxiliary variables and all; else None: the model's own)."""
+    from .backends.answers import AnswerKey
+    problem = export.problem
+    if fmt == "wcnf":
+        from .backends.cnf import CnfEncoder
+        return (AnswerKey(CnfEncoder(problem, amo).size()[0]),
+                lambda: CnfEncoder(problem, amo).clauses())
+    if fmt in ("lp", "lpsolve", "mps"):
+        from .backends.lp import var_name
+        names = {var_name(problem, v, strict): v for strict in (False, True)
+                 for v in range(1, problem.num_vars + 1)}
+        return AnswerKey(problem.num_vars, names=names), None
+    if fmt == "xcc":
+        from .backends.xcc import xcc_matrix
+        return AnswerKey(problem.num_vars, options=xcc_matrix(problem).lookup()), None
+    return AnswerKey(problem.num_vars), None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
