@@ -30,7 +30,7 @@ from .signals import exit_code, interrupt_cause, interrupts
 OUTPUT_OPTIONS = ("svg", "output", "proof", "out")
 
 #: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
-PLUGINS = ("satiling.commands.scale",)
+PLUGINS = ("satiling.commands.check_proof",)
 
 EPILOG = """\
 examples:

@@ -5,28 +5,25 @@ signal, so every ``except KeyboardInterrupt`` and every ``finally`` already in t
 same way for both.  A command keeps what it found (the solutions so far, the count so far marked
 partial) and the CLI exits ``128 + signal``: 130 for SIGINT, 143 for SIGTERM.
 
-Python code is interrupted between two bytecodes.  A solver inside a C call is not (CaDiCaL through
-PySAT cannot be interrupted at all, and Ctrl-C in the middle of its search leaves it in a state that
-aborts the process), so such solvers run in a forked child (:func:`run_in_child`,
-:class:`ChildObject`, :func:`child_items`) while this process waits in Python; on an interrupt the
-child is killed.  The child also sends its stdout to stderr, so a solver's banner never mixes with
-the data on stdout.
+Python code is interrupted between two bytecodes.  A solver inside a C call is not, so such solvers
+run in a forked child (:mod:`satiling.children`) while this process waits in Python.
 
 :class:`stop_on` turns an interrupt or a time limit into a clean end of a block (counts and
-enumerations), with a critical section for writing a solution and counting it.
+enumerations), with a critical section for writing a solution and counting it; :func:`on_signals`
+turns them into a call (a search in a thread that is asked to stop).  Every signal handler of
+satiling is installed here; the exit codes are in :mod:`satiling.exits`.
 """
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import sys
 import threading
-import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from .errors import SatilingError
+from .exits import signal_exit
 from .limits import MAX_SECONDS
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -43,7 +40,7 @@ class Interrupt(KeyboardInterrupt):
 
     @property
     def exit_code(self) -> int:
-        return 128 + self.signum
+        return signal_exit(self.signum)
 
 
 def exit_code(exc: BaseException | None = None, reason: str = "interrupted") -> int:
@@ -51,8 +48,8 @@ def exit_code(exc: BaseException | None = None, reason: str = "interrupted") -> 
     if isinstance(exc, Interrupt):
         return exc.exit_code
     if exc is None and reason == REASONS[signal.SIGTERM]:
-        return 128 + signal.SIGTERM
-    return 128 + signal.SIGINT
+        return signal_exit(signal.SIGTERM)
+    return signal_exit(signal.SIGINT)
 
 
 @contextmanager
@@ -101,232 +98,39 @@ def _leave(signum: int) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     finally:
-        os._exit(128 + signum)
+        os._exit(signal_exit(signum))
 
 
-# -- solvers in a child process -------------------------------------------------------------------
-class _Child:
-    """A forked process running ``serve(send, recv)``; messages are pickled over two pipes."""
+@contextmanager
+def on_signals(callback: Callable[[int], None]) -> Iterator[list[int]]:
+    """Inside the block SIGINT and SIGTERM call ``callback(signum)`` instead of raising (the main
+    thread waits while a search runs in another and is asked to stop); the list it yields holds
+    the signals that came, so the command can exit ``signal_exit`` of the first."""
+    caught: list[int] = []
 
-    def __init__(self, serve: Callable[[Callable[[Any], None], Callable[[], Any]], None]) -> None:
-        down_r, down_w = os.pipe()        # requests to the child
-        up_r, up_w = os.pipe()            # answers from it
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self.pid = os.fork()
-        if self.pid == 0:                                    # the child
-            os.close(down_w)
-            os.close(up_r)
-            code = 0
-            try:
-                _become_child()
-                with os.fdopen(up_w, "wb") as up, os.fdopen(down_r, "rb") as down:
-                    serve(lambda msg: _send(up, msg), lambda: pickle.load(down))
-            except BaseException:                            # noqa: the parent sees a closed pipe
-                code = 1
-            finally:
-                sys.stderr.flush()
-                os._exit(code)
-        os.close(down_r)
-        os.close(up_w)
-        self._down = os.fdopen(down_w, "wb")
-        self._up = os.fdopen(up_r, "rb")
-        self.alive = True
+    def handler(signum: int, frame: Any) -> None:
+        caught.append(signum)
+        callback(signum)
 
-    def fileno(self) -> int:
-        """The pipe the answers come on (for select)."""
-        return self._up.fileno()
-
-    def send(self, msg: Any) -> None:
-        _send(self._down, msg)
-
-    def receive(self, deadline: float | None = None) -> Any:
-        """The next answer; TimeoutError at the deadline.  Waiting is plain Python, so a signal
-        interrupts it (and the caller kills the child)."""
-        import select
-        fd = self._up.fileno()
-        while deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            if select.select([fd], [], [], left)[0]:
-                break
-        try:
-            return pickle.load(self._up)
-        except (EOFError, pickle.UnpicklingError):
-            raise ChildDied from None
-
-    def kill(self) -> None:
-        if not self.alive:
-            return
-        self.alive = False
-        for f in (self._down, self._up):
-            try:
-                f.close()
-            except OSError:
-                pass
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
+    old = {sig: signal.signal(sig, handler) for sig in SIGNALS}
+    try:
+        yield caught
+    finally:
+        for sig, previous in old.items():
+            signal.signal(sig, previous)
 
 
-class ChildDied(Exception):
-    """The child process ended without answering (killed, out of memory, a crash in C)."""
-
-
-def _send(f, msg: Any) -> None:
-    pickle.dump(msg, f, protocol=pickle.HIGHEST_PROTOCOL)
-    f.flush()
-
-
-def _become_child() -> None:
-    """The child leaves the terminal's Ctrl-C to its parent (which kills it), dies with its parent,
-    and writes what solvers print to stderr."""
+def default_in_child() -> None:
+    """In a forked solver: SIGINT and SIGTERM end it (the parent decides, and kills it)."""
     for sig in SIGNALS:
         signal.signal(sig, signal.SIG_DFL)
-    os.setpgrp()                          # Ctrl-C at the terminal goes to the parent only
-    _die_with_parent()
-    os.dup2(2, 1)                         # a solver's banner never reaches the data on stdout
-    sys.stdout = sys.stderr
 
 
-def _die_with_parent() -> None:
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        pass
-
-
-def _answer(func: Callable[[], Any]) -> tuple[str, Any]:
-    """("ok", value) or ("error", exception) -- a SatilingError keeps its message."""
-    try:
-        return "ok", func()
-    except SatilingError as e:
-        return "error", SatilingError(str(e))
-    except Exception as e:                                   # noqa: a bug, reported by type
-        return "error", RuntimeError(f"{type(e).__name__}: {e}")
-
-
-def _unwrap(answer: tuple[str, Any]) -> Any:
-    kind, value = answer
-    if kind == "error":
-        raise value
-    return value
-
-
-def run_in_child(func: Callable[..., Any], *args: Any, time_limit: float | None = None) -> Any:
-    """``func(*args)`` computed in a forked child.  TimeoutError when ``time_limit`` seconds pass
-    first; on a signal (or any other exit) the child is killed."""
-    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
-
-    def serve(send, receive) -> None:
-        send(_answer(lambda: func(*args)))
-
-    child = _Child(serve)
-    try:
-        return _unwrap(child.receive(deadline))
-    finally:
-        child.kill()
-
-
-def race_in_children(calls: list[tuple[Callable[..., Any], tuple]],
-                     time_limit: float | None = None) -> tuple[int, Any]:
-    """A portfolio: each ``func(*args)`` of ``calls`` in its own forked child, at the same time.
-    Returns (index, value) of the first to answer and kills the rest.  A child that dies without
-    answering drops out (ChildDied when all have); TimeoutError when ``time_limit`` seconds pass."""
-    import select
-    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
-    children: list[_Child] = []
-    try:
-        for func, args in calls:
-            children.append(_Child(lambda send, receive, f=func, a=args: send(_answer(lambda: f(*a)))))
-        waiting = {c.fileno(): (i, c) for i, c in enumerate(children)}
-        while waiting:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise TimeoutError
-            for fd in select.select(list(waiting), [], [], left)[0]:
-                i, child = waiting.pop(fd)
-                try:
-                    return i, _unwrap(child.receive())
-                except ChildDied:
-                    continue
-        raise ChildDied
-    finally:
-        for child in children:
-            child.kill()
-
-
-class ChildObject:
-    """An object built in a forked child, its methods called from here: ``make(*args)`` there,
-    then ``call(name, *args)`` for each request.  :meth:`close` (or any interrupt during a call)
-    kills the child; a call after that raises :class:`ChildDied`."""
-
-    def __init__(self, make: Callable[..., Any], *args: Any) -> None:
-        def serve(send, receive) -> None:
-            answer = _answer(lambda: make(*args))
-            send(("ok", None) if answer[0] == "ok" else answer)
-            if answer[0] != "ok":
-                return
-            obj = answer[1]
-            while True:
-                name, call_args = receive()
-                send(_answer(lambda: getattr(obj, name)(*call_args)))
-
-        self._child = _Child(serve)
-        self._call(None)
-
-    def _call(self, request: tuple[str, tuple] | None) -> Any:
-        if not self._child.alive:
-            raise ChildDied
-        try:
-            if request is not None:
-                self._child.send(request)
-            return _unwrap(self._child.receive())
-        except BaseException:
-            self._child.kill()
-            raise
-
-    def call(self, name: str, *args: Any) -> Any:
-        return self._call((name, args))
-
-    @property
-    def alive(self) -> bool:
-        return self._child.alive
-
-    def close(self) -> None:
-        self._child.kill()
-
-
-def child_items(make: Callable[..., Iterator[Any]], *args: Any) -> Iterator[Any]:
-    """The items of the iterator ``make(*args)``, produced in a forked child (which runs ahead of
-    the reader by what the pipe holds, and is killed when the reader stops or is interrupted)."""
-    def serve(send, receive) -> None:
-        items = iter(make(*args))
-        while True:
-            kind, item = _answer(lambda: next(items, _END))
-            if kind == "ok" and item is _END:
-                send(("end", None))
-                return
-            send((kind, item))
-            if kind == "error":
-                return
-
-    child = _Child(serve)
-    try:
-        while True:
-            answer = child.receive()
-            if answer[0] == "end":
-                return
-            yield _unwrap(answer)
-    finally:
-        child.kill()
-
-
-_END = object()        # the end of a child's items (never sent itself)
+def ignore_in_child() -> None:
+    """In a worker process of a search: Ctrl-C at the terminal reaches the whole process group,
+    and the parent stops its workers itself; SIGTERM (the parent's kill) ends the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # -- stopping a block cleanly -----------------------------------------------------------------------

@@ -5,7 +5,7 @@ Outside answers: raw counts from the literature -- 8x8 minus the centre 520 (Sco
 "Dancing Links"), the hexiamonds in the 6x6 rhombus 156 x 4 = 624 (Knuth), Serenity 12 (its
 instance notes); the pentominoes and the 2x2 square in 8x8, 16146 up to symmetry (Polyform
 Puzzler), are in tests/test_counts.py.  The pocket cut must lose none of them, with either search
-(bitboards or dancing links).  Everything else is checked against :class:`satiling.search.walk.Walk`, which shares no code with
+(bitboards or dancing links).  Everything else is checked against :class:`satiling.engines.exactcover_ref.Walk`, which shares no code with
 the engine.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from satiling import catalog
 from satiling.engines.exactcover import Board, ExactCover, Matrix, matrix_of
 from satiling.search.cubes import CubeSpace, board_of
-from satiling.search.walk import Walk
+from satiling.engines.exactcover_ref import Walk
 
 #: bundled boards the Python walk enumerates within a second or so (restricted by symmetry); and
 #: Serenity, a board of Eternity drafters (876 placements, 3 s)

@@ -15,7 +15,8 @@ import pytest
 import satiling
 from satiling.errors import SatilingError
 from satiling.search.solve import open_pysat, primary_true, solve
-from satiling.signals import ChildDied, exit_code, race_in_children, run_in_child, stop_on, Interrupt
+from satiling.children import ChildDied, race_in_children, run_in_child
+from satiling.signals import Interrupt, exit_code, stop_on
 
 CLI = [sys.executable, "-m", "satiling.cli"]
 
@@ -78,7 +79,7 @@ def test_no_banner_on_stdout(tmp_path):
 def test_child_sat_finds_what_the_walk_finds():
     """Every solution of a small box by the SAT solver in its child process (blocking clauses)
     and by the exact-cover walk here, an independent engine: the same set."""
-    from satiling.search.walk import Walk
+    from satiling.engines.exactcover_ref import Walk
     problem = satiling.load("tetromino-4x10").problem()
     sat = set()
     with open_pysat(problem, "cadical195") as s:

@@ -1,5 +1,5 @@
-"""What every command prints and reads: exit codes, a verified solution as a picture or a JSON
-line, and solution files read back.  The CLI and the family commands share these, so they live
+"""What every command prints and reads: a verified solution as a picture or a JSON line, and
+solution files read back (the exit codes, from :mod:`satiling.exits`, are re-exported here).  The CLI and the family commands share these, so they live
 below both."""
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import sys
 from typing import Any, Iterator
 
 from ..errors import SatilingError
+from ..exits import EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
 from ..fileio import iter_lines, loads_json, write_file
 
-#: found, no solution (as grep finding nothing), error (one line on stderr), time limit
-EXIT_FOUND, EXIT_NONE, EXIT_ERROR, EXIT_TIMEOUT = 0, 1, 2, 3
+__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
+           "solution_json"]
 
 
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:

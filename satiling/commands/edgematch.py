@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import SatilingError
+from ..exits import EXIT_FOUND
 from ..fileio import read_text, write_file
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
     text = read_text(args.board, 4 << 20, what="board")
     print_board(puzzle, parse_board(puzzle, text), args.svg)
-    return 0
+    return EXIT_FOUND
 
 
 def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -> Score:
@@ -102,7 +103,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     flags = f"--frame-colours {gen.frame_colours} --inner-colours {gen.inner_colours} --seed {gen.seed}"
     flags += " --symmetric" * args.symmetric + " --random-counts" * args.random_counts
     sys.stdout.write(instance_toml(gen, f"generate-edgematch {args.rows} {args.cols} {flags}"))
-    return 0
+    return EXIT_FOUND
 
 
 def maximize(puzzle: Any, time_limit: float | None,
@@ -151,9 +152,9 @@ def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
 
 
 def _signal_exit(stop: BaseException) -> int:
-    """128 + the signal: 130 for Ctrl-C (a plain KeyboardInterrupt), 143 for SIGTERM."""
-    import signal
-    return 128 + int(getattr(stop, "signum", signal.SIGINT))
+    """130 for Ctrl-C (a plain KeyboardInterrupt), 143 for SIGTERM."""
+    from ..signals import exit_code
+    return exit_code(stop)
 
 
 def print_improvement(imp: Any) -> None:

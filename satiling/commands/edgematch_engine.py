@@ -21,6 +21,7 @@ import time
 from typing import Any, Callable
 
 from ..errors import SatilingError
+from ..exits import EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
 from ..families.edgematch import GREY, EdgeMatchPuzzle, Tile
 
 NAME = "backtrack"
@@ -88,13 +89,13 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     print(f"satiling: {puzzle.name}: {verdict} by {NAME} in {took:.2f} s ({how})", file=sys.stderr)
     if not placed:
         if verdict == "UNKNOWN":
-            return 3
+            return EXIT_TIMEOUT
         print("no solution")
-        return 1
+        return EXIT_NONE
     solution = tiles(placed)
     puzzle.verify(solution)
     show(puzzle, solution, args.svg, as_json=args.json)
-    return 0
+    return EXIT_FOUND
 
 
 def _runs(jobs: list, workers: int | None) -> list[list]:
@@ -220,12 +221,12 @@ def run_count(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     n = _scaled(total[0], distinct, args, order)
     if stopped:
         print(f"satiling: time limit: {n} solutions so far, the count is not complete", file=sys.stderr)
-        return 3
+        return EXIT_TIMEOUT
     print(n)
     print(f"satiling: {NAME}: {total[1]} nodes in {time.perf_counter() - start:.2f} s", file=sys.stderr)
     if args.raw:
         print(f"satiling: {n} solutions in {n // order} symmetry classes", file=sys.stderr)
-    return 0 if n else 1
+    return EXIT_FOUND if n else EXIT_NONE
 
 
 def _stop_reason(e: BaseException) -> str:
@@ -283,5 +284,5 @@ def _enumerate(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.
         return exit_code(e)
     if stopped:
         print(f"satiling: time limit: stopped after {written[0]} solutions", file=sys.stderr)
-        return 3
-    return 0 if written[0] else 1
+        return EXIT_TIMEOUT
+    return EXIT_FOUND if written[0] else EXIT_NONE

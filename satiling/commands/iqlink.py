@@ -13,6 +13,7 @@ import re
 import sys
 
 from ..errors import SatilingError
+from ..exits import EXIT_FOUND, EXIT_NONE
 
 PLACEMENTS = re.compile(r"^[A-X]*$")     # upper-case letters: a placement string, not a name
 
@@ -82,7 +83,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
     if result.solution is None:
         print("no solution")
         print(f"{result.seconds:.2f} CPU-s", file=sys.stderr)
-        return 1
+        return EXIT_NONE
     puzzle.verify(result.solution)
     print(board_text(result.solution))
     print(solution_string(result.solution))
@@ -99,7 +100,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
         from ..fileio import write_file
         from ..render.iqlink_svg import solution_svg
         write_file(args.svg, solution_svg(puzzle, result.solution))
-    return 0 if result.second is None else 1          # "unique" is the answer asked for
+    return EXIT_FOUND if result.second is None else EXIT_NONE         # "unique" is the answer asked for
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -119,4 +120,4 @@ def cmd_generate(args: argparse.Namespace) -> int:
         write_file(args.svg, challenge_svg(gen.puzzle))
         stem = args.svg[:-4] if args.svg.endswith(".svg") else args.svg
         write_file(stem + "-solution.svg", solution_svg(gen.puzzle, gen.solution))
-    return 0
+    return EXIT_FOUND

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import threading
 
@@ -38,37 +37,30 @@ def register(sub) -> None:
 def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..fileio import write_file
-    from .common import EXIT_FOUND, EXIT_TIMEOUT, read_solutions
+    from ..exits import EXIT_FOUND, EXIT_TIMEOUT, signal_exit
+    from ..signals import on_signals
+    from .common import read_solutions
     from ..render.pictures import solution_svg, solution_text
     from ..search.packing import Packer, hole_components
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
     hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
-    caught: list[int] = []
     result: list = []
-
-    def on_signal(signum, frame) -> None:
-        caught.append(signum)
-        packer.stop()
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
 
-    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with on_signals(lambda signum: packer.stop()) as caught:
         # the search runs in a thread so that the main thread stays free to take signals
         worker = threading.Thread(target=lambda: result.append(
             packer.run(args.time_limit, args.workers, hint, on_improve=report)), daemon=True)
         worker.start()
         while worker.is_alive():
             worker.join(0.2)
-    finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
     if not result:
         raise KeyboardInterrupt              # the search itself failed to return
     packing = result[0]
-    interrupted = 128 + caught[0] if caught else None
+    interrupted = signal_exit(caught[0]) if caught else None
     if packing.status == "UNKNOWN":
         print(f"satiling: {puzzle.name}: no packing found in {packing.seconds:.1f} s", file=sys.stderr)
         return interrupted or EXIT_TIMEOUT

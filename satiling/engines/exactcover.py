@@ -28,7 +28,7 @@ multiplicities on large boards.  ``strategy`` picks one by hand.
 Knuth's random-path estimates of the tree size, and cubes (the first branchings) out, under
 assumptions (rows forced in or out), with a node budget per call so that Ctrl-C and time limits
 act between two calls.  The readable reference of the same search is
-:class:`satiling.search.walk.Walk`; the tests hold the two to the same answers.
+:class:`satiling.engines.exactcover_ref.Walk`; the tests hold the two to the same answers.
 
     >>> m = Matrix(rows=[(0, 1), (0,), (1,)], lo=[1, 1], hi=[1, 1])
     >>> sorted(sorted(s) for s in ExactCover(m).solutions())

@@ -25,6 +25,9 @@ class Puzzle(ABC):
     family: str = ""
     title: str = ""
     source: str = ""
+    #: the classes of the family's placements; a solution's items of other types are JSON data,
+    #: read by ``placement_from_json`` (empty: the family's methods read their items themselves)
+    placement_types: tuple[type, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every family's public methods that take a solution or JSON data refuse a bad argument
@@ -95,18 +98,30 @@ class Puzzle(ABC):
 
 
 def checked(method: Callable, takes_solution: bool) -> Callable:
-    """``method`` with its argument checked: a solution must be a list (or tuple) of placements;
-    data of the wrong type or shape deep inside becomes a SatilingError naming the puzzle."""
-    @functools.wraps(method)
-    def checked(self: Puzzle, arg: Any, *args: Any, **kwargs: Any) -> Any:
-        if takes_solution and not isinstance(arg, (list, tuple)):
-            raise SatilingError(f"a solution of {self.name} is a list of placements, not "
-                                f"{type(arg).__name__}")
-        try:
+    """``method`` with its argument checked at the boundary, where user data comes in.
+
+    A solution must be a list (or tuple); its items that are not yet placements of the family
+    (:attr:`Puzzle.placement_types`) are read by ``placement_from_json``.  Only *reading data*
+    turns a low-level error into a :class:`SatilingError` naming the puzzle: once the placements
+    are read, an exception raised inside ``method`` is a bug in satiling and stays a traceback.
+    """
+    if takes_solution:
+        @functools.wraps(method)
+        def checked(self: Puzzle, arg: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(arg, (list, tuple)):
+                raise SatilingError(f"a solution of {self.name} is a list of placements, not "
+                                    f"{type(arg).__name__}")
+            if self.placement_types:
+                arg = [p if isinstance(p, self.placement_types) else self.placement_from_json(p)
+                       for p in arg]
             return method(self, arg, *args, **kwargs)
-        except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError) as e:
-            what = "a list of its placements" if takes_solution else "placement data"
-            raise SatilingError(f"not {what} of {self.name} ({type(e).__name__}: {e})") from None
+    else:
+        @functools.wraps(method)
+        def checked(self: Puzzle, arg: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, arg, *args, **kwargs)
+            except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError) as e:
+                raise SatilingError(f"not placement data of {self.name} ({type(e).__name__}: {e})") from None
     checked._checked = True            # type: ignore[attr-defined]
     return checked
 

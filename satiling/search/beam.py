@@ -19,7 +19,7 @@ The scores here are simple stand-ins for Selby's fitted model:
 A child is dropped at once when an unused piece has no live placement, an open cell beside the new
 piece has none, or the new piece encloses a pocket whose size is no sum of piece areas (a multiple
 of the one area, on Eternity boards).  Placements, cells and pieces are plain indices; sets of live
-placements are Python integers used as bit sets, as in :mod:`satiling.search.walk`.  Every tiling
+placements are Python integers used as bit sets, as in :mod:`satiling.engines.exactcover_ref`.  Every tiling
 returned has passed ``puzzle.verify``.
 
     >>> from satiling import load

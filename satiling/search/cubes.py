@@ -44,7 +44,7 @@ from ..problem import Problem
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .exact import engine_solutions
 from .router import model_engine
-from .walk import Walk, supports
+from ..engines.exactcover_ref import Walk, supports
 
 #: this many cubes (when the problem splits that far): enough to balance many workers and to keep
 #: what a resumed run repeats small (at most one cube's work); measured cheap to plan and to run

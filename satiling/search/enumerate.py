@@ -3,7 +3,7 @@
 Two engines give the same stream of solutions (frozensets of true placement variables):
 
 * ``walk`` -- the compiled exact-cover search (:mod:`satiling.engines.exactcover`), for exact
-  covers; the readable Python walk of :mod:`satiling.search.walk` where the engine does not apply;
+  covers; the readable Python walk of :mod:`satiling.engines.exactcover_ref` where the engine does not apply;
 * ``sat`` / ``cpsat`` -- an incremental solver with one blocking clause per solution over the true
   placement literals (the shortest clause that excludes exactly that solution), for problems with
   auxiliary variables or constraints the walk does not know.  The solver runs in a child process
@@ -21,11 +21,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..families.base import Puzzle
 from ..problem import Problem
-from ..signals import child_items
+from ..children import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .router import model_engine
-from .walk import Walk
+from ..engines.exactcover_ref import Walk
 
 ENGINES = ("auto", "walk", "sat", "cpsat")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable, Iterator, Sequence
 
 from ..engines.exactcover import ExactCover
-from .walk import breaks_side_constraints
+from ..engines.exactcover_ref import breaks_side_constraints
 
 #: a cube: placement literals fixed true (positive) or false (negative)
 Cube = Sequence[int]

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..problem import Problem
-from .walk import supports
+from ..engines.exactcover_ref import supports
 
 BACKTRACK = "backtrack"
 #: the engines of counting and enumerating (``--engine``)

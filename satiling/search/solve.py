@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 from ..errors import SatilingError
 from ..limits import check_seconds, check_workers
 from ..problem import Problem
-from ..signals import ChildDied, ChildObject, race_in_children, run_in_child
+from ..children import ChildDied, ChildObject, race_in_children, run_in_child
 
 PYSAT_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "kissat404", "minisat22",
                  "lingeling", "maplechrono")
@@ -329,7 +329,7 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
     so the time limit and signals act in this process."""
     from ..engines.exactcover import ExactCover, matrix_of
     from .exact import engine_solutions
-    from .walk import Walk, supports
+    from ..engines.exactcover_ref import Walk, supports
     if not supports(problem):
         raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
     deadline = None if time_limit is None else time.monotonic() + time_limit

@@ -4,7 +4,7 @@
 region's imbalance (:mod:`satiling.families.polyform.parity`).  Before a search it rules whole puzzles out
 (tetromino-4x45 at once).  During a search it could cut a branch whose chosen placements plus the
 most and least the pieces still to place can add no longer reach the region's value.  This counts
-the nodes of the readable walk (:mod:`satiling.search.walk`) over every raw solution three ways:
+the nodes of the readable walk (:mod:`satiling.engines.exactcover_ref`) over every raw solution three ways:
 
 * ``off``    -- no bound (what the engines do: the constraint is checked at the leaves);
 * ``static`` -- each piece still to place adds between the least and the most imbalance of all its
@@ -40,7 +40,7 @@ from typing import Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from satiling.catalog import load  # noqa: E402
-from satiling.search.walk import Walk  # noqa: E402
+from satiling.engines.exactcover_ref import Walk  # noqa: E402
 
 MODES = ("off", "static", "live")
 BOARDS = ("tetrahex-4x7", "hexiamond-4x9", "hexiamond-6x6", "tetromino-4x10", "pentomino-8x8-centre")

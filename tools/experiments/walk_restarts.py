@@ -1,6 +1,6 @@
 """One tiling by the walk with randomised restarts (for the large polydrafter boards).
 
-The walk of ``satiling.search.walk`` decides on the most constrained group and tries its placements
+The walk of ``satiling.engines.exactcover_ref`` decides on the most constrained group and tries its placements
 in order.  Here ties between groups are broken at random, placements are tried in random order,
 and each try stops after a node budget that grows by 30% per restart: a search whose early choices
 were unlucky is abandoned instead of exhausted (heavy tails).  Every tiling found is checked by the
@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from satiling import load  # noqa: E402
-from satiling.search.walk import Walk  # noqa: E402
+from satiling.engines.exactcover_ref import Walk  # noqa: E402
 
 
 class OutOfBudget(Exception):

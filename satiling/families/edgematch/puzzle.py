@@ -58,6 +58,7 @@ class EdgeMatchPuzzle(Puzzle):
     """Square pieces with coloured sides on a rows x cols board."""
 
     family = "edgematch"
+    placement_types = (Tile, JoinColour)
 
     def __init__(self, name: str, rows: int, cols: int, pieces: Sequence[Sequence[int]],
                  fixed: Iterable[Tile] = (), hints: Iterable[Tile] = (), title: str = "",

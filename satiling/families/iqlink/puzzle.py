@@ -410,6 +410,7 @@ class IQLinkPuzzle(Puzzle):
     """The IQ-Link board with some pieces pre-placed (none: the empty board)."""
 
     family = "iqlink"
+    placement_types = (IQLinkPlacement,)
 
     def __init__(self, name: str = "iqlink", placed: Sequence[IQLinkPlacement] = (), linked: bool = True,
                  title: str = "", source: str = "") -> None:

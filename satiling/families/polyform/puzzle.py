@@ -63,6 +63,7 @@ class PolyformPuzzle(Puzzle):
     """Pieces of a lattice packed into a region."""
 
     family = "polyform"
+    placement_types = (PolyformPlacement,)
 
     def __init__(self, name: str, lattice: Lattice, region: Iterable[Cell], pieces: list[Piece],
                  cells_rule: str = "exact", pieces_rule: str = "exact", title: str = "",

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..exits import EXIT_FOUND, EXIT_NONE
+
 
 def register(sub) -> None:
     s = sub.add_parser("check-proof", help="check a DRAT proof of a DIMACS formula (dratify; "
@@ -27,4 +29,4 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     ok = all(c.ok for c in checks)
     if not ok:
         print("satiling: the proof is NOT verified", file=sys.stderr)
-    return 0 if ok else 1
+    return EXIT_FOUND if ok else EXIT_NONE
