@@ -234,3 +234,75 @@ def test_enumerate_out_is_a_locked_checksummed_solutions_file(tmp_path, capsys):
     before = open(out, "rb").read()
     assert main(["enumerate", path, "--out", out, "--quiet"]) == 2
     assert open(out, "rb").read() == before
+
+
+# -- randomised value orders and restarts (issue 24) ---------------------------------------------
+@pytest.mark.parametrize("values, seed", [("table", 1), ("tight", 2), ("table", 3)])
+def test_a_seeded_search_meets_the_same_solutions_in_another_order(values, seed):
+    """A whole search in a randomised value order counts exactly what the fixed order counts (the
+    SAT engine's counts stand behind the fixed order), the same solutions; the same seed gives the
+    same order again."""
+    pz = generate(5, 5, None, 6, seed).puzzle()
+    board = replace(board_of(pz, order="rows"), values=values)
+    fixed, shuffled, again = [], [], []
+    Engine(board).solutions(on_solution=fixed.append)
+    for out, s in ((shuffled, 11), (again, 11)):
+        eng = Engine(board)
+        assert eng.solutions(on_solution=out.append, seed=s) == "exhausted"
+    assert sorted(shuffled) == sorted(fixed) and len(fixed) > 1
+    assert again == shuffled
+    for placed in shuffled:
+        pz.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in placed])
+
+
+def test_a_seeded_search_stops_and_resumes_in_its_own_order():
+    pz = generate(5, 5, None, 6, 4).puzzle()
+    board = board_of(pz, order="rows")
+    whole, parts = [], []
+    Engine(board).solutions(on_solution=whole.append, seed=5)
+    eng = Engine(board)
+    status = eng.solutions(on_solution=parts.append, max_nodes=300, seed=5)
+    while status == "node limit":
+        status = eng.solutions(on_solution=parts.append, max_nodes=300, resume=True)
+    assert status == "exhausted" and parts == whole
+
+
+def test_the_luby_sequence():
+    from satiling.engines.edgematch import luby
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_restarts_find_a_verified_board_and_are_reproducible(seed):
+    from satiling.engines.edgematch import restarts, solve_engines
+    pz = generate(6, 6, None, 7, seed).puzzle()
+    runs = []
+    for _ in range(2):
+        (eng,) = solve_engines(board_of(pz))[:1]
+        found, status = restarts(eng, seed=seed, unit=64)     # tiny runs: many restarts
+        assert status == "limit"
+        pz.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in found])
+        runs.append((found, eng.nodes))
+    assert runs[0] == runs[1]
+
+
+def test_restarts_prove_there_is_no_board():
+    """An edge piece given a colour no other piece has: every run ends its tree, and the first
+    run not cut off by its node budget says there is no board."""
+    from satiling.engines.edgematch import race, restarts, solve_engines
+    pz = generate(4, 4, None, None, 1).puzzle()
+    pieces = list(pz.pieces)
+    i = next(k for k, e in enumerate(pieces) if sum(x == 0 for x in e) == 1)
+    pieces[i] = tuple(99 if x not in (0,) and j == 1 else x for j, x in enumerate(pieces[i]))
+    board = EdgeBoard(4, 4, tuple(pieces))
+    assert count(board)[0] == 0
+    (eng,) = solve_engines(board)[:1]
+    assert restarts(eng, seed=3, unit=8) == (None, "exhausted")
+    assert race(board, seed=3)[:2] == (None, "exhausted")
+
+
+def test_a_time_limit_stops_a_big_search():
+    pz = generate(9, 9, None, None, 1).puzzle()
+    eng = Engine(board_of(pz, order="rows"))
+    assert eng.solutions(seconds=0.05) == "time limit"
+    assert eng.solutions(seconds=0.0, resume=True) == "time limit"

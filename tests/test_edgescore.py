@@ -128,3 +128,121 @@ def test_cpsat_engines_keep_their_best_board_on_ctrl_c(cli, tmp_path, engine):
     (tmp_path / "best.json").write_text(r.stdout)
     checked = cli("score", str(board), str(tmp_path / "best.json"))
     assert checked.returncode == 0 and f"score {scores[-1]}/144" in checked.stdout
+
+
+# -- issue 24: tileability, the comb order, slips, workers, the repair ---------------------------
+def _all_runs(lay, held, cap, node_limit, tile):
+    out = {}
+    for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
+        seen = []
+        got = search(lay, held, cap, lambda b, n, board: seen.append((b, n, board)) and False,
+                     node_limit=node_limit, tile=tile)
+        out[name] = (got, seen)
+    return out
+
+
+@pytest.mark.parametrize("seed, order", [(1, "rows"), (2, "comb"), (3, "comb"), (4, "rows")])
+def test_tileability_cut_follows_the_reference_and_keeps_the_optimum(seed, order):
+    """With the tileability cut the compiled search and the reference meet the same boards after
+    the same nodes; searched to the end, the cut changes the nodes, never the best score."""
+    pz = generate(5, 5, seed=seed).puzzle()
+    lay = edgescore.layout(pz, seed=seed, order=order, teeth=2)
+    for held, cap, limit in ((edgescore.reserve(25, 8, 0.3, 0.9), 8, 0), ([0] * 25, 40, 3000)):
+        runs = _all_runs(lay, held, cap, limit, tile=True)
+        assert runs["c"] == runs["ref"]
+        for breaks, _, raw in runs["c"][1]:
+            assert checked_score(pz, pz.tiles(lay.board(raw))) == lay.joins - breaks
+    pinned = _pinned(generate(4, 4, seed=3), [(1, 1), (1, 2)], turn=1)    # cannot score in full
+    lay = edgescore.layout(pinned, seed=seed, order=order)
+    best = {}
+    for tile in (False, True):
+        seen = []
+        out = edgescore.search(lay, [0] * 16, lay.joins, lambda b, n, raw: seen.append(b) and False, tile=tile)
+        assert out.status == "exhausted"
+        best[tile] = seen[-1]
+    assert best[True] == best[False] > 0
+
+
+@pytest.mark.parametrize("rows, cols, teeth", [(16, 16, None), (5, 7, 2), (6, 4, 3), (3, 3, 1)])
+def test_the_comb_order_fills_each_square_after_its_south_and_west_neighbours(rows, cols, teeth):
+    order = edgescore.fill_order(rows, cols, "comb", teeth)
+    assert sorted(order) == [(r, c) for r in range(rows) for c in range(cols)]
+    depth = {sq: d for d, sq in enumerate(order)}
+    for (r, c), d in depth.items():
+        assert depth.get((r + 1, c), -1) < d and depth.get((r, c - 1), -1) < d
+        assert depth.get((r - 1, c), rows * cols) > d and depth.get((r, c + 1), rows * cols) > d
+    if rows == 16:          # Blackwood's: 11 rows, then a 5-wide block by rows, then 5-high columns
+        assert order[175] == (5, 15) and order[176] == (4, 0) and order[201] == (4, 5)
+
+
+def test_slips_unlock_one_break_at_each_depth():
+    held = edgescore.slips(20, 5, [10, 12, 15])
+    allowed = [5 - h for h in held]
+    assert allowed[:10] == [0] * 10 and allowed[10:12] == [1, 1] and allowed[12] == 2
+    assert allowed[15] == 3 and allowed[-1] == 5
+
+
+def test_the_comb_search_reports_boards_the_scorer_agrees_with():
+    e2 = catalog.load("eternity2")
+    lay = edgescore.layout(e2, seed=3, order="comb")
+    boards = []
+    edgescore.search(lay, [0] * 256, 479,
+                     lambda b, n, raw: boards.append((b, raw)) and False, node_limit=20000, tile=True)
+    assert boards
+    for breaks, raw in boards:
+        assert checked_score(e2, e2.tiles(lay.board(raw))) == 480 - breaks
+
+
+def test_two_workers_report_checked_boards_in_rising_order():
+    pz = generate(9, 9, seed=2).puzzle()
+    seen = []
+    result = maximize_matches(pz, 4, seen.append, engine="backtrack", workers=2)
+    assert result.status in ("FEASIBLE", "OPTIMAL") and seen
+    assert [imp.score for imp in seen] == sorted({imp.score for imp in seen})
+    assert checked_score(pz, result.solution) == result.score == seen[-1].score
+
+
+def test_hints_pin_the_four_clue_pieces_when_maximising():
+    from satiling.search.maximize import Tuning
+    e2 = catalog.load("eternity2")
+    loose = Tuning(start=0.0, full=0.5)          # breaks allowed early: a board within moments
+    result = maximize_matches(e2, 3, engine="backtrack", hints=True, workers=1, tuning=loose)
+    board = e2.board_from(result.solution, strict=False)
+    for t in e2.fixed + e2.hints:
+        assert board[t.row, t.col] == (t.piece, t.rotation)
+    assert checked_score(e2, result.solution, hints=True) == result.score
+
+
+def test_assignment_is_optimal_against_brute_force():
+    import itertools
+
+    import numpy as np
+
+    from satiling.search.repair import assign
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        n = int(rng.integers(1, 7))
+        m = n + int(rng.integers(0, 2))
+        cost = rng.integers(0, 5, (n, m))
+        to = assign(cost)
+        best = min(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
+        assert len(set(to.tolist())) == n and sum(cost[i, to[i]] for i in range(n)) == best
+
+
+def test_repair_moves_never_lose_and_keep_a_legal_board():
+    from satiling.search.maximize import greedy_board
+    from satiling.search.repair import Repair, repair
+    gen = generate(7, 7, seed=5)
+    pz = _pinned(gen, [(3, 3)])
+    board = greedy_board(pz)
+    rep = Repair(pz, board, {(3, 3)}, seed=1)
+    start = rep.score()
+    assert start == score(pz, board).matched
+    for _ in range(60):
+        before = rep.score()
+        kind = int(rep.rng.integers(0, 3))
+        gain = rep.move(rep.pick(kind, 12, rep.broken()))
+        assert gain >= 0 and rep.score() == before + gain
+    assert checked_score(pz, pz.tiles(rep.board())) == rep.score() >= start
+    better, s = repair(pz, board, {(3, 3)}, 1.0, seed=2)
+    assert checked_score(pz, pz.tiles(better)) == s >= start
