@@ -27,6 +27,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include "_handback.h"
 
 /* 128-bit boards need a 128-bit integer (gcc and clang have one; __extension__ keeps -Wpedantic
    quiet about it); without one, boards of up to 64 cells use bitboards and larger ones dancing
@@ -283,7 +284,7 @@ static int found_solution(Engine *e, PyObject *out) {
 /* Run until the budget of nodes is spent (0: none), ``max_solutions`` were found (0: no limit),
    or the tree is exhausted.  Appends solutions to ``out`` (a list) unless it is NULL (counting).
    Returns 1 when exhausted, 0 when paused, -1 on an error. */
-static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObject *out) {
+static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObject *out, Handback *hb) {
     long long stop_at = budget > 0 ? e->nodes + budget : -1, found = 0;
     Node *N = e->N;
     for (;;) {
@@ -298,7 +299,7 @@ static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObje
                 if (r < 0) {                                     /* a solution */
                     if (found_solution(e, out) < 0) return -1;
                     e->state = ST_BACK;
-                    if (max_solutions > 0 && ++found >= max_solutions) return 0;
+                    if (max_solutions > 0 && ++found >= max_solutions) return ENGINE_LIMIT;
                     continue;
                 }
                 e->item_at[l] = -1; e->kind[l] = BR_OPT_IN; e->x_at[l] = e->rowstart[r];
@@ -320,7 +321,11 @@ static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObje
             continue;
         }
         case ST_NEXT:                                    /* try the next child of level l */
-            if (stop_at >= 0 && e->nodes >= stop_at) return 0;
+            if (stop_at >= 0 && e->nodes >= stop_at) return ENGINE_NODES;
+            if (handback_due(hb, (unsigned long long)e->nodes)) {
+                int r = handback_look(hb, (unsigned long long)e->nodes);
+                if (r) return r;                         /* ENGINE_TIME, or an exception */
+            }
             x = e->x_at[l];
             c = e->item_at[l];
             if (e->kind[l] == BR_NARY) {
@@ -350,7 +355,7 @@ static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObje
             e->state = ST_ENTER;
             continue;
         case ST_BACK:                                    /* the child of level l - 1 is done */
-            if (e->level == 0) { e->state = ST_DONE; return 1; }
+            if (e->level == 0) { e->state = ST_DONE; return ENGINE_DONE; }
             l = --e->level;
             x = e->x_at[l];
             c = e->item_at[l];
@@ -371,10 +376,10 @@ static int dlx_step(Engine *e, long long budget, long long max_solutions, PyObje
             e->state = ST_NEXT;
             continue;
         case ST_DONE:
-            return 1;
+            return ENGINE_DONE;
         default:
             PyErr_SetString(PyExc_RuntimeError, "the search was not started");
-            return -1;
+            return ENGINE_ERROR;
         }
     }
 }
@@ -581,10 +586,10 @@ static PyObject *board_children(Engine *e) {
     return Py_BuildValue("(iN)", n < 0 ? -1 : e->item_at[0], out);
 }
 
-static int step(Engine *e, long long budget, long long max_solutions, PyObject *out) {
-    if (e->board == 64) return board_step64(e, budget, max_solutions, out);
-    if (e->board == 128) return board_step128(e, budget, max_solutions, out);
-    return dlx_step(e, budget, max_solutions, out);
+static int step(Engine *e, long long budget, long long max_solutions, PyObject *out, Handback *hb) {
+    if (e->board == 64) return board_step64(e, budget, max_solutions, out, hb);
+    if (e->board == 128) return board_step128(e, budget, max_solutions, out, hb);
+    return dlx_step(e, budget, max_solutions, out, hb);
 }
 static double probe(Engine *e) {
     if (e->board == 64) return board_probe64(e);
@@ -731,12 +736,19 @@ static PyObject *Engine_start(Engine *e, PyObject *args) {
 static PyObject *Engine_run(Engine *e, PyObject *args) {
     long long budget = 0, max_solutions = 0;
     int keep = 1;
-    if (!PyArg_ParseTuple(args, "|LLp", &budget, &max_solutions, &keep)) return NULL;
+    double seconds = 0.0;
+    if (!PyArg_ParseTuple(args, "|LLpd", &budget, &max_solutions, &keep, &seconds)) return NULL;
+    if (budget < 0 || max_solutions < 0 || !(seconds >= 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "run(): budget, max_solutions and seconds are >= 0");
+        return NULL;
+    }
     PyObject *out = PyList_New(0);
     if (!out) return NULL;
-    int res = step(e, budget, max_solutions, keep ? out : NULL);
+    Handback hb;
+    handback_start(&hb, seconds, 0, (unsigned long long)e->nodes);
+    int res = step(e, budget, max_solutions, keep ? out : NULL, &hb);
     if (res < 0) { Py_DECREF(out); return NULL; }
-    return Py_BuildValue("(NO)", out, res ? Py_True : Py_False);
+    return Py_BuildValue("(Ns)", out, handback_name(res));
 }
 
 static PyObject *Engine_estimate(Engine *e, PyObject *args) {
@@ -816,7 +828,7 @@ static PyMethodDef Engine_methods[] = {
     {"start", (PyCFunction)Engine_start, METH_VARARGS,
      "start(assume): reset, then force rows in (r) or out (-(r + 1)); False if they contradict"},
     {"run", (PyCFunction)Engine_run, METH_VARARGS,
-     "run(budget=0, max_solutions=0, keep=True) -> (solutions, finished)"},
+     "run(budget=0, max_solutions=0, keep=True, seconds=0.0) -> (solutions, status): status \"done\" (exhausted), \"limit\" (max_solutions found), \"nodes\" (budget spent) or \"time\" (seconds passed; 0: none)"},
     {"estimate", (PyCFunction)Engine_estimate, METH_VARARGS,
      "estimate(probes, seed=0): Knuth's estimate of the nodes below the started state"},
     {"children", (PyCFunction)Engine_children, METH_NOARGS,
@@ -996,7 +1008,7 @@ static int B(complete)(Engine *e) {
     return 1;
 }
 
-static int B(board_step)(Engine *e, long long budget, long long max_solutions, PyObject *out) {
+static int B(board_step)(Engine *e, long long budget, long long max_solutions, PyObject *out, Handback *hb) {
     long long stop_at = budget > 0 ? e->nodes + budget : -1, found = 0;
     const BITS *mask = e->bmask, *border = e->bborder;
     for (;;) {
@@ -1006,7 +1018,7 @@ static int B(board_step)(Engine *e, long long budget, long long max_solutions, P
             if (B(fits)(e, l) < 0) {
                 if (B(complete)(e)) {
                     if (found_solution(e, out) < 0) return -1;
-                    if (max_solutions > 0 && ++found >= max_solutions) { e->state = ST_BACK; return 0; }
+                    if (max_solutions > 0 && ++found >= max_solutions) { e->state = ST_BACK; return ENGINE_LIMIT; }
                 }
                 e->state = ST_BACK;
                 continue;
@@ -1015,7 +1027,11 @@ static int B(board_step)(Engine *e, long long budget, long long max_solutions, P
             continue;
         case ST_NEXT: {
             if (e->idx[l] == e->deg[l]) { e->state = ST_BACK; continue; }
-            if (stop_at >= 0 && e->nodes >= stop_at) return 0;
+            if (stop_at >= 0 && e->nodes >= stop_at) return ENGINE_NODES;
+            if (handback_due(hb, (unsigned long long)e->nodes)) {
+                int h = handback_look(hb, (unsigned long long)e->nodes);
+                if (h) return h;                         /* ENGINE_TIME, or an exception */
+            }
             int r = e->fits[e->lfit[l] + e->idx[l]];
             e->nodes++;
             if (B(dead)(e, ((BITS *)e->bcur)[0] | mask[r], border[r])) { e->cuts++; e->idx[l]++; continue; }
@@ -1026,17 +1042,17 @@ static int B(board_step)(Engine *e, long long budget, long long max_solutions, P
             continue;
         }
         case ST_BACK:
-            if (e->level == 0) { e->state = ST_DONE; return 1; }
+            if (e->level == 0) { e->state = ST_DONE; return ENGINE_DONE; }
             l = --e->level;
             B(untake)(e, e->lrow[l]);
             e->idx[l]++;
             e->state = ST_NEXT;
             continue;
         case ST_DONE:
-            return 1;
+            return ENGINE_DONE;
         default:
             PyErr_SetString(PyExc_RuntimeError, "the search was not started");
-            return -1;
+            return ENGINE_ERROR;
         }
     }
 }

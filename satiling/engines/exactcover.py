@@ -36,7 +36,6 @@ act between two calls.  The readable reference of the same search is
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Callable, Iterator, Sequence
@@ -45,11 +44,10 @@ from ..errors import SatilingError
 from ..problem import Problem
 from ._exactcover import MAX_BOARD, Engine
 
-#: nodes searched per call into the compiled search, at most: signals and time limits are seen
-#: between two calls, and solutions come back in batches.  Calls start at ``FIRST_BUDGET`` nodes
-#: and grow or shrink towards ``CALL_SECONDS`` each (a node costs 0.1 us on 6x10, 100 us on Pram).
-BUDGET = 1 << 16
-FIRST_BUDGET = 1 << 10
+#: seconds of one call into the compiled search: solutions come back in batches, and progress is
+#: heard, between two calls.  Inside a call the engine looks at the clock and at signals every few
+#: milliseconds (``_handback.h``), whatever a node costs (0.1 us on 6x10, 100 us on Pram), so
+#: Ctrl-C and time limits act at once.
 CALL_SECONDS = 0.02
 
 Cube = tuple[int, ...]
@@ -304,43 +302,40 @@ class ExactCover:
         check_assumptions(assume, len(self.matrix.rows))
         return self._engine.start([*self._fixed, *assume])
 
-    def solutions(self, assume: Sequence[int] = (), budget: int = BUDGET,
+    def solutions(self, assume: Sequence[int] = (),
                   progress: Callable[[float], None] | None = None,
                   max_nodes: int | None = None) -> Iterator[tuple[int, ...]]:
         """Every solution under the assumptions (the assumed rows included), in search order;
-        ``progress`` hears the part of the tree done after every call into the search (at most
-        ``budget`` nodes, paced to about ``CALL_SECONDS``).  With
-        ``max_nodes`` the search gives up after about that many nodes (``stats().finished``
-        says whether it went to the end)."""
+        ``progress`` hears the part of the tree done after every call into the search (about
+        ``CALL_SECONDS`` each).  With ``max_nodes`` the search gives up after that many nodes
+        (``stats().finished`` says whether it went to the end)."""
         self._finished = False
         if not self.start(assume):
             self._finished = True
             return
-        done, pace = False, _Pace(budget)
-        while not done:
-            with pace:
-                found, done = self._engine.run(_step(pace.nodes, max_nodes, self._engine))
+        while True:
+            found, status = self._engine.run(_left(max_nodes, self._engine), 0, True, CALL_SECONDS)
             if progress is not None:
                 progress(self._engine.progress())
             yield from found
-            if not done and max_nodes is not None and self._engine.stats()["nodes"] >= max_nodes:
+            if status == "done":
+                break
+            if status == "nodes":
                 return
         self._finished = True
 
-    def count(self, assume: Sequence[int] = (), budget: int = BUDGET, max_nodes: int | None = None) -> int:
+    def count(self, assume: Sequence[int] = (), max_nodes: int | None = None) -> int:
         """The number of solutions (none is built as a Python object); with ``max_nodes``, those
-        found in about that many nodes."""
+        found in that many nodes."""
         self._finished = False
         if not self.start(assume):
             self._finished = True
             return 0
-        pace = _Pace(budget)
         while True:
-            with pace:
-                done = self._engine.run(_step(pace.nodes, max_nodes, self._engine), 0, False)[1]
-            if done:
+            status = self._engine.run(_left(max_nodes, self._engine), 0, False, CALL_SECONDS)[1]
+            if status == "done":
                 break
-            if max_nodes is not None and self._engine.stats()["nodes"] >= max_nodes:
+            if status == "nodes":
                 return self._engine.stats()["solutions"]
         self._finished = True
         return self._engine.stats()["solutions"]
@@ -417,27 +412,8 @@ class ExactCover:
         return Stats(**self._engine.stats(), finished=self._finished)
 
 
-class _Pace:
-    """The nodes of the next call into the search: doubled while a call takes under
-    ``CALL_SECONDS``, halved while it takes more than twice that, never above the budget."""
-
-    def __init__(self, budget: int) -> None:
-        self.budget, self.nodes = budget, min(budget, FIRST_BUDGET)
-
-    def __enter__(self) -> "_Pace":
-        self.start = time.perf_counter()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        took = time.perf_counter() - self.start
-        if took < CALL_SECONDS:
-            self.nodes = min(self.budget, 2 * self.nodes)
-        elif took > 2 * CALL_SECONDS:
-            self.nodes = max(1, self.nodes // 2)
-
-
-def _step(budget: int, max_nodes: int | None, engine: Engine) -> int:
-    """The nodes of the next call: the budget, or what is left of ``max_nodes`` if less."""
+def _left(max_nodes: int | None, engine: Engine) -> int:
+    """The node budget of the next call: what is left of ``max_nodes`` (0: no budget)."""
     if max_nodes is None:
-        return budget
-    return max(1, min(budget, max_nodes - engine.stats()["nodes"]))
+        return 0
+    return max(1, max_nodes - engine.stats()["nodes"])
