@@ -1,9 +1,10 @@
-"""The instance-file format: every key of every family, with its exact type and range.
+"""How an instance file's keys are described and checked, and the limits every family shares.
 
-A family's loader calls :func:`check_instance` before it builds anything, so a malformed file is one
-line naming the key (and the closest valid key when the name is misspelt) instead of a traceback, a
-hang, or a key silently ignored.  The format is written for people in ``instances/README.md``;
-this module is the same thing written for the machine.
+Each family describes its keys with these specs (``families/polyform/format.py``, the ``EDGEMATCH``
+table of ``families/edgematch/io.py``, ``IQLINK`` in ``families/iqlink/puzzle.py``); its loader calls
+:func:`check_instance` before it builds anything, so a malformed file is one line naming the key
+(and the closest valid key when the name is misspelt) instead of a traceback, a hang, or a key
+silently ignored.  The format is written for people in ``instances/README.md``.
 
 Hand-written rather than JSON Schema (``jsonschema``): the checks that matter most here -- "did you
 mean" for misspelt keys, keys that depend on the lattice, one short line per error -- would need as
