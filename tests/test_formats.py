@@ -287,3 +287,42 @@ def test_eternity2_score_problem_as_wcnf(tmp_path):
     assert sizes and int(sizes.group(3)) == 480
     soft = sum(1 for line in open(tmp_path / "e2.wcnf") if line.startswith("1 "))
     assert soft == 480
+
+
+def test_readme_cpsat_pattern_loads_the_model(tmp_path):
+    """The README's block for loading the CP-SAT file, run as written."""
+    readme = (ROOT / "README.md").read_text()
+    block = next(b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "parse_text_format" in b)
+    (tmp_path / "p.pbtxt").write_text(encode("tetromino-4x10", "--format", "cpsat"))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(compile(block, "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
+    code, out, err = decode(tmp_path, "tetromino-4x10", "cpsat", (tmp_path / "p.response").read_text())
+    assert code == 0 and len(out.splitlines()) == 4, err      # the 4x10 board drawn: verified
+
+
+def test_at_most_board_maximises_pieces_placed(tmp_path):
+    """rules = at-most: the soft clauses are the placements; RC2's optimum through the WCNF is
+    the packing 'satiling pack' proves with CP-SAT (3 pentominoes in 3x5)."""
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+    board = tmp_path / "pack.toml"
+    board.write_text('title = "pentominoes in 3x5, at most"\nfamily = "polyform"\nlattice = "square"\n'
+                     'piece_set = "pentominoes"\n[region]\nrows = 3\ncols = 5\n'
+                     '[rules]\ncells = "at-most"\npieces = "at-most"\n')
+    text = encode(str(board), "--format", "wcnf")
+    wcnf = WCNF(from_string=text)
+    assert len(wcnf.soft) == text.count("\nc v ")          # one soft clause per placement
+    with RC2(wcnf) as rc2:
+        model = rc2.compute()
+        cost = rc2.cost
+    (tmp_path / "m").write_text("s OPTIMUM FOUND\nv " + " ".join(map(str, model)) + "\n")
+    done = run_cli("decode", str(board), str(tmp_path / "m"), "--format", "wcnf")
+    packed = run_cli("pack", str(board))
+    proved = re.search(r"(\d+) of 12 pieces placed.*optimal", packed.stdout + packed.stderr)
+    assert done.returncode == 0 and proved, packed.stdout + packed.stderr
+    assert f"{proved.group(1)} pieces placed" in done.stderr
+    assert len(wcnf.soft) - cost == int(proved.group(1)) == 3
