@@ -273,10 +273,6 @@ def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...
     return found, found is not None or nodes < budget, nodes
 
 
-class _OverBudget(Exception):
-    pass
-
-
 def compiled_exhaust(board: Board) -> Exhaust:
     """An exhaust by the compiled exact-cover engine (dancing links with the pocket cut) over the
     board's matrix, built once; it stops a state after ``budget`` nodes."""
@@ -290,15 +286,10 @@ def compiled_exhaust(board: Board) -> Exhaust:
     engine = ExactCover(Matrix(rows, [1] * n + board.copies, [1] * n + board.copies, cut))
 
     def exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...] | None, bool, int]:
-        def check(_: float) -> None:
-            if engine.stats().nodes >= budget:
-                raise _OverBudget
-        try:
-            for found in engine.solutions(list(state.rows), min(budget, 1 << 16), check):
-                return tuple(found), True, engine.stats().nodes
-        except _OverBudget:
-            return None, False, engine.stats().nodes
-        return None, True, engine.stats().nodes
+        for found in engine.solutions(list(state.rows), max_nodes=budget):
+            return tuple(found), True, engine.stats().nodes
+        stats = engine.stats()                  # not finished: the budget ran out first
+        return None, stats.finished, stats.nodes
     return exhaust
 
 
