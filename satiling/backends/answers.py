@@ -153,13 +153,12 @@ def read_sol(text: str, key: AnswerKey) -> Answer:
     variable counts (later sections list duals and ranges by the same names); a variable not
     listed is 0, as SCIP and CBC list only the others."""
     values: dict[int, bool] = {}
-    status: str | None = None
+    infeasible = False
     for n, line in enumerate(text.splitlines(), 1):
         words = line.split()
         if not words:
             continue
-        if status is None and _INFEASIBLE.search(line) and not _NAMED.fullmatch(words[0]):
-            status = "UNSATISFIABLE"
+        infeasible = infeasible or bool(_INFEASIBLE.search(line))
         at = 0 if len(words) > 1 and _NAMED.fullmatch(words[0]) else \
             1 if len(words) > 2 and words[0].isdigit() and _NAMED.fullmatch(words[1]) else None
         if at is None:
@@ -172,10 +171,9 @@ def read_sol(text: str, key: AnswerKey) -> Answer:
         if v in values:
             continue
         values[v] = _binary(words[at + 1], n, name)
-    if values:
-        values = {v: values.get(v, False) for v in range(1, key.variables + 1)}
-        status = "SATISFIABLE" if status != "UNSATISFIABLE" else status
-    return Answer(status, values)
+    if not values:      # "infeasible" counts only without values (a dual status may say it)
+        return Answer("UNSATISFIABLE" if infeasible else None, found=0)
+    return Answer("SATISFIABLE", {v: values.get(v, False) for v in range(1, key.variables + 1)})
 
 
 def _binary(word: str, n: int, name: str) -> bool:
