@@ -278,6 +278,7 @@ def test_formats_without_objective_refuse_it():
     assert done.returncode == 2 and "not an exact cover" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow          # 4 s and 56 MB; the README's line runs the same encode in make test
 def test_eternity2_score_problem_as_wcnf(tmp_path):
     """The whole Eternity II score problem: 480 joins, all of them soft (README's sizes)."""
     done = run_cli("encode", "eternity2", "--maximize-matches", "--format", "wcnf",
