@@ -306,3 +306,11 @@ def test_a_time_limit_stops_a_big_search():
     eng = Engine(board_of(pz, order="rows"))
     assert eng.solutions(seconds=0.05) == "time limit"
     assert eng.solutions(seconds=0.0, resume=True) == "time limit"
+
+
+def test_a_portfolio_of_seeded_searches_answers_with_a_verified_board():
+    from satiling.engines.edgematch import portfolio
+    pz = generate(6, 6, None, 7, 5).puzzle()
+    found, status, nodes = portfolio(board_of(pz), seconds=120, seed=4, workers=2)
+    assert status == "limit" and nodes > 0
+    pz.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in found])

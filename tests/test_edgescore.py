@@ -246,3 +246,37 @@ def test_repair_moves_never_lose_and_keep_a_legal_board():
     assert checked_score(pz, pz.tiles(rep.board())) == rep.score() >= start
     better, s = repair(pz, board, {(3, 3)}, 1.0, seed=2)
     assert checked_score(pz, pz.tiles(better)) == s >= start
+
+
+@pytest.mark.parametrize("seed, tile", [(1, False), (2, True), (3, False)])
+def test_priority_colours_follow_the_reference(seed, tile):
+    """Blackwood's heuristic: pieces of the priority colours first in every run, and a square's
+    candidate cut when too few of their sides are placed by its depth; the compiled search and the
+    reference meet the same boards after the same nodes, and the scorer agrees with each."""
+    pz = generate(5, 5, seed=seed).puzzle()
+    colours = (1, 5, 6)
+    lay = edgescore.layout(pz, seed=seed, priority=colours)
+    assert lay.prio == [sum(x in colours for x in c[2:]) for c in lay.cands]
+    need = [min(d, 12) for d in range(25)]
+    for held, cap, limit in ((edgescore.reserve(25, 8, 0.3, 0.9), 8, 0), ([0] * 25, 40, 3000)):
+        out = {}
+        for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
+            seen = []
+            got = search(lay, held, cap, lambda b, n, board: seen.append((b, n, board)) and False,
+                         node_limit=limit, tile=tile, need=need)
+            out[name] = (got, seen)
+        assert out["c"] == out["ref"] and out["c"][1]
+        for breaks, _, raw in out["c"][1]:
+            board = lay.board(raw)
+            assert checked_score(pz, pz.tiles(board)) == lay.joins - breaks
+            placed = [sum(x in colours for x in pz.edges(*board[sq])) for sq in lay.order]
+            assert all(sum(placed[:d + 1]) >= need[d] for d in range(25))
+
+
+def test_eternity2_gets_blackwoods_priority_colours_by_default():
+    from satiling.search.maximize import default_tuning, piece_fingerprint
+    e2 = catalog.load("eternity2")
+    assert default_tuning(e2).priority == (5, 7, 20)
+    assert default_tuning(generate(6, 6, seed=1).puzzle()).priority == ()
+    turned = [tuple(p[1:]) + (p[0],) for p in reversed(e2.pieces)]
+    assert piece_fingerprint(turned) == piece_fingerprint(e2.pieces)

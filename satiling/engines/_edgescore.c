@@ -32,6 +32,10 @@
  * colours.  A candidate after which the breaks so far plus that bound pass the cap is cut.
  * The bound is kept up to date in a few additions per node.
  *
+ * Priority colours (``need``, Blackwood's heuristic): each candidate counts its sides of some
+ * chosen colours; a square's candidate is cut if the count placed by its depth stays below
+ * ``need[depth]``, so the pieces of those colours are used up early.
+ *
  * The search hands control back by time (_handback.h): Ctrl-C and the deadline act within a few
  * milliseconds whatever a node costs.
  *
@@ -45,7 +49,7 @@
 
 typedef struct {
     uint16_t piece;
-    uint8_t rot, n, e, s, w, pad;
+    uint8_t rot, n, e, s, w, prio;  /* prio: the piece's sides of the priority colours */
 } Cand;
 
 enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, NORTH, EAST,
@@ -56,6 +60,7 @@ typedef struct {
     const int32_t *spans;
     const int32_t *cells;
     const int32_t *reserve;
+    const int32_t *need;            /* per depth, the priority sides placed by then; NULL: none */
     int n, npieces, colours;
     long long cap;                  /* most breaks a board may have to be reported */
     long long nodes, node_limit;
@@ -133,9 +138,10 @@ static int run(Search *S) {
     int *phase = calloc((size_t)n + 1, sizeof *phase);
     int *sc = calloc((size_t)n + 1, sizeof *sc), *wc = calloc((size_t)n + 1, sizeof *wc);
     long long *base = calloc((size_t)n + 1, sizeof *base);
+    int *psum = calloc((size_t)n + 1, sizeof *psum);      /* priority sides before each depth */
     uint8_t *used = calloc((size_t)S->npieces + 1, 1);
     int status = 0;
-    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used) {
+    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used || !psum) {
         PyErr_NoMemory();
         status = -1;
         goto out;
@@ -157,9 +163,11 @@ enter:                              /* square d gets its first candidate */
     {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         base[d] = breaks;
+        psum[d] = d ? psum[d - 1] + board[d - 1]->prio : 0;
         if (cell[PINNED] >= 0) {        /* one candidate, its breaks fixed in advance */
             const Cand *c = S->cands + S->spans[2 * cell[PINNED]];
             if (breaks + cell[PINNED_BREAKS] > allowed(S, d)) goto backtrack;
+            if (S->need && psum[d] + c->prio < S->need[d]) goto backtrack;
             board[d] = c;
             cur[d] = end[d] = c;
             phase[d] = 3;
@@ -196,9 +204,10 @@ next:                               /* square d tries its next candidate */
             }
             const int s = sc[d], w = wc[d], ph = phase[d];
             const int nn = cell[NEED_N], ne = cell[NEED_E];
+            const int pmin = S->need ? S->need[d] - psum[d] : -1;
             while (cur[d] < end[d]) {
                 const Cand *c = cur[d]++;
-                if (used[c->piece]) continue;
+                if (used[c->piece] || c->prio < pmin) continue;
                 if (ph == 1 && c->s == s) continue;     /* tried among the exact ones */
                 if (ph == 2 && c->w == w) continue;
                 if (ph == 3 && (c->s == s || c->w == w)) continue;
@@ -242,6 +251,7 @@ backtrack:
 
 out:
     free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base); free(used);
+    free(psum);
     return status;
 }
 
@@ -261,7 +271,8 @@ static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
     const int C = S->colours;
     for (Py_ssize_t i = 0; i < ncands; i++) {
         const Cand *c = S->cands + i;
-        if (c->piece >= S->npieces || c->n >= C || c->e >= C || c->s >= C || c->w >= C) return -1;
+        if (c->piece >= S->npieces || c->n >= C || c->e >= C || c->s >= C || c->w >= C || c->prio > 4)
+            return -1;
     }
     for (Py_ssize_t k = 0; k < nruns; k++)
         if (S->spans[2 * k] < 0 || S->spans[2 * k] > S->spans[2 * k + 1] || S->spans[2 * k + 1] > ncands)
@@ -308,25 +319,26 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
 
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
-"       cpu, callback, tile=False) -> (status, nodes, cap)\n\n"
+"       cpu, callback, tile=False, need=None) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
 "'time' or 'stopped'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
 "a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
-"``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  A signal raises\n"
+"``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  ``need``: per\n"
+"depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.  A signal raises\n"
 "its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback;
+    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None;
     int n, npieces, colours;
     long long cap, node_limit, patience;
     double seconds;
     int cpu, tile = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|p", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
-                          &callback, &tile))
+                          &callback, &tile, &need_o))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -336,16 +348,22 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "bad board size");
         return NULL;
     }
-    Py_buffer cv, sv, ev, rv;
-    if (get_buffer(cands_o, &cv, 0, "cands") < 0) return NULL;
-    if (get_buffer(spans_o, &sv, 0, "spans") < 0) { PyBuffer_Release(&cv); return NULL; }
+    Py_buffer cv, sv, ev, rv, nv = {0};
+    if (need_o != Py_None && get_buffer(need_o, &nv, (Py_ssize_t)n * 4, "need") < 0) return NULL;
+    const int32_t *need = need_o != Py_None ? nv.buf : NULL;
+    if (get_buffer(cands_o, &cv, 0, "cands") < 0) { if (need) PyBuffer_Release(&nv); return NULL; }
+    if (get_buffer(spans_o, &sv, 0, "spans") < 0) {
+        PyBuffer_Release(&cv); if (need) PyBuffer_Release(&nv); return NULL;
+    }
     if (get_buffer(cells_o, &ev, (Py_ssize_t)n * CELL_INTS * 4, "cells") < 0) {
-        PyBuffer_Release(&cv); PyBuffer_Release(&sv); return NULL;
+        PyBuffer_Release(&cv); PyBuffer_Release(&sv); if (need) PyBuffer_Release(&nv); return NULL;
     }
     if (get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0) {
-        PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); return NULL;
+        PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
+        if (need) PyBuffer_Release(&nv);
+        return NULL;
     }
-    Search S = {cv.buf, sv.buf, ev.buf, rv.buf, n, npieces, colours, cap, 0, node_limit,
+    Search S = {cv.buf, sv.buf, ev.buf, rv.buf, need, n, npieces, colours, cap, 0, node_limit,
                 patience, 0, {0}, callback, tile, NULL, NULL, 0};
     Py_ssize_t ncands = cv.len / (Py_ssize_t)sizeof(Cand);
     int status = check_layout(&S, ncands, sv.len / 8);
@@ -357,6 +375,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     PyMem_Free(S.F); PyMem_Free(S.H);
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
+    if (need) PyBuffer_Release(&nv);
     if (status < 0) return NULL;
     /* the wrapper's names, older than the shared ones: done, limit, time, nodes */
     static const char *names[] = {"exhausted", "stopped", "time", "nodes"};

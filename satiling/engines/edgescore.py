@@ -54,6 +54,8 @@ class Layout:
     spans: list[tuple[int, int]]
     cells: list[tuple[int, ...]]
     packed: tuple[bytes, bytes, bytes] = field(default=(b"", b"", b""), repr=False)
+    #: per candidate, its sides of the priority colours (see :func:`layout`)
+    prio: list[int] = field(default_factory=list, repr=False)
 
     def board(self, raw: list[tuple[int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
         """The search's board (piece index, rotation per depth) as square -> (piece id, rotation)."""
@@ -85,10 +87,11 @@ def fill_order(rows: int, cols: int, order: str = "rows", teeth: int | None = No
 
 
 def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str = "rows",
-           teeth: int | None = None) -> Layout:
+           teeth: int | None = None, priority: tuple[int, ...] = ()) -> Layout:
     """The search tables of an edge-matching ``puzzle`` (its pinned pieces, and the hints if
     asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order;
-    ``order`` and ``teeth``: see :func:`fill_order`."""
+    ``order`` and ``teeth``: see :func:`fill_order`; ``priority``: colours whose pieces come
+    first in every run (most such sides first), for the ``need`` of :func:`search`."""
     rows, cols = puzzle.rows, puzzle.cols
     order = fill_order(rows, cols, order, teeth)
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
@@ -96,11 +99,13 @@ def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str
     if colours > 256 or len(puzzle.pieces) > 65535:
         raise SatilingError("the scoring search takes at most 255 colours and 65535 pieces")
     tables = _Tables()
+    tables.priority = frozenset(priority)
     runs = _class_runs(puzzle, order, pinned, colours, tables, random.Random(seed) if seed is not None else None)
     cells = _cells(puzzle, order, pinned, runs, tables)
     cands, spans = tables.cands, tables.spans
     lay = Layout(order, colours, len(puzzle.pieces), len(puzzle.joins()), cands, spans, cells)
-    lay.packed = (b"".join(struct.pack("<HBBBBBB", *cand, 0) for cand in cands),
+    lay.prio = [tables.prio(c) for c in cands]
+    lay.packed = (b"".join(struct.pack("<HBBBBBB", *cand, p) for cand, p in zip(cands, lay.prio)),
                   struct.pack(f"<{2 * len(spans)}i", *(x for sp in spans for x in sp)),
                   struct.pack(f"<{len(CELL_FIELDS) * len(cells)}i", *(x for cell in cells for x in cell)))
     return lay
@@ -112,6 +117,10 @@ class _Tables:
 
     cands: list[Cand] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    priority: frozenset = frozenset()
+
+    def prio(self, c: Cand) -> int:
+        return sum(x in self.priority for x in c[2:])
 
     def add_run(self, entries: list[Cand]) -> None:
         self.spans.append((len(self.cands), len(self.cands) + len(entries)))
@@ -133,6 +142,8 @@ def _class_runs(puzzle: Any, order: list, pinned: dict, colours: int, tables: _T
                    if p not in taken for r in puzzle.legal_rotations(p, sq)]
         if rng is not None:
             rng.shuffle(entries)
+        if tables.priority:
+            entries.sort(key=lambda e: -tables.prio(e))
         first = len(tables.spans)
         for s in range(colours):
             for w in range(colours):
@@ -193,6 +204,20 @@ def slips(n: int, cap: int, depths: list[int]) -> list[int]:
     return out
 
 
+def blackwood_need(n: int) -> list[int]:
+    """The fewest priority sides placed by each depth in Blackwood's Eternity II solver (his
+    ``heuristic_array``: nothing asked up to depth 16, then a piecewise linear rise to about 119 at
+    depth 160, nothing after), stretched to ``n`` squares."""
+    out = []
+    for d in range(n):
+        i = d * 256 / n
+        v = (0 if i <= 16 else (i - 16) * 2.8 if i <= 26 else (i - 26) * 1.43333 + 28 if i <= 56
+             else (i - 56) * 0.9 + 71 if i <= 76 else (i - 76) * 0.6538 + 89 if i <= 102
+             else (i - 102) / 4.4615 + 106 if i <= 160 else 0)
+        out.append(int(v * n / 256))
+    return out
+
+
 def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple) -> int:
     """Broken joins between a pinned square and the pinned squares south and west of it (the
     joins with free squares are counted when those squares are filled)."""
@@ -204,7 +229,8 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False) -> Outcome:
+           seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
+           need: list[int] | None = None) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
     clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
@@ -216,5 +242,6 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
-                                           on_board, tile)
+                                           on_board, tile,
+                                           None if need is None else struct.pack(f"<{len(need)}i", *need))
     return Outcome(status, nodes, cap)

@@ -15,12 +15,13 @@ class _Stop(Exception):
 
 class _Search:
     def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
-                 node_limit: int, patience: int, tile: bool = False) -> None:
+                 node_limit: int, patience: int, tile: bool = False, need: list[int] | None = None) -> None:
         self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
         self.node_limit, self.patience, self.nodes, self.last = node_limit, patience, 0, 0
         self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
         self.used = [False] * lay.npieces
-        self.tile = tile
+        self.tile, self.need = tile, need
+        self.psum = 0                   # priority sides placed so far
         # tileability: per colour the open half-edges of placed squares and the sides in the pool
         self.open = [0] * lay.colours
         self.pool = [0] * lay.colours
@@ -31,6 +32,10 @@ class _Search:
                 for x in c[2:]:
                     if x:
                         self.pool[x] += 1
+
+    def short(self, d: int, prio: int) -> bool:
+        """True if a candidate with ``prio`` priority sides leaves depth ``d`` below its need."""
+        return self.need is not None and self.psum + prio < self.need[d]
 
     def bound(self) -> int:
         """The fewest breaks still to come: half the half-edges no later join can match."""
@@ -81,11 +86,15 @@ class _Search:
             return
         south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d][:9]
         if pinned >= 0:
-            c = lay.cands[lay.spans[pinned][0]]
-            if breaks + pinned_breaks <= self.allowed(d) and not self.cut(d, c, breaks + pinned_breaks):
+            i = lay.spans[pinned][0]
+            c = lay.cands[i]
+            if (breaks + pinned_breaks <= self.allowed(d) and not self.short(d, lay.prio[i])
+                    and not self.cut(d, c, breaks + pinned_breaks)):
                 self.board[d] = c
                 self.nodes += 1
+                self.psum += lay.prio[i]
                 self.fill(d + 1, breaks + pinned_breaks)
+                self.psum -= lay.prio[i]
                 if self.tile:
                     self.move(d, c, -1)
             return
@@ -99,14 +108,16 @@ class _Search:
             if phase and avail < (2 if phase == 3 else 1):
                 return
             first, end = lay.spans[run]
-            for c in lay.cands[first:end]:
-                if self.used[c[0]] or _tried(phase, c, s, w):
+            for i in range(first, end):
+                c = lay.cands[i]
+                if self.used[c[0]] or self.short(d, lay.prio[i]) or _tried(phase, c, s, w):
                     continue
                 pen = (0, 1, 1, 2)[phase] + (need_n >= 0 and c[2] != need_n) + (need_e >= 0 and c[3] != need_e)
                 if pen > avail or self.cut(d, c, breaks + pen):
                     continue
                 self.board[d] = c
                 self.used[c[0]] = True
+                self.psum += lay.prio[i]
                 self.nodes += 1
                 if self.node_limit and self.nodes >= self.node_limit:
                     raise _Stop("nodes")
@@ -115,6 +126,7 @@ class _Search:
                 self.fill(d + 1, breaks + pen)
                 if self.tile:
                     self.move(d, c, -1)
+                self.psum -= lay.prio[i]
                 self.used[c[0]] = False
                 avail = self.allowed(d) - breaks    # a board found below lowers the cap
                 if avail < 0:
@@ -128,9 +140,9 @@ def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           patience: int = 0, tile: bool = False) -> Outcome:
+           patience: int = 0, tile: bool = False, need: list[int] | None = None) -> Outcome:
     """:func:`satiling.engines.edgescore.search` without the clock."""
-    run = _Search(lay, held, cap, on_board, node_limit, patience, tile)
+    run = _Search(lay, held, cap, on_board, node_limit, patience, tile, need)
     try:
         run.fill(0, 0)
     except _Stop as stop:

@@ -135,7 +135,9 @@ class Tuning:
     fractions of the depth (:func:`edgescore.reserve`), or ``slips``: the depths that each unlock
     one more break (:func:`edgescore.slips`); ``tile``: cut by the tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board; ``repair``: the
-    share of the time given to the closing repair of the best board (:mod:`repair`)."""
+    share of the time given to the closing repair of the best board (:mod:`repair`);
+    ``priority``: colours whose pieces must be used early, at least
+    :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic)."""
 
     order: str = "rows"
     start: float | None = None
@@ -144,6 +146,11 @@ class Tuning:
     tile: bool = False
     restart_nodes: int = RESTART_NODES
     repair: float = 0.0
+    priority: tuple[int, ...] = ()
+
+    def need(self, n: int) -> list[int] | None:
+        from ..engines import edgescore
+        return edgescore.blackwood_need(n) if self.priority else None
 
     def held(self, n: int, cap: int) -> list[int]:
         from ..engines import edgescore
@@ -157,6 +164,24 @@ class Tuning:
 OLD = Tuning()
 #: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py)
 DEFAULT = Tuning()
+#: priority colours known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II:
+#: Blackwood's heuristic colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's), with
+#: his curve of sides needed by each depth.  Measured, 30 CPU-s per run, seeds 1-3, row scan,
+#: schedule 200-250: 455, 454, 453 without, 459, 457, ... with (tools/bench/eternity2.py).
+KNOWN_PRIORITY = {"5aa3b7e4a9456f15": (5, 7, 20)}
+
+
+def piece_fingerprint(pieces: Any) -> str:
+    """A name for a set of pieces, the same whatever their order and turns (colours as numbered)."""
+    import hashlib
+    canon = sorted(min(tuple(p[k:]) + tuple(p[:k]) for k in range(4)) for p in pieces)
+    return hashlib.sha256(repr(canon).encode()).hexdigest()[:16]
+
+
+def default_tuning(puzzle: Any) -> Tuning:
+    """:data:`DEFAULT`, with the priority colours of :data:`KNOWN_PRIORITY` for a known piece set."""
+    from dataclasses import replace
+    return replace(DEFAULT, priority=KNOWN_PRIORITY.get(piece_fingerprint(puzzle.pieces), ()))
 
 
 def default_workers() -> int:
@@ -171,7 +196,7 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
     """The scoring search: one per worker process (different seeds), each improving board
     re-checked here by the scorer before it is reported."""
     n = puzzle.rows * puzzle.cols
-    tuning = tuning or DEFAULT
+    tuning = tuning or default_tuning(puzzle)
     workers = default_workers() if workers is None else workers
     if n <= EXACT_LIMIT or workers <= 1 or time_limit is None:
         return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning)
@@ -205,7 +230,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         left = None if search_limit is None else search_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
-        lay = edgescore.layout(puzzle, hints, seed=seed + k, order="rows" if exact else tuning.order)
+        lay = edgescore.layout(puzzle, hints, seed=seed + k, order="rows" if exact else tuning.order,
+                               priority=() if exact else tuning.priority)
 
         def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
             report(puzzle.tiles(lay.board(raw)), breaks)
@@ -215,7 +241,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         held = [0] * n if exact else tuning.held(n, cap)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
-                               tile=tuning.tile and not exact)
+                               tile=tuning.tile and not exact, need=None if exact else tuning.need(n))
         exhausted = exact and out.status == "exhausted"
         if exhausted:
             break
