@@ -122,8 +122,9 @@ def maximize(puzzle: Any, time_limit: float | None,
     if unknown:
         raise SatilingError(f"--maximize-matches does not take --{sorted(unknown)[0].replace('_', '-')}")
     report = on_improve or print_improvement
-    return maximize_matches(puzzle, time_limit, report, engine=engine,
-                            hints=bool(options.get("hints")), workers=int(options.get("workers") or 1))
+    workers = options.get("workers")
+    return maximize_matches(puzzle, time_limit, report, engine=engine, hints=bool(options.get("hints")),
+                            workers=None if workers is None else int(workers))
 
 
 def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],

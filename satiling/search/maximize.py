@@ -6,8 +6,16 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
-  order when some 30 million nodes pass without a better board; on small boards it runs without a schedule to the end, which
-  proves the best score (branch and bound);
+  order when some 30 million nodes pass without a better board; one search per core by default
+  (different seeds; each better board comes back to this process and is checked again); on Eternity
+  II with Blackwood's priority colours (:data:`KNOWN_PRIORITY`).  On small boards it runs without a
+  schedule to the end, which proves the best score (branch and bound).  Options measured and left
+  off by default (:class:`Tuning`; 30 CPU-s runs on Eternity II, seeds 1-3, scores at the end):
+  the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
+  457, 458 against 459, 457), an earlier schedule (from depth 190: 451, 451, 450), a later one (from
+  210: no board in 30 s), restarts after 1e8 nodes (453, 452), the tileability cut (half the node
+  rate, 453 on seed 1), and the closing repair by assignment (no better board from a 457 board in
+  30 s: 4237 moves, none changed a piece; CP-SAT windows of up to 20 squares: none in 40 s);
 * ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
   better board it finds is reported, and it starts from a greedy board given as a hint;
 * ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II: CP-SAT finds no
