@@ -329,6 +329,12 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         f"processes (1 to {MAX_WORKERS}); the first solution any job meets wins")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="edge matching: run those jobs on the Dask cluster whose scheduler is at ADDRESS")
+    s.add_argument("--seed", type=int, metavar="S",
+                   help="edge matching: the backtracker's random seed (solve: restarts with "
+                        "randomised value orders, reproducible; --maximize-matches: the searches')")
+    s.add_argument("--fill-order", choices=("rows", "comb"),
+                   help="--maximize-matches backtrack: fill order, row scan (default) or comb (the "
+                        "top rows by columns, as Blackwood's solver)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
                         "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
@@ -508,7 +514,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
         return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
-                            args.svg, args.json, engine=args.maximize_matches)
+                            args.svg, args.json, engine=args.maximize_matches, seed=args.seed,
+                            fill_order=args.fill_order)
     puzzle = catalog.load(args.name)
     if backtrack_answers(puzzle, model_options(args), args.solver, proof=bool(args.proof)):
         from .commands import edgematch_engine as bt
