@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 from satiling.errors import SatilingError
 from satiling.geometry import lattice as make_lattice
@@ -306,3 +306,44 @@ def load_or_none(data: dict[str, Any], name: str, tmp: Any) -> Any:
         return catalog.load_data(data, name, tmp)
     except SatilingError:
         return None
+
+
+# -- every solution of an exact polyform puzzle, by filling the first empty cell -------------------
+def exact_covers(puzzle) -> Iterator[list]:
+    """Every solution of an exact polyform puzzle: always fill the first empty cell.
+
+    Cells are ordered along the board's longer axis (the short frontier keeps the search small);
+    a placement covering the first empty cell must have it as its own first cell, so placements are
+    bucketed by first cell.  Cells and pieces are bits of one integer.
+    """
+    lat = puzzle.lattice
+    middle = {c: centre(lat, c) for c in puzzle.region}
+    xs, ys = [p[0] for p in middle.values()], [p[1] for p in middle.values()]
+    wide = max(xs) - min(xs) >= max(ys) - min(ys)
+    cells = sorted(puzzle.region, key=lambda c: (round(middle[c][0 if wide else 1], 6),
+                                                 round(middle[c][1 if wide else 0], 6)))
+    bit = {c: 1 << i for i, c in enumerate(cells)}
+    piece_bit = {p.name: 1 << (len(cells) + i) for i, p in enumerate(puzzle.pieces)}
+    by_first: list[list] = [[] for _ in cells]
+    for pl in puzzle.placements():
+        mask = sum(bit[c] for c in pl.cells)
+        by_first[(mask & -mask).bit_length() - 1].append((mask | piece_bit[pl.piece], pl))
+    full = (1 << len(cells)) - 1
+    chosen: list = []
+
+    def search(covered: int) -> Iterator[list]:
+        free = ~covered & full
+        if not free:
+            yield list(chosen)
+            return
+        for mask, pl in by_first[(free & -free).bit_length() - 1]:
+            if not mask & covered:
+                chosen.append(pl)
+                yield from search(covered | mask)
+                chosen.pop()
+    yield from search(0)
+
+
+def centre(lat: Any, cell: Any) -> tuple[float, float]:
+    poly = lat.polygon(cell)
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))

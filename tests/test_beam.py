@@ -15,7 +15,7 @@ import pytest
 from satiling import SatilingError, load
 from satiling.search.beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,
                                   piece_tilability, root)
-from test_eternity import DATA, data_solution
+from eternity_data import DATA, data_solution
 
 RAW_TILINGS = {"trinity": 1, "whale": 1, "serenity": 12, "boat": 1, "pentomino-3x20": 8}
 

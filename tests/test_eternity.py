@@ -3,49 +3,27 @@ solutions stored with the data (see instances/data/eternity/SOURCE.md).
 
 Configuration counts are the paper's (Pram: the repository data's 108955, which Burkardt's own code
 also gives; the paper printed 108049 before the tile corrections).  Solutions are counted by the
-reference search of test_lattices.py, not by the project's search code.
+reference search of tests/brute.py, not by the project's search code.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from satiling import load, render
-from satiling.catalog import instances_dir, piece_set
+from satiling.catalog import piece_set
 from satiling.errors import VerificationError
 from satiling.families.polyform import PolyformPlacement
 from satiling.geometry import lattice
-from satiling.geometry.drafter import cells_from_word, corner_ab
-from test_lattices import exact_covers
-
-DATA = Path(instances_dir()) / "data" / "eternity"
-TILES = json.loads((DATA / "tiles_boundary_words.json").read_text())["tiles"]
-PUZZLES = json.loads((DATA / "puzzles.json").read_text())["puzzles"]
+from satiling.geometry.drafter import cells_from_word
+from brute import exact_covers
+from eternity_data import DATA, PUZZLES, TILES, data_solution
 
 CONFIGURATIONS = {   # Burkardt & Garvie (2021), Table of configurations; see the module docstring
     "trinity": 142, "serenity": 876, "whale": 1071, "boat": 8753, "pram": 108955,
 }
 SOLUTIONS = {"trinity": (1, 1), "serenity": (12, 1), "whale": (1, 1), "boat": (1, 1)}   # (raw, distinct)
-
-
-def data_solution(puzzle, entries) -> list[PolyformPlacement]:
-    """A solution from the data's (tile, rotate, reflect, base_ij) convention: draw the tile's word
-    from the corner (0, 0), rotate by 60 degrees * rotate, then mirror (i, j) -> (i, -j), then move
-    the base point to base_ij."""
-    lat = puzzle.lattice
-    by_name = {t.name: t for t in lat.transforms()}
-    out = []
-    for e in entries:
-        cells = cells_from_word(TILES[str(e["tile"])])
-        turn = by_name["identity" if e["rotate"] == 0 else f"rot{60 * e['rotate']}"]
-        cells = [turn.apply(c) for c in cells]
-        if e["reflect"]:
-            cells = [by_name["mirror-rot0"].apply(c) for c in cells]
-        t = corner_ab(*e["base_ij"])
-        out.append(PolyformPlacement(str(e["tile"]), tuple(sorted(lat.shift(c, t) for c in cells))))
-    return out
 
 
 def test_every_tile_is_36_elements_without_symmetry():

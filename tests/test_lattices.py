@@ -2,15 +2,14 @@
 against OEIS, packing counts against the literature (Knuth, Dancing Links 2000; Goodger's
 Polyform Puzzler).
 
-Solutions are counted by a small reference search kept in this file (:func:`exact_covers`), so the
-counts do not depend on the project's search code.
+Solutions are counted by a small reference search (:func:`brute.exact_covers`), so the counts do
+not depend on the project's search code.
 """
 from __future__ import annotations
 
 import math
 import re
 from itertools import combinations
-from typing import Iterator
 
 import pytest
 
@@ -19,48 +18,9 @@ from satiling.errors import SatilingError
 from satiling.geometry import Lattice, lattice
 from satiling.geometry.drafter import cells_from_word
 
+from brute import centre as _centre, exact_covers
+
 LATTICES = ["square", "triangle", "hexagon", "drafter"]
-
-
-# -- a reference exact-cover search (test-local on purpose) ----------------------------------------
-def exact_covers(puzzle) -> Iterator[list]:
-    """Every solution of an exact polyform puzzle: always fill the first empty cell.
-
-    Cells are ordered along the board's longer axis (the short frontier keeps the search small);
-    a placement covering the first empty cell must have it as its own first cell, so placements are
-    bucketed by first cell.  Cells and pieces are bits of one integer.
-    """
-    lat = puzzle.lattice
-    centre = {c: _centre(lat, c) for c in puzzle.region}
-    xs, ys = [p[0] for p in centre.values()], [p[1] for p in centre.values()]
-    wide = max(xs) - min(xs) >= max(ys) - min(ys)
-    cells = sorted(puzzle.region, key=lambda c: (round(centre[c][0 if wide else 1], 6),
-                                                 round(centre[c][1 if wide else 0], 6)))
-    bit = {c: 1 << i for i, c in enumerate(cells)}
-    piece_bit = {p.name: 1 << (len(cells) + i) for i, p in enumerate(puzzle.pieces)}
-    by_first: list[list] = [[] for _ in cells]
-    for pl in puzzle.placements():
-        mask = sum(bit[c] for c in pl.cells)
-        by_first[(mask & -mask).bit_length() - 1].append((mask | piece_bit[pl.piece], pl))
-    full = (1 << len(cells)) - 1
-    chosen: list = []
-
-    def search(covered: int) -> Iterator[list]:
-        free = ~covered & full
-        if not free:
-            yield list(chosen)
-            return
-        for mask, pl in by_first[(free & -free).bit_length() - 1]:
-            if not mask & covered:
-                chosen.append(pl)
-                yield from search(covered | mask)
-                chosen.pop()
-    yield from search(0)
-
-
-def _centre(lat: Lattice, cell) -> tuple[float, float]:
-    poly = lat.polygon(cell)
-    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
 # -- geometry ------------------------------------------------------------------------------------
