@@ -647,9 +647,16 @@ def cmd_decode(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     if args.format != "dimacs" or args.maximize_matches:
         return decode_answer(args, puzzle)
+    text = read_text(args.output, DECODE_LIMIT, what="solver output")
+    if not args.cnf:                      # a verdict without a model needs no formula: at once
+        verdict = _bare_verdict(text)
+        if verdict is not None:
+            return verdict
     formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
     problem = formula.problem
-    text = read_text(args.output, 64 + 16 * formula.variables + (1 << 20), what="solver output")
+    if len(text) > 64 + 16 * formula.variables + (1 << 20):
+        raise SatilingError(f"{args.output}: too large for the solver output of a formula of "
+                            f"{formula.variables} variables")
     try:
         out = formula.read_model(text)
     except SatilingError as e:            # name the file the message is about
@@ -679,6 +686,29 @@ def cmd_decode(args: argparse.Namespace) -> int:
         return EXIT_NONE
     show(puzzle, solution, args.svg)
     return EXIT_FOUND
+
+
+#: the largest solver output ``decode`` reads before it knows the formula (then: 16 bytes a variable)
+DECODE_LIMIT = 1 << 30
+
+
+def _bare_verdict(text: str) -> int | None:
+    """The exit code of an output that gives no literal at all: "no solution" (1) or no answer
+    (3); None when there is a model to check, or the output is malformed (the full check says)."""
+    from .backends.dimacs import read_solver_output
+    try:
+        out = read_solver_output(text, None)
+    except SatilingError:
+        return None
+    if out.literals:
+        return None
+    if out.status == "UNSATISFIABLE":
+        print("no solution")
+        return EXIT_NONE
+    if out.status in ("UNKNOWN", None):
+        print("satiling: the solver gave no answer", file=sys.stderr)
+        return EXIT_TIMEOUT
+    return None
 
 
 def decode_answer(args: argparse.Namespace, puzzle) -> int:

@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+#: the lines run in order in one directory: one worker runs them all (pytest-xdist)
+pytestmark = pytest.mark.xdist_group("readme")
 
 #: lines containing the key are not run, for the reason given
 SKIP = {

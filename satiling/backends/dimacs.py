@@ -317,7 +317,7 @@ class Formula:
         given = len(out.value) - out.value.count(0)          # variables with a value
         top = max((v for v in range(len(out.value) - 1, 0, -1) if out.value[v]), default=0) \
             if not out.complete else self.variables
-        if not out.complete and given == top and self.cnf is None:
+        if not out.complete and 0 < given == top and self.cnf is None:
             hint = self._hint(top, exact=True)        # a whole model of a smaller formula?
             if hint:
                 raise ModelMismatch(f"the model gives values to variables 1-{top} only, the formula "
