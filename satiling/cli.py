@@ -795,6 +795,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise SatilingError("--index counts from 1")
     if args.all and args.svg:
         raise SatilingError("--svg draws one solution: give --index N instead of --all")
+    if puzzle.family == "edgematch" and _is_text_board(args.solution):
+        return _render_board(puzzle, args)
     n = 0
     for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
         if args.all or n == args.index:
@@ -808,6 +810,32 @@ def cmd_render(args: argparse.Namespace) -> int:
                             f"{'s' * (n != 1)}")
     print(f"satiling: drew {n} solution{'s' * (n != 1)}", file=sys.stderr)
     return EXIT_FOUND
+
+
+def _is_text_board(path: str) -> bool:
+    """A board as ``solve --maximize-matches`` prints it and ``score`` reads it (not JSON)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256).lstrip()
+    except OSError:
+        return False                       # read_solutions says what is wrong with the file
+    return bool(head) and not head.startswith((b"{", b"["))
+
+
+def _render_board(puzzle, args: argparse.Namespace) -> int:
+    """A text board drawn as ``score`` draws it: 0 when it solves the puzzle, else 1 (its score
+    says how far it goes)."""
+    from .commands.edgematch import print_board
+    from .families.edgematch.score import parse_board
+    if args.index != 1 or args.all:
+        raise SatilingError(f"{args.solution} is one board: --index and --all are for JSON lines")
+    board = parse_board(puzzle, read_text(args.solution, 4 << 20, what="board"))
+    s = print_board(puzzle, board, args.svg)
+    if args.svg:
+        print(f"satiling: wrote {args.svg}", file=sys.stderr)
+    return EXIT_FOUND if s.matched == s.joins and s.placed == s.squares else EXIT_NONE
 
 
 def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:

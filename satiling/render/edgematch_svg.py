@@ -32,13 +32,19 @@ def colour_fills(puzzle: Any) -> dict[int, str]:
 def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = True) -> str:
     """Each square cut along its diagonals into four triangles coloured like the piece's sides;
     joins that do not match are marked red, empty squares are white."""
+    from ..families.edgematch.score import score
     fills = colour_fills(puzzle)
     m = scale * 0.25
-    w, h = puzzle.cols * scale + 2 * m, puzzle.rows * scale + 2 * m
+    caption = scale * 0.6                  # a line under the board: the score
+    s = score(puzzle, board)
+    w, h = puzzle.cols * scale + 2 * m, puzzle.rows * scale + 2 * m + caption
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
            f'viewBox="0 0 {w:.1f} {h:.1f}">',
-           f'<title>{escape(puzzle.name)}</title>',
-           f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>']
+           f'<title>{escape(puzzle.name)}: score {s.matched}/{s.joins}</title>',
+           f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>',
+           f'<text x="{w / 2:.1f}" y="{h - caption * 0.3:.1f}" font-size="{caption * 0.55:.1f}" '
+           f'text-anchor="middle" font-family="sans-serif">{escape(puzzle.name)}: score '
+           f'{s.matched}/{s.joins} ({s.placed} of {s.squares} squares filled)</text>']
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             x0, y0 = m + c * scale, m + r * scale
