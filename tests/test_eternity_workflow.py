@@ -50,3 +50,25 @@ def test_decode_of_an_answerless_output_needs_no_model(cli, tmp_path):
     out.write_text("s UNSATISFIABLE\n")
     r = cli("decode", "eternity2", str(out))
     assert r.returncode == 1 and r.stdout.strip() == "no solution"
+
+
+def test_maximising_without_a_limit_runs_until_ctrl_c(tmp_path):
+    """No --time-limit: the search goes on until Ctrl-C, then prints its best board (exit 130),
+    which score reads back."""
+    import signal
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "eternity2", "--maximize-matches"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:                          # wait for a first board
+        if "score" in line:
+            break
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=120)
+    assert p.returncode == 130
+    board = tmp_path / "best.txt"
+    board.write_text(out)
+    from satiling import catalog
+    from satiling.families.edgematch.score import parse_board, score
+    puzzle = catalog.load("eternity2")
+    assert score(puzzle, parse_board(puzzle, out)).placed == 256

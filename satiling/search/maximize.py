@@ -100,8 +100,10 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
 def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
          cpu_time, tuning=None) -> MaxResult:
     if engine in ("lns", "backtrack"):
-        if time_limit is None and (engine == "lns" or puzzle.rows * puzzle.cols > EXACT_LIMIT):
-            raise SatilingError("--maximize-matches on a large board needs --time-limit")
+        # the backtracker runs until Ctrl-C (the best board so far is printed) when no limit is
+        # given; LNS needs a limit to share out among its windows
+        if time_limit is None and engine == "lns":
+            raise SatilingError("--maximize-matches --engine lns needs --time-limit")
         if engine == "lns":
             return _lns(puzzle, time_limit, on_improve, hints, start, seed)
         return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
