@@ -314,3 +314,19 @@ def test_a_portfolio_of_seeded_searches_answers_with_a_verified_board():
     found, status, nodes = portfolio(board_of(pz), seconds=120, seed=4, workers=2)
     assert status == "limit" and nodes > 0
     pz.verify([Tile(r, c, p + 1, rot) for r, c, p, rot in found])
+
+
+def test_owens_7x7_board_is_solved_and_verified(capsys):
+    """Brendan Owen's public 7x7 benchmark (tests/data/owen): the backtracker's board passes
+    ``verify`` (main checks every board it prints), plain and with restarts."""
+    from pathlib import Path
+
+    from satiling.commands.edgematch_engine import edge_boards, tiles
+    from satiling.engines.edgematch import race
+    path = str(Path(__file__).parent / "data" / "owen" / "owen7.toml")
+    assert main(["solve", path]) == 0
+    pz = catalog.load(path)
+    (board,) = edge_boards(pz, False, distinct=False)
+    found, status, _ = race(board, seed=7)
+    assert status == "limit"
+    pz.verify(tiles(found))

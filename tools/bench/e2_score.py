@@ -12,7 +12,8 @@ Three measurements, each in a child process so the CPU time is the search's own:
    backtracker took (CP-SAT knows only wall time).
 
 Every best board is written to a file and re-scored by ``satiling score eternity2 FILE``; the
-table shows that score, not the engine's.
+table shows that score, not the engine's.  (``tools/bench/eternity2.py`` compares the backtracker
+before and after issue 24, one core and every core, and the exact engine's restarts.)
 
     python tools/bench/e2_score.py                  # 60 s each, 2e8 nodes for the rate
     python tools/bench/e2_score.py --quick          # 10 s each, 2e7 nodes
@@ -65,8 +66,10 @@ def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool) -> 
     e2 = catalog.load("eternity2")
     trace = []
     w0 = time.perf_counter()
+    cpu = cpu and engine == "backtrack"
     result = maximize_matches(e2, seconds, lambda imp: trace.append((imp.score, round(imp.seconds, 1))),
-                              engine=engine, seed=seed, cpu_time=cpu and engine == "backtrack")
+                              engine=engine, seed=seed, cpu_time=cpu,
+                              workers=1 if cpu else None)     # CPU seconds: one search process
     wall = time.perf_counter() - w0
     with open(path, "w") as f:
         f.write(board_text(e2, e2.board_from(result.solution)) + "\n")
