@@ -6,15 +6,20 @@ BIN = $(VENV)/bin
 
 .PHONY: demo test bench clean
 
+# the demo needs satiling alone; the test tools (pytest, hypothesis, ...) come with 'make test'
 $(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-tools: $(BIN)/satiling
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
 demo: $(BIN)/satiling
 	$(BIN)/satiling solve pentomino-6x10 --svg pentomino-6x10.svg
 
-test: $(BIN)/satiling
+test: $(VENV)/.test-tools
 	$(BIN)/pytest
 
 bench: $(BIN)/satiling

@@ -89,7 +89,8 @@ def test_cli_pack_keeps_the_best_packing_on_sigterm():
     import signal
     import subprocess
     import sys
-    proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "pack", "boat"],
+    # (the exact stage would tile Boat at once: CP-SAT alone, to be stopped in the middle)
+    proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "pack", "boat", "--exact-seconds", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     for line in proc.stderr:                  # wait for a first packing, then stop the search
         if "pieces at" in line:
@@ -98,3 +99,79 @@ def test_cli_pack_keeps_the_best_packing_on_sigterm():
     out, _ = proc.communicate(timeout=120)
     assert proc.returncode == 143
     assert "of 21 pieces placed" in out
+
+
+# -- the arguments solve makes, before CP-SAT (issue 22, point 1) ---------------------------------
+CUT_OFF = """family = "polyform"
+piece_set = "pentominoes"
+[region]
+ascii = \"\"\"
+#########.#
+##########.
+##########
+##########
+##########
+##########
+\"\"\"
+"""
+
+
+def test_pack_proves_the_bound_of_a_board_solve_refutes_and_stops_by_itself(cli, tmp_path):
+    # 60 cells for the 12 pentominoes, one of them cut off from the rest: solve says "no
+    # solution" before any search; pack must prove "at most 11" and stop there, well inside a
+    # generous time limit (CP-SAT alone still claimed "at most 12" after 110 s)
+    board = tmp_path / "cut.toml"
+    board.write_text(CUT_OFF)
+    solved = cli("solve", str(board))
+    assert solved.returncode == 1 and "covered by no placement" in solved.stderr
+    r = cli("pack", str(board), "--time-limit", "600", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert (data["status"], data["pieces"], data["bound"]) == ("OPTIMAL", 11, 11)
+    assert "at most 11 pieces: cell (0, 10) is covered by no placement" in r.stderr
+    assert [0, 10] in data["hole"]
+
+
+def test_pack_names_the_pieces_that_fit_nowhere_and_info_too(cli, tmp_path):
+    board = tmp_path / "strip.toml"          # a 2x30 strip: only the I, L, N, P, U and Y fit
+    board.write_text('family = "polyform"\npiece_set = "pentominoes"\n[region]\nrows = 2\ncols = 30\n')
+    r = cli("pack", str(board))
+    assert r.returncode == 0, r.stderr
+    assert "at most 6 pieces: pieces F, T, V, W, X and Z fit nowhere" in r.stderr
+    assert "6 of 12 pieces placed" in r.stdout and "optimal" in r.stdout
+    info = cli("info", str(board)).stdout
+    assert "fits nowhere  pieces F, T, V, W, X and Z" in info
+    assert "(pieces F, T, V, W, X and Z fit nowhere, which is not a parity matter)" in info
+
+
+def test_pack_asks_the_exact_search_when_no_cheap_argument_settles_it(tmp_path):
+    # the five tetrominoes and a 20-cell region that parity does not rule out; the exact search
+    # finds no tiling, so at most 4, and CP-SAT stops at the first packing of 4
+    board = tmp_path / "t.toml"
+    board.write_text('family = "polyform"\npiece_set = "tetrominoes"\n[region]\nascii = """\n'
+                     '###.#\n##.##\n.####\n###.#\n###.#\n"""\n')
+    puzzle = load(str(board))
+    assert puzzle.obstruction() is None
+    packing = Packer(puzzle).run(time_limit=60)
+    check_packing(puzzle, packing)
+    assert (packing.status, packing.pieces, packing.bound) == ("OPTIMAL", 4, 4)
+    assert "exact-cover search finds no way" in packing.reasons[-1]
+    # without the exact stage CP-SAT proves the same on its own (the bound is right, not assumed)
+    alone = Packer(puzzle).run(time_limit=60, exact_seconds=0)
+    assert (alone.status, alone.pieces) == ("OPTIMAL", 4)
+
+
+def test_a_tiling_the_exact_search_finds_is_the_optimal_packing():
+    puzzle = load("pentomino-3x20")
+    packing = Packer(puzzle).run(time_limit=60)
+    check_packing(puzzle, packing)
+    assert (packing.status, packing.pieces, packing.hole) == ("OPTIMAL", 12, [])
+
+
+def test_pack_threads_and_the_old_workers_spelling(cli):
+    r = cli("pack", "tetromino-4x5", "--threads", "2")
+    assert r.returncode == 0 and "note" not in r.stderr, r.stderr
+    r = cli("pack", "tetromino-4x5", "--workers", "2")
+    assert r.returncode == 0 and "4 of 5 pieces placed" in r.stdout
+    assert r.stderr.splitlines()[-1] == ("satiling: note: pack --workers 2 is now spelt --threads 2 "
+                                         "(--workers means processes in count and enumerate)")

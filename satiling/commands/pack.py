@@ -1,8 +1,10 @@
 """``satiling pack``: the most pieces that fit on a polyform board, and the hole they leave.
 
-A diagnostic for boards that resist every search (is the data tilable at all?).  The packing is
-printed like a solution (on the square lattice '.' marks the hole), then one summary line; better
-packings are reported on stderr as CP-SAT finds them.  SIGINT / SIGTERM stop the search and print
+A diagnostic for boards that resist every search (is the data tilable at all?).  The arguments
+``solve`` makes before any search bound the answer first, each on stderr as it is made (pieces
+that fit nowhere are named); better packings are reported on stderr as CP-SAT finds them, and the
+run ends by itself when one reaches the bound.  The packing is printed like a solution (on the
+square lattice '.' marks the hole), then one summary line.  SIGINT / SIGTERM stop the search and print
 the best packing so far (exit 130 / 143).
 """
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 import threading
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
+from ..search.packing import EXACT_SECONDS
 
 
 def register(sub) -> None:
@@ -25,13 +28,37 @@ def register(sub) -> None:
                    help="maximise the pieces placed (default) or the cells covered")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",
                    help=f"stop after S seconds with the best found, at most {MAX_SECONDS}")
-    s.add_argument("--workers", type=workers_arg, default=1, metavar="N",
-                   help=f"CP-SAT search workers, 1 to {MAX_WORKERS} (default 1)")
+    s.add_argument("--threads", type=workers_arg, metavar="N",
+                   help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default 1)")
+    # the old spelling: --workers means processes in count and enumerate, threads here
+    s.add_argument("--workers", type=workers_arg, metavar="N", help=argparse.SUPPRESS)
+    s.add_argument("--exact-seconds", type=_share_arg, default=EXACT_SECONDS, metavar="S",
+                   help=f"the exact-cover search's share before CP-SAT (default {EXACT_SECONDS:g}, "
+                        "at most half the time limit; 0 skips it): a tiling it finds is the "
+                        "answer, and a board it refutes holds one piece fewer")
     s.add_argument("--svg", metavar="FILE", help="also draw the packing (hole in white) to FILE")
     s.add_argument("--json", action="store_true", help="print the packing and its hole as JSON")
     s.add_argument("--hint", metavar="FILE", help="start from the placements in FILE (JSON, as "
                    "'solve --json' writes; a partial tiling will do)")
     s.set_defaults(run=cmd_pack)
+
+
+def _share_arg(text: str) -> float:
+    """An argparse type: seconds, or 0 for none."""
+    return 0.0 if text.strip() in ("0", "0.0") else seconds_arg(text)
+
+
+def _threads(args: argparse.Namespace) -> int:
+    """``--threads``, or the old ``--workers`` with a note naming the new spelling."""
+    if args.workers is not None:
+        if args.threads is not None and args.threads != args.workers:
+            from ..errors import SatilingError
+            raise SatilingError(f"--workers {args.workers} and --threads {args.threads}: "
+                                "--workers is the old spelling of --threads; give one")
+        args.notes = [f"pack --workers {args.workers} is now spelt --threads {args.workers} "
+                      "(--workers means processes in count and enumerate)"]
+        return args.workers
+    return args.threads or 1
 
 
 def cmd_pack(args: argparse.Namespace) -> int:
@@ -42,6 +69,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from .common import read_solutions
     from ..render.pictures import solution_svg, solution_text
     from ..search.packing import Packer, hole_components
+    threads = _threads(args)
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
     hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
@@ -50,10 +78,15 @@ def cmd_pack(args: argparse.Namespace) -> int:
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
 
+    def bound(value: int, reason: str) -> None:
+        word = args.objective if args.objective == "pieces" else "cells"
+        print(f"satiling: {puzzle.name}: at most {value} {word}: {reason}", file=sys.stderr)
+
     with on_signals(lambda signum: packer.stop()) as caught:
         # the search runs in a thread so that the main thread stays free to take signals
         worker = threading.Thread(target=lambda: result.append(
-            packer.run(args.time_limit, args.workers, hint, on_improve=report)), daemon=True)
+            packer.run(args.time_limit, threads, hint, on_improve=report,
+                       exact_seconds=args.exact_seconds, on_bound=bound)), daemon=True)
         worker.start()
         while worker.is_alive():
             worker.join(0.2)
@@ -68,6 +101,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, "status": packing.status, "objective": args.objective,
                           "pieces": packing.pieces, "cells": packing.cells, "bound": packing.bound,
+                          "reasons": packing.reasons,
                           "placements": [p.to_json() for p in sorted(packing.placements, key=lambda p: p.sort_key())],
                           "hole": [list(c) for c in packing.hole]}, separators=(",", ":")))
     else:

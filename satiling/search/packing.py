@@ -6,6 +6,15 @@ its number of times, and CP-SAT maximises either the pieces placed or the cells 
 left over (the *hole*) show where the board and the pieces disagree; an optimum below a full tiling,
 proved by CP-SAT, is a certificate that no tiling exists.
 
+Before CP-SAT, the arguments ``solve`` makes bound the answer (:func:`proved_bound`): the areas,
+pieces that fit nowhere (named), cells no placement covers, parts of the board cut off from each
+other (:mod:`satiling.families.polyform.coverage`), then -- when the bound is still "everything
+fits" -- the parity argument and the compiled exact-cover search, for at most ``EXACT_SECONDS``.
+The bound goes into the CP-SAT model as a constraint, so CP-SAT stops by itself (optimal) the
+moment it finds a packing that reaches it: a 6x10 board with one cell cut off is proved to hold
+at most 11 pentominoes before any search, and packed with 11 in a fraction of a second, where
+CP-SAT alone still claimed "at most 12" after minutes.
+
 The model is the family's own exact cover with its rules relaxed to "at most", so the placements
 and the verifier are the family's: every packing returned has passed ``puzzle.verify`` of the
 relaxed puzzle.
@@ -25,11 +34,19 @@ from typing import Any, Callable
 from ortools.sat.python import cp_model
 
 from ..backends.cpsat import to_cpsat
+from ..engines.exactcover import ExactCover, matrix_of
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
+from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
 from ..limits import check_seconds, check_workers
+from .cubes import board_of
+from .exact import engine_solutions
 
 OBJECTIVES = ("pieces", "area")
+#: the exact-cover search's share of a packing run, in seconds, before CP-SAT (at most half the
+#: time limit): Boat's 21 pieces are tiled in 0.4 s, so a board the search neither tiles nor
+#: refutes in this time is one where CP-SAT's packings are the useful answer
+EXACT_SECONDS = 5.0
 
 
 @dataclass
@@ -50,6 +67,8 @@ class Packing:
     bound: int | None
     hole: list[Any] = field(repr=False)
     seconds: float
+    #: why the objective can be no higher than ``bound`` without CP-SAT, one line per argument
+    reasons: list[str] = field(default_factory=list)
 
     @property
     def value(self) -> int:
@@ -61,8 +80,9 @@ class Packing:
 
     def summary(self) -> str:
         word = {"OPTIMAL": "optimal", "FEASIBLE": "best found", "UNKNOWN": "none found"}[self.status]
+        holes = len(self.hole)
         text = (f"{self.pieces} of {self.total_pieces} pieces placed, {self.cells} of "
-                f"{self.total_cells} cells covered, hole of {len(self.hole)} cells ({word}")
+                f"{self.total_cells} cells covered, hole of {holes} cell{'s' * (holes != 1)} ({word}")
         if self.bound is not None and self.status != "OPTIMAL":
             text += f"; at most {self.bound} {self.objective} proved"
         return text + f", {self.seconds:.1f} s)"
@@ -76,6 +96,88 @@ def relaxed(puzzle: Any) -> PolyformPuzzle:
                           "at-most", "at-most", puzzle.title, puzzle.source)
 
 
+@dataclass
+class Bound:
+    """At most ``value`` pieces (or cells), and why: one line per argument that lowered it."""
+
+    value: int
+    #: (the bound after it, the argument), in the order they were made
+    steps: list[tuple[int, str]] = field(default_factory=list)
+    #: the question "does everything that can fit, fit?" when ``value`` still allows it: the
+    #: puzzle whose tiling would reach ``value`` (None: the bound is below it already)
+    question: PolyformPuzzle | None = None
+
+    @property
+    def reasons(self) -> list[str]:
+        return [reason for _, reason in self.steps]
+
+    def lower(self, value: int, reason: str) -> None:
+        if value < self.value:
+            self.value = value
+            self.steps.append((value, reason))
+
+
+def proved_bound(puzzle: PolyformPuzzle, objective: str = "pieces") -> Bound:
+    """The most pieces (cells) a packing can hold, from the arguments ``solve`` makes before any
+    search: the areas, pieces that fit nowhere, cells no placement covers, parts cut off from each
+    other; then, when all that can fit might, the parity argument on that tiling."""
+    cover = puzzle.coverage()
+    most = most_by_area if objective == "pieces" else max_sum
+    word = objective if objective == "pieces" else "cells"
+    sizes = _sizes(puzzle.pieces)
+    full = sum(sizes.values()) if objective == "pieces" else len(puzzle.region)
+    bound = Bound(full)
+    bound.lower(most(sizes, len(puzzle.region)), f"area: the board's {len(puzzle.region)} cells "
+                f"hold at most {most(sizes, len(puzzle.region))} {word} of these pieces")
+    placeable = [p for p in puzzle.pieces if p.name not in cover.unplaced]
+    sizes = _sizes(placeable)
+    if cover.unplaced:
+        verb = "fits" if len(cover.unplaced) == 1 else "fit"
+        bound.lower(most(sizes, len(puzzle.region)), f"{named(cover.unplaced)} {verb} nowhere")
+    room = len(puzzle.region) - len(cover.uncovered)
+    if cover.uncovered:
+        bound.lower(most(sizes, room), f"{cells_named(cover.uncovered)} covered by no placement")
+    if len(cover.parts) > 1:
+        each = [most(part.sizes, len(part.cells)) for part in cover.parts]
+        shown = ", ".join(str(len(part.cells)) for part in cover.parts[:6])
+        bound.lower(sum(each), f"the board falls apart into parts of {shown}"
+                    f"{', ...' if len(cover.parts) > 6 else ''} cells that no piece crosses, "
+                    f"holding at most {sum(each)} {word}")
+    everything = sum(sizes.values()) if objective == "pieces" else room
+    if bound.value == everything and placeable:
+        bound.question = _question(puzzle, placeable, cover.uncovered, objective)
+        reason = bound.question.obstruction()
+        if reason is not None:
+            bound.lower(_below(objective, sizes, everything), f"no packing reaches {everything} "
+                        f"{word}: {reason}")
+            bound.question = None
+    return bound
+
+
+def _sizes(pieces: list[Any]) -> dict[int, int]:
+    """area -> copies (the pieces objective counts copies, the area objective their cells)."""
+    out: dict[int, int] = {}
+    for p in pieces:
+        out[len(p.shape)] = out.get(len(p.shape), 0) + p.count
+    return out
+
+
+def _below(objective: str, sizes: dict[int, int], value: int) -> int:
+    """The next value a packing could reach below ``value``."""
+    return value - 1 if objective == "pieces" else max_sum(sizes, value - 1)
+
+
+def _question(puzzle: PolyformPuzzle, placeable: list[Any], uncovered: tuple, objective: str) -> PolyformPuzzle:
+    """The tiling that would reach the bound: every piece that fits placed (pieces), or every
+    cell some piece reaches covered (area); the other side exact when the areas agree."""
+    region = puzzle.region - set(uncovered)
+    area = sum(len(p.shape) * p.count for p in placeable)
+    cells = "exact" if objective == "area" or area == len(region) else "at-most"
+    pieces = "exact" if objective == "pieces" or area == len(region) else "at-most"
+    return PolyformPuzzle(puzzle.name, puzzle.lattice, region, placeable, cells, pieces,
+                          puzzle.title, puzzle.source, puzzle.wrap)
+
+
 class Packer:
     """Maximise a packing with CP-SAT; :meth:`stop` (from a signal handler) keeps the best so far."""
 
@@ -85,22 +187,80 @@ class Packer:
         self.puzzle = relaxed(puzzle)
         self.objective = objective
         self.problem = self.puzzle.problem()
+        self.bound = proved_bound(self.puzzle, objective)
         self._solver: cp_model.CpSolver | None = None
         self._stopped = threading.Event()
 
     def run(self, time_limit: float | None = None, workers: int = 1, hint: list[Any] = (),
-            on_improve: Callable[[int, float], None] | None = None, seed: int = 0) -> Packing:
-        """The best packing within ``time_limit`` seconds; ``hint``: placements to start from."""
+            on_improve: Callable[[int, float], None] | None = None, seed: int = 0,
+            exact_seconds: float = EXACT_SECONDS,
+            on_bound: Callable[[int, str], None] | None = None) -> Packing:
+        """The best packing within ``time_limit`` seconds; ``hint``: placements to start from;
+        ``exact_seconds``: the exact search's share (0: none); ``on_bound`` hears each argument
+        that lowers the bound (the bound, the reason), as it is made."""
         time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
         workers = check_workers(workers)
         start = time.perf_counter()
+        for value, reason in self.bound.steps:
+            if on_bound:
+                on_bound(value, reason)
+        tiling = self._exact_stage(start, time_limit, exact_seconds, on_bound)
+        if tiling is not None or self.bound.value == 0:
+            result = self._result("OPTIMAL", tiling or [], self.bound.value, start)
+            self.puzzle.verify(result.placements)
+            if on_improve:
+                on_improve(result.value, result.seconds)
+            return result
+        left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
+        return self._cpsat(start, left, workers, hint, on_improve, seed)
+
+    def _exact_stage(self, start: float, time_limit: float | None, seconds: float,
+                     on_bound: Callable[[int, str], None] | None) -> list[Any] | None:
+        """Run the compiled exact cover on the bound's question for ``seconds`` (at most half the
+        time limit): its tiling reaches the bound (returned); no tiling lowers the bound by one
+        step; undecided, nothing changes."""
+        question = self.bound.question
+        if question is None or seconds <= 0 or self._stopped.is_set():
+            return None
+        if time_limit is not None:
+            seconds = min(seconds, time_limit / 2)
+        problem = question.problem()
+        matrix = matrix_of(problem, board_of(question, problem))
+        if matrix is None:
+            return None
+        deadline = time.perf_counter() + seconds
+
+        def check(part: float) -> None:
+            if self._stopped.is_set() or time.perf_counter() > deadline:
+                raise _Undecided
+        began = time.perf_counter()
+        try:
+            first = next(engine_solutions(ExactCover(matrix), (), progress=check), None)
+        except _Undecided:
+            return None
+        if first is not None:
+            return problem.decode(first)
+        word = self.objective if self.objective == "pieces" else "cells"
+        everything = self.bound.value
+        below = _below(self.objective, _sizes(question.pieces), everything)
+        self.bound.lower(below, f"no packing reaches {everything} {word}: the exact-cover search "
+                                f"finds no way ({time.perf_counter() - began:.2f} s)")
+        if on_bound:
+            on_bound(*self.bound.steps[-1])
+        return None
+
+    def _cpsat(self, start: float, time_limit: float | None, workers: int | None, hint: list[Any],
+               on_improve: Callable[[int, float], None] | None, seed: int) -> Packing:
         model, x = to_cpsat(self.problem)
         weight = {v: 1 if self.objective == "pieces" else len(self.problem.meaning(v).cells)
                   for v in self.problem.primary_vars()}
-        model.maximize(sum(w * x[v] for v, w in weight.items()))
+        objective = sum(w * x[v] for v, w in weight.items())
+        model.maximize(objective)
         # the area cannot exceed the board, nor the pieces their number: bounds CP-SAT may not see
         model.add(sum(x[v] for v in weight) <= sum(p.count for p in self.puzzle.pieces))
         model.add(sum(len(self.problem.meaning(v).cells) * x[v] for v in weight) <= len(self.puzzle.region))
+        # the proved bound: CP-SAT stops (optimal) as soon as a packing reaches it
+        model.add(objective <= self.bound.value)
         hinted = set(hint)
         for v in weight:
             if hinted:
@@ -123,9 +283,9 @@ class Packer:
         self.puzzle.verify(placements)          # a valid packing, checked from the geometry
         result = self._result("OPTIMAL" if status == cp_model.OPTIMAL else "FEASIBLE", placements,
                               int(solver.best_objective_bound + 1e-6), start)
-        if result.value >= result.full:           # every piece (or cell) used: nothing is better
+        if result.value >= min(result.full, self.bound.value):   # nothing better can exist
             result.status = "OPTIMAL"
-        result.bound = min(result.bound, result.full)
+        result.bound = min(result.bound, result.full, self.bound.value)
         return result
 
     def stop(self) -> None:
@@ -139,7 +299,11 @@ class Packer:
         hole = sorted(self.puzzle.region - covered)
         return Packing(status, self.objective, placements, len(placements), len(covered),
                        sum(p.count for p in self.puzzle.pieces), len(self.puzzle.region),
-                       bound, hole, time.perf_counter() - start)
+                       bound, hole, time.perf_counter() - start, list(self.bound.reasons))
+
+
+class _Undecided(Exception):
+    """The exact stage ran out of its time (or was stopped) without an answer."""
 
 
 def hole_components(puzzle: Any, hole: list[Any]) -> list[list[Any]]:

@@ -199,9 +199,11 @@ def parity_argument(puzzle: PolyformPuzzle) -> str:
 
 
 def _no_obstruction(puzzle: PolyformPuzzle) -> str:
-    placed = {pl.piece for pl in puzzle.placements()}
-    if puzzle.pieces_rule == "exact" and any(p.name not in placed for p in puzzle.pieces):
-        return "no obstruction (a piece fits nowhere, which is not a parity matter)"
+    from .coverage import named
+    unplaced = puzzle.coverage().unplaced
+    if puzzle.pieces_rule == "exact" and unplaced:
+        verb = "fits" if len(unplaced) == 1 else "fit"
+        return f"no obstruction ({named(unplaced)} {verb} nowhere, which is not a parity matter)"
     return f"no obstruction ({', '.join(c.name for c in colourings(puzzle.lattice.name))})"
 
 

@@ -80,6 +80,7 @@ class PolyformPuzzle(Puzzle):
             raise SatilingError(f"{name}: rules must be 'exact' or 'at-most'")
         self.cells_rule, self.pieces_rule = cells_rule, pieces_rule
         self._placements: list[PolyformPlacement] | None = None
+        self._coverage = None
         self._orientations: dict[str, list[Shape]] = {}
         self._symmetries: list | None = None
 
@@ -107,6 +108,14 @@ class PolyformPuzzle(Puzzle):
                 out.extend(PolyformPlacement(piece.name, cells) for cells in seen)
             self._placements = out
         return self._placements
+
+    def coverage(self):
+        """What the placements reach (:mod:`.coverage`): pieces that fit nowhere, cells no piece
+        covers, parts cut off from each other."""
+        if self._coverage is None:
+            from .coverage import coverage
+            self._coverage = coverage(self)
+        return self._coverage
 
     # -- model -------------------------------------------------------------------------------
     def problem(self, **options: Any) -> Problem:
@@ -218,12 +227,17 @@ class PolyformPuzzle(Puzzle):
                                 "with whole-number coordinates") from None
 
     def obstruction(self) -> str | None:
-        """The parity argument when it rules out every tiling (areas are checked on loading)."""
+        """A piece that fits nowhere, a cell no piece covers, a cut-off part no pieces fill
+        (:mod:`.coverage`), or the parity argument, when it rules out every tiling (areas are
+        checked on loading)."""
+        from .coverage import coverage_obstruction
         from .parity import parity_obstruction
-        return parity_obstruction(self)
+        return coverage_obstruction(self) or parity_obstruction(self)
 
     def info(self) -> dict[str, Any]:
+        from .coverage import named
         from .parity import parity_argument
+        unplaced = self.coverage().unplaced
         return {
             "lattice": self.lattice.name,
             "topology": _topology(self.wrap),
@@ -231,6 +245,7 @@ class PolyformPuzzle(Puzzle):
             "pieces": sum(p.count for p in self.pieces),
             "piece cells": sum(p.count * len(p.shape) for p in self.pieces),
             "placements": len(self.placements()),
+            **({"fits nowhere": named(unplaced)} if unplaced else {}),
             "symmetries": len(self.symmetries()),
             "parity": parity_argument(self),
         }
