@@ -343,7 +343,12 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
 def _enum_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--raw", action="store_true",
                    help="every solution, not one per symmetry class (rotations and reflections of "
-                        "the board count separately)")
+                        "the board count separately); the same as --symmetry none")
+    s.add_argument("--symmetry", choices=("full", "rotations", "none"),
+                   help="solutions count as one when a symmetry of this group maps one onto the "
+                        "other: full (default: every rotation and reflection of the board that "
+                        "maps the pieces onto the pieces), rotations (proper motions only, no "
+                        "mirror images: the 24 of a cube), none (raw)")
     s.add_argument("--engine", choices=("auto", "backtrack", "walk", "sat", "cpsat"), default="auto",
                    help="backtrack: compiled edge-matching backtracker (default on edge matching "
                         "where it applies); walk: compiled exact-cover search, dancing links or "
@@ -555,10 +560,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_count(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
     puzzle = catalog.load(args.name)
+    group = symmetry_args(args, puzzle)
     if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
                          resume=bool(args.resume), proof=bool(args.proof)):
         from .commands import edgematch_engine as bt
-        return bt.run_count(puzzle, model_options(args), args)
+        code = bt.run_count(puzzle, model_options(args), args)
+        say_group(args, group, bt.symmetry_order(puzzle, bool(model_options(args).get("hints"))))
+        return code
     if not args.proof and not args.resume and _ruled_out(puzzle):
         print(0)
         return EXIT_NONE
@@ -576,6 +584,7 @@ def cmd_count(args: argparse.Namespace) -> int:
     print(outcome.total)
     if args.raw and outcome.found == outcome.total:
         print(f"satiling: {outcome.total} solutions in {outcome.classes} symmetry classes", file=sys.stderr)
+    say_group(args, group, run.space.group.order)
     if args.proof:
         from .search.proof import prove_complete
         report = prove_complete(run.space.problem, run.members(outcome.solutions), args.proof, args.solver)
@@ -588,10 +597,13 @@ def cmd_count(args: argparse.Namespace) -> int:
 def cmd_enumerate(args: argparse.Namespace) -> int:
     from .search.stream import Run, Settings
     puzzle = catalog.load(args.name)
+    group = symmetry_args(args, puzzle)
     if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
                          resume=bool(args.resume), proof=bool(args.proof)):
         from .commands import edgematch_engine as bt
-        return bt.run_enumerate(puzzle, model_options(args), args, solution_json)
+        code = bt.run_enumerate(puzzle, model_options(args), args, solution_json)
+        say_group(args, group, bt.symmetry_order(puzzle, bool(model_options(args).get("hints"))))
+        return code
     if not args.proof and not args.resume and _ruled_out(puzzle):
         return EXIT_NONE
     problem = puzzle.problem(**model_options(args))
@@ -636,7 +648,26 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         print(f"satiling: no solution beyond these {outcome.total}: {report.summary()}", file=sys.stderr)
         if not report.verified:
             return EXIT_ERROR
+    say_group(args, group, run.space.group.order)
     return EXIT_FOUND if outcome.total else EXIT_NONE
+
+
+def symmetry_args(args: argparse.Namespace, puzzle) -> str:
+    """Read ``--symmetry`` with ``--raw`` (``none`` sets ``args.raw``, so every engine's path
+    lists every solution); the group counted up to.  Edge matching's symmetries are all
+    rotations, so its engine counts ``rotations`` as it counts ``full``."""
+    from .search.stream import symmetry_choice
+    args.raw, group = symmetry_choice(args.raw, args.symmetry)
+    if group == "rotations":
+        puzzle.rotations()                 # a family that cannot tell: refused before any work
+    return "none" if args.raw else group
+
+
+def say_group(args: argparse.Namespace, group: str, order: int) -> None:
+    """Name on stderr the group the solutions were counted up to, with its order: a count
+    means nothing without it (Soma's cube: 240, 480 or 11520)."""
+    from .search.symmetry import group_name
+    print(f"satiling: {group_name(group, order)}", file=sys.stderr)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:

@@ -75,6 +75,17 @@ class Puzzle(ABC):
         """The board's symmetry group acting on placements, identity first (for distinct counts)."""
         return [lambda p: p]
 
+    def rotations(self) -> list[Symmetry]:
+        """The subgroup of :meth:`symmetries` made of proper motions (determinant +1: turns, and
+        shifts along a wrapped side), identity first: counts up to rotations, without mirror
+        images.  A family whose symmetries are all proper returns :meth:`symmetries`; only the
+        family knows which are, so a family that defines its own symmetries must say (the
+        default refuses rather than guess)."""
+        if type(self).symmetries is Puzzle.symmetries:
+            return self.symmetries()
+        raise SatilingError(f"{self.family} puzzles do not say which of their symmetries are "
+                            "rotations: count them up to all symmetries or none")
+
     def canonical(self, solution: list[Any]) -> tuple:
         """The smallest image of a solution under the symmetry group: equal for equivalent ones."""
         return min(tuple(sorted(map(g, solution), key=_sort_key)) for g in self.symmetries())

@@ -254,10 +254,13 @@ class CubeSpace(CubeSet):
     """
 
     def __init__(self, puzzle: Puzzle, problem: Problem | None = None, break_symmetry_: bool = True,
-                 target: int = TARGET_CUBES) -> None:
+                 target: int = TARGET_CUBES, symmetry: str = "full") -> None:
         problem = problem if problem is not None else puzzle.problem()
         self.puzzle = puzzle
-        group = _symmetries_keeping_units(puzzle, problem)
+        #: the group solutions are counted up to (``symmetry.SYMMETRIES``); its restriction below
+        #: and the owner rule use that group, so the classes are its orbits
+        self.symmetry = symmetry
+        group = _symmetries_keeping_units(puzzle, problem, symmetry)
         restriction = break_symmetry(problem, group) if break_symmetry_ else []
         self.restricted = len(restriction)
         #: the restricted problem (the caller's problem is left untouched)
@@ -360,9 +363,9 @@ def _var_lit(row_lit: int) -> int:
     return row_lit + 1 if row_lit >= 0 else row_lit
 
 
-def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
+def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem, symmetry: str = "full") -> SymmetryGroup:
     """The puzzle's symmetries that also map the problem's fixed placements onto themselves."""
-    group = problem_symmetries(puzzle, problem)
+    group = problem_symmetries(puzzle, problem, symmetry)
     units = set(problem.units) - set(problem.restriction)
     if not units:
         return group
@@ -512,6 +515,7 @@ class Job:
     engine: str = "auto"
     solver: str = "cadical"
     fingerprint: str = ""
+    symmetry: str = "full"                        # the group of CubeSpace (raw runs: "full")
 
 
 def run_cube(job: Job, cube: int, raw: bool, keep: bool, verify: bool) -> CubeResult:
@@ -536,7 +540,8 @@ def _runner(job: Job) -> CubeRunner:
 def _build_runner(job: Job) -> CubeRunner:
     from ..catalog import load
     puzzle = load(job.puzzle)
-    space = CubeSpace(puzzle, puzzle.problem(**dict(job.options)), job.break_symmetry)
+    space = CubeSpace(puzzle, puzzle.problem(**dict(job.options)), job.break_symmetry,
+                      symmetry=job.symmetry)
     if space.fingerprint() != job.fingerprint:
         raise SatilingError(f"a worker built a different model of {job.puzzle} than this process "
                             f"(fingerprint {space.fingerprint()} != {job.fingerprint}); "

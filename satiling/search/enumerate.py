@@ -153,15 +153,17 @@ class Enumeration:
 def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
                      break_symmetry_: bool = True, engine: str = "auto", solver: str = "cadical",
                      info: Enumeration | None = None,
-                     assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
-    """Solutions of a puzzle's problem: one per symmetry class (``distinct``) or all of them.
+                     assume: Sequence[int] = (), symmetry: str = "full") -> Iterator[frozenset[int]]:
+    """Solutions of a puzzle's problem: one per symmetry class (``distinct``) or all of them;
+    the classes are those of the group ``symmetry`` (``full``, ``rotations``: see
+    :data:`~.symmetry.SYMMETRIES`).
 
     Cubes (``assume``) are applied after symmetry breaking, so pass cubes of the restricted problem.
     """
     if engine not in ENGINES:             # anything unknown would silently run SAT
         from ..errors import SatilingError
         raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-    group = problem_symmetries(puzzle, problem)
+    group = problem_symmetries(puzzle, problem, symmetry)
     units = break_symmetry(problem, group) if break_symmetry_ else []
     if info is not None:
         info.group, info.restricted = group, len(units)
@@ -179,3 +181,18 @@ def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
                 yield from sorted(group.images(sol), key=sorted)
     finally:
         del problem.units[len(problem.units) - len(units):]
+
+
+def space_solutions(space: Any, raw: bool, engine: str = "auto",
+                    solver: str = "cadical") -> Iterator[frozenset[int]]:
+    """Every solution of a :class:`~.cubes.CubeSpace` (one per class of its group, or with
+    ``raw`` every member), cube by cube in the order ``enumerate`` writes them, in this process:
+    a generator that runs only as far as it is read (the library's ``puzzle.solutions()``)."""
+    from .cubes import CubeRunner
+    runner = CubeRunner(space, engine, solver)
+    try:
+        for cube in range(len(space.cubes)):
+            for rep in runner.owners(cube):
+                yield from space.expand(rep, raw)
+    finally:
+        runner.close()

@@ -48,6 +48,7 @@ class Settings:
     dask: str | None = None
     time_limit: float | None = None
     started: float = field(default_factory=time.monotonic)     # the time limit counts from here
+    symmetry: str = "full"     # the group classes are taken under (symmetry.SYMMETRIES; raw: full)
 
     def seconds_left(self) -> float | None:
         if self.time_limit is None:
@@ -65,8 +66,22 @@ class Settings:
         limit = getattr(args, "time_limit", None)
         if limit is not None and limit <= 0:
             raise SatilingError("--time-limit must be positive")
-        return cls(args.raw, args.engine, args.solver, not args.no_symmetry_breaking, workers,
-                   getattr(args, "dask", None), limit)
+        raw, group = symmetry_choice(args.raw, getattr(args, "symmetry", None))
+        return cls(raw, args.engine, args.solver, not args.no_symmetry_breaking, workers,
+                   getattr(args, "dask", None), limit, symmetry=group)
+
+
+def symmetry_choice(raw: bool, symmetry: str | None) -> tuple[bool, str]:
+    """(raw, group) from ``--raw`` and ``--symmetry`` (None: not given).  ``none`` is raw; a raw
+    run still restricts by the full group and lists each class's members (its images), the
+    fastest way to all solutions; ``--raw`` with a group is a contradiction, refused."""
+    from .symmetry import SYMMETRIES
+    if symmetry is not None and symmetry not in SYMMETRIES:
+        raise SatilingError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
+    if raw and symmetry not in (None, "none"):
+        raise SatilingError(f"raw means every solution, symmetry {symmetry!r} one per class: choose one")
+    raw = raw or symmetry == "none"
+    return raw, "full" if raw else (symmetry or "full")
 
 
 @dataclass
@@ -90,11 +105,12 @@ class Run:
 
     def __init__(self, name: str, puzzle: Any, problem: Any, options: dict[str, Any],
                  settings: Settings) -> None:
-        self.space = CubeSpace(puzzle, problem, settings.break_symmetry)
+        self.space = CubeSpace(puzzle, problem, settings.break_symmetry, symmetry=settings.symmetry)
         self.settings = settings
         path = Path(name)          # workers find an instance file by its absolute path
         self.job = Job(str(path.resolve()) if path.is_file() else name, tuple(sorted(options.items())),
-                       settings.break_symmetry, settings.engine, settings.solver, self.space.fingerprint())
+                       settings.break_symmetry, settings.engine, settings.solver, self.space.fingerprint(),
+                       settings.symmetry)
 
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
                   limit: int | None = None, keep: bool = False,

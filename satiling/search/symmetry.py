@@ -39,12 +39,36 @@ class SymmetryGroup:
         return min(tuple(sorted(p[v] for v in sol)) for p in self.perms)
 
 
-def problem_symmetries(puzzle: Puzzle, problem: Problem) -> SymmetryGroup:
-    """The puzzle's symmetries that map the problem's placements onto placements of the problem."""
+#: the groups solutions are counted up to (``--symmetry``): every symmetry of the board, its
+#: rotations only (no mirror images: BurrTools' "keep mirror solutions"), or none (raw)
+SYMMETRIES = ("full", "rotations", "none")
+
+
+def puzzle_motions(puzzle: Puzzle, symmetry: str = "full") -> list:
+    """The puzzle's symmetries of the kind asked for (``none``: the identity alone)."""
+    if symmetry not in SYMMETRIES:
+        from ..errors import SatilingError
+        raise SatilingError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
+    if symmetry == "none":
+        return [lambda p: p]
+    return puzzle.rotations() if symmetry == "rotations" else puzzle.symmetries()
+
+
+def group_name(symmetry: str, order: int) -> str:
+    """How output names the group a count is up to, with its order: "up to rotations (24)"."""
+    if symmetry == "none":
+        return "every solution (no symmetry)"
+    what = "rotations" if symmetry == "rotations" else "the board's symmetries"
+    return f"up to {what} ({order})"
+
+
+def problem_symmetries(puzzle: Puzzle, problem: Problem, symmetry: str = "full") -> SymmetryGroup:
+    """The puzzle's symmetries (of the kind ``symmetry``: see :data:`SYMMETRIES`) that map the
+    problem's placements onto placements of the problem."""
     primary = problem.primary_vars()
     var_of = {problem.meanings[v]: v for v in primary}
     perms = []
-    for g in puzzle.symmetries():
+    for g in puzzle_motions(puzzle, symmetry):
         perm = {}
         for v in primary:
             w = var_of.get(g(problem.meanings[v]))

@@ -312,6 +312,10 @@ class EdgeMatchPuzzle(Puzzle):
         where it is, as it shows (a symmetric piece fixed on the centre square keeps them all)."""
         return [self._turn(k) for k in self.kept_turns(hints=False)]
 
+    def rotations(self) -> list:
+        """All of :meth:`symmetries`: a board is only turned (a piece is never turned over)."""
+        return self.symmetries()
+
     def kept_turns(self, hints: bool) -> list[int]:
         """The quarter turns of the board (0 first) that map every pinned piece -- the fixed ones,
         and the hints with ``hints`` -- onto itself: same square, same colours."""

@@ -498,6 +498,10 @@ class IQLinkPuzzle(Puzzle):
         """The half turn maps the empty board onto itself; pre-placed pieces break it."""
         return [lambda p: p] if self.placed else [lambda p: p, rotate_180]
 
+    def rotations(self) -> list:
+        """All of :meth:`symmetries`: the half turn is a rotation of the board's plane."""
+        return self.symmetries()
+
     # -- input / output --------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> IQLinkPlacement:
         if isinstance(data, dict):

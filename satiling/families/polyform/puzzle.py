@@ -177,6 +177,15 @@ class PolyformPuzzle(Puzzle):
     def symmetries(self) -> list:
         """Motions of the board that map the set of legal placements onto itself, each with the
         renaming of pieces it implies (hands swapped by a reflection; see the module doc)."""
+        return [move for move, _ in self._motions()]
+
+    def rotations(self) -> list:
+        """The proper motions among :meth:`symmetries` (determinant +1: turns, and shifts along a
+        seam), no mirror images: the 24 rotations of a cube, not its 48 motions."""
+        return [move for move, proper in self._motions() if proper]
+
+    def _motions(self) -> list[tuple[Any, bool]]:
+        """(symmetry, whether it is a proper motion), identity first."""
         if self._symmetries is None:
             if self.wrap:
                 motions = list(self.wrap.motions())
@@ -189,11 +198,11 @@ class PolyformPuzzle(Puzzle):
             for tr, cell_map in motions:
                 names = self._piece_map(tr)
                 if names is not None and (not self.wrap or _keeps(legal, _motion(cell_map, names))):
-                    found.append((cell_map, names))
+                    found.append((cell_map, names, tr.proper))
             if self.wrap and self.wrap.degenerate():
-                found = _closure([(cell_map.__self__, names) for cell_map, names in found])
-                found = [(m.__getitem__, names) for m, names in found]
-            self._symmetries = [_motion(cell_map, names) for cell_map, names in found]
+                found = _closure([(cell_map.__self__, names, proper) for cell_map, names, proper in found])
+                found = [(m.__getitem__, names, proper) for m, names, proper in found]
+            self._symmetries = [(_motion(cell_map, names), proper) for cell_map, names, proper in found]
         return self._symmetries
 
     def _piece_map(self, tr) -> dict[str, str] | None:
@@ -257,24 +266,31 @@ def _motion(cell_map, names: dict[str, str]):
     return move
 
 
-def _closure(motions: list[tuple[dict, dict]]) -> list[tuple[dict, dict]]:
-    """The group that motions (cell map, piece renaming) generate, identity first.
+def _closure(motions: list[tuple[dict, dict, bool]]) -> list[tuple[dict, dict, bool]]:
+    """The group that motions (cell map, piece renaming, proper) generate, identity first.
 
     On a degenerate wrapped board (a side so short that a cell meets one neighbour across two
     seams: a 2x2 hexagon cylinder is four cells all touching) the motions found from lattice
     transforms are symmetries but not closed under composition, and classes taken as images
     under them are not classes: a count up to symmetry would depend on which member a search met
-    first.  Every composition of symmetries is one, so the closure is the board's group."""
-    def key(m: tuple[dict, dict]) -> tuple:
+    first.  Every composition of symmetries is one, so the closure is the board's group.  A
+    composition is proper when both or neither part is; a map that some proper motion gives is
+    proper (on such a board a turn and a reflection may move the cells alike), so the proper
+    ones stay a subgroup."""
+    def key(m: tuple[dict, dict, bool]) -> tuple:
         return tuple(sorted(m[0].items())), tuple(sorted(m[1].items()))
-    seen = {key(m): m for m in motions}
-    frontier = list(motions)
+    seen: dict[tuple, tuple[dict, dict, bool]] = {}
+    for m in motions:
+        seen[key(m)] = (m[0], m[1], m[2] or seen.get(key(m), m)[2])
+    frontier = list(seen.values())
     while frontier:
         new = []
         for a in frontier:
             for b in motions:
-                c = ({x: a[0][y] for x, y in b[0].items()}, {n: a[1][m] for n, m in b[1].items()})
-                if key(c) not in seen:
+                c = ({x: a[0][y] for x, y in b[0].items()}, {n: a[1][m] for n, m in b[1].items()},
+                     a[2] == b[2])
+                old = seen.get(key(c))
+                if old is None or (c[2] and not old[2]):
                     seen[key(c)] = c
                     new.append(c)
         frontier = new
