@@ -97,7 +97,10 @@ def _maximize(*args, stop=None):
     first = proc.stderr.readline()
     time.sleep(1.0)
     proc.send_signal(stop)
-    out, err = proc.communicate(timeout=60)
+    # read through the file objects: readline may have buffered later lines that arrived with the
+    # first (communicate() reads the pipes underneath and would miss them); the output is small
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.wait(timeout=60)
     return subprocess.CompletedProcess(cmd, proc.returncode, out, first + err)
 
 

@@ -122,10 +122,22 @@ class _Best:
         self.score, self.solution = -1, []
 
     def improve(self, imp: Improvement) -> None:
-        if imp.score > self.score:
-            self.score, self.solution = imp.score, imp.solution
-        if self.on_improve:
-            self.on_improve(imp)
+        """Keep the board and tell the caller, with Ctrl-C and SIGTERM held back in between: an
+        interrupt between the two would print a board better than the last score reported."""
+        import signal
+        import threading
+        held = {signal.SIGINT, signal.SIGTERM}
+        hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+        if hold:
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            if imp.score > self.score:
+                self.score, self.solution = imp.score, imp.solution
+            if self.on_improve:
+                self.on_improve(imp)
+        finally:
+            if hold:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     def result(self, status: str) -> MaxResult:
         return MaxResult(status, max(self.score, 0), self.joins, self.solution, 0.0)
