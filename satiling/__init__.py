@@ -4,17 +4,22 @@ The data flows one way::
 
     instance -> Puzzle (family) -> Problem (model) -> backend -> solver -> solution -> verify -> render
 
-Quick start::
+The library (:mod:`satiling.api`)::
 
     import satiling
-    puzzle = satiling.load("pentomino-6x10")
-    solution = satiling.solve_puzzle(puzzle)          # verified placements
-    print(satiling.render.to_text(puzzle, solution))
+    puzzle = satiling.Polyform((6, 10), "pentominoes")   # or satiling.load("pentomino-6x10")
+    puzzle.count(raw=True)                              # 9356, as 'satiling count --raw'
+    solution = puzzle.solve()                           # verified placements
+    print(solution)                                     # the picture; solution.to_svg(), Jupyter
+    for s in puzzle.solutions(): ...                    # one per symmetry class, verified
+
+``satiling.Polyform``, ``EdgeMatching`` and ``IQLink`` build puzzles from Python values;
+``satiling.load`` reads a bundled puzzle or an instance file.
 """
 from __future__ import annotations
 
 from . import render
-from .catalog import available, load
+from .catalog import available
 from .errors import SatilingError, VerificationError
 from .problem import Problem
 
@@ -45,4 +50,23 @@ def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None =
     return solution
 
 
-__all__ = ["Problem", "SatilingError", "VerificationError", "available", "load", "render", "solve_puzzle"]
+def load(name_or_path):
+    """A bundled puzzle (``satiling list``) or an instance file, ready to ``solve()``, ``count()``,
+    list its ``solutions()`` and draw itself: see :func:`satiling.api.load`."""
+    from .api import load as api_load
+    return api_load(name_or_path)
+
+
+#: the library's classes, imported on first use (``import satiling`` stays light for the CLI)
+_API = ("Polyform", "EdgeMatching", "IQLink", "Solution", "Solvable")
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'satiling' has no attribute {name!r}")
+
+
+__all__ = ["EdgeMatching", "IQLink", "Polyform", "Problem", "SatilingError", "Solution", "Solvable",
+           "VerificationError", "available", "load", "render", "solve_puzzle"]

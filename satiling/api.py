@@ -1,0 +1,407 @@
+"""The library: puzzles built from code or loaded by name, that solve, count, list, check and draw
+themselves, through the same router, engines and count pipeline as the command line.
+
+    >>> import satiling
+    >>> puzzle = satiling.Polyform((3, 20), "pentominoes")      # a 3x20 box, the 12 pentominoes
+    >>> puzzle.count(), puzzle.count(raw=True), puzzle.count(symmetry="rotations")
+    (2, 8, 4)
+    >>> solution = puzzle.solve()                                # verified placements
+    >>> puzzle.verify(solution), len(solution), solution[0].piece
+    (True, 12, 'F')
+
+* ``satiling.Polyform(board, pieces, ...)``, ``satiling.EdgeMatching(rows, cols, pieces, ...)`` and
+  ``satiling.IQLink(placed, ...)`` build a puzzle from Python values: the same data an instance file
+  holds (``instances/README.md``), checked by the same loader, so a mistake is one
+  :class:`~satiling.errors.SatilingError` naming it;
+* ``satiling.load(name)`` is a bundled puzzle or an instance file, with the same methods;
+* ``solve()``, ``count(raw=..., symmetry=...)``, ``solutions()`` (a generator of placements, one per
+  class or every one), ``verify(solution)``, ``to_svg()``; a puzzle and a :class:`Solution` draw
+  themselves in Jupyter (``_repr_svg_``).
+
+Every solution returned or yielded has passed ``puzzle.verify``.  Counts go through
+:class:`satiling.search.stream.Run`, as ``satiling count`` does: the symmetry restriction, the
+compiled exact-cover search on the board's cells with the pocket cut, the cubes, and each class
+expanded to its members for a raw count.  (A bare ``ExactCover(matrix_of(problem)).count()`` has
+none of these: on the 6x10 pentomino board it searches the whole tree of 9356 solutions by dancing
+links without the cut, 9-11 s where the pipeline takes 0.2 s.)
+
+Layers: the families never import the search or the renderers, so the methods that need them are
+added here, above both: each API class is its family's puzzle class with :class:`Solvable` mixed
+in, and ``load`` hands back the family's puzzle as an instance of it.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from . import catalog, render
+from .errors import SatilingError
+from .families.base import Puzzle
+from .families.edgematch import EdgeMatchPuzzle
+from .families.iqlink import IQLinkPuzzle
+from .families.polyform import PolyformPuzzle
+from .search.router import COUNT_ENGINES, use_backtrack
+
+__all__ = ["EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
+
+
+class Solution(list):
+    """A verified solution: the list of its placements (``PolyformPlacement``, edge-matching
+    ``Tile``, ``IQLinkPlacement``), which draws itself (``str()``, ``to_svg()``, in Jupyter)."""
+
+    def __init__(self, puzzle: Puzzle, placements: Iterable[Any]) -> None:
+        super().__init__(placements)
+        self.puzzle = puzzle
+
+    def text(self) -> str:
+        """The picture for the terminal (as ``satiling solve`` prints it)."""
+        return render.to_text(self.puzzle, list(self))
+
+    def to_svg(self, path: str | Path | None = None) -> str:
+        """The SVG picture; also written to ``path`` when given (whole or not at all)."""
+        return _svg(self.puzzle, list(self), path)
+
+    def to_json(self) -> list[Any]:
+        """The placements as JSON data (``satiling verify`` and ``render`` read them back)."""
+        return [p.to_json() for p in self]
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+class Solvable:
+    """What a puzzle of the library can do beyond its family's geometry (mixed into the family's
+    puzzle class: ``self`` is that puzzle)."""
+
+    #: the name or path ``load`` read (worker processes rebuild the puzzle from it); None for a
+    #: puzzle built in code
+    _source: str | None = None
+
+    def solve(self, *, solver: str = "auto", time_limit: float | None = None,
+              threads: int | None = None, **options: Any) -> Solution | None:
+        """One verified solution, or None when there is none.  ``solver``: ``auto`` (the router's
+        choice, as ``satiling solve``), ``backtrack``, ``walk``, ``cadical``, ``cpsat``, ``scip``,
+        ...; ``options``: the family's model options (``parity=True``, ``hints=True``, ...).
+        Raises SatilingError when the time limit ran out before an answer."""
+        from .limits import check_seconds
+        from .search.solve import solve, solver_name
+        time_limit = check_seconds(time_limit)
+        if use_backtrack(self, options, solver):
+            return self._backtrack_solve(options, time_limit)
+        solver_name(solver)                      # an unknown name: refused before any work
+        if solver == "auto" and self.obstruction() is not None:
+            return None
+        problem = self.problem(**options)
+        result = solve(problem, solver=solver, time_limit=time_limit, workers=threads)
+        if result.status == "UNKNOWN":
+            raise SatilingError(f"{self.name}: no answer within the time limit")
+        if result.status == "UNSAT":
+            return None
+        return self._verified(problem.decode(result.true_vars))
+
+    def count(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
+              solver: str = "cadical", workers: int | None = None, time_limit: float | None = None,
+              symmetry_breaking: bool = True, **options: Any) -> int:
+        """The number of solutions: one per class of the board's symmetries (``symmetry="full"``,
+        the default), of its rotations only (``"rotations"``: no mirror images), or every one
+        (``raw=True`` or ``symmetry="none"``).  ``engine``: ``auto``, ``backtrack``, ``walk``,
+        ``sat``, ``cpsat``; ``workers``: processes sharing the cubes.  Raises SatilingError when
+        the time limit ends the count, KeyboardInterrupt on Ctrl-C."""
+        from .search.stream import Run, Settings
+        raw, group = self._symmetry(raw, symmetry, engine)
+        if use_backtrack(self, options, engine, counting=True):
+            if (workers or 1) > 1:
+                raise SatilingError("the edge-matching backtracker counts in this process here "
+                                    "(satiling count --workers splits it): drop workers")
+            return self._backtrack_count(raw, options, time_limit, symmetry_breaking)
+        if self.obstruction() is not None:
+            return 0
+        problem = self.problem(**options)
+        settings = Settings(raw=raw, engine=engine, solver=solver, break_symmetry=symmetry_breaking,
+                            workers=workers, time_limit=time_limit, symmetry=group)
+        run = Run(self._source or self.name, self, problem, options, settings)
+        if (workers or 1) > 1:
+            self._check_workers(run, engine)
+        outcome = run.count()
+        if outcome.stopped == "time limit":
+            raise SatilingError(f"{self.name}: time limit: {outcome.total} solutions so far, the "
+                                "count is not complete")
+        if outcome.stopped:
+            raise KeyboardInterrupt(f"{self.name}: {outcome.stopped} after {outcome.total} solutions")
+        return outcome.total
+
+    def solutions(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
+                  solver: str = "cadical", symmetry_breaking: bool = True,
+                  **options: Any) -> Iterator[Solution]:
+        """Every solution, verified, as placements: one per symmetry class (the group as in
+        :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
+        it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth)."""
+        from .search.cubes import CubeSpace
+        from .search.enumerate import space_solutions
+        raw, group = self._symmetry(raw, symmetry, engine)
+        if use_backtrack(self, options, engine, counting=True):
+            yield from self._backtrack_solutions(raw, options)
+            return
+        if self.obstruction() is not None:
+            return
+        space = CubeSpace(self, self.problem(**options), symmetry_breaking, symmetry=group)
+        for sol in space_solutions(space, raw, engine, solver):
+            yield self._verified(space.problem.decode(sol))
+
+    def verify(self, solution: Sequence[Any]) -> bool:
+        """True when ``solution`` (placements or their JSON data) solves the puzzle, re-checked
+        from the geometry alone; else VerificationError saying what is wrong."""
+        super().verify(solution)                              # type: ignore[misc]
+        return True
+
+    def to_svg(self, solution: Sequence[Any] | None = None, path: str | Path | None = None) -> str:
+        """The SVG of ``solution``, or of the empty board; also written to ``path`` when given."""
+        return _svg(self, list(solution or []), path)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _verified(self, placements: list[Any]) -> Solution:
+        self.verify(placements)
+        return Solution(self, placements)   # type: ignore[arg-type]
+
+    def _symmetry(self, raw: bool, symmetry: str | None, engine: str) -> tuple[bool, str]:
+        """(raw, group), checked as the command line checks ``--raw`` and ``--symmetry``."""
+        from .search.stream import symmetry_choice
+        if engine not in COUNT_ENGINES:
+            raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(COUNT_ENGINES)})")
+        raw, group = symmetry_choice(raw, symmetry)
+        if group == "rotations":
+            self.rotations()                 # a family that cannot tell refuses here  # type: ignore[attr-defined]
+        return raw, group
+
+    def _check_workers(self, run: Any, engine: str) -> None:
+        """Workers get an exact cover's matrix; any other model they rebuild from a name."""
+        from .search.router import model_engine
+        if self._source is None and (model_engine(run.space.problem, engine) != "walk"
+                                     or run.space.plan() is None):
+            raise SatilingError(f"{self.name}: worker processes rebuild this model from an "
+                                "instance file; count a puzzle built in code without workers")
+
+    # -- edge matching: the backtracker, as the command line runs it --------------------------------
+    def _backtrack_solve(self, options: dict[str, Any], seconds: float | None) -> Solution | None:
+        from .commands.edgematch_engine import edge_boards, tiles
+        from .engines.edgematch import solve
+        (board,) = edge_boards(self, bool(options.get("hints")), distinct=False)  # type: ignore[arg-type]
+        placed, status, _ = solve(board, seconds)
+        if placed is None and status == "time limit":
+            raise SatilingError(f"{self.name}: no answer within the time limit")
+        return None if placed is None else self._verified(tiles(placed))
+
+    def _backtrack_count(self, raw: bool, options: dict[str, Any], seconds: float | None,
+                         breaking: bool) -> int:
+        from .commands.edgematch_engine import edge_boards, symmetry_order
+        from .engines.edgematch import count
+        hints = bool(options.get("hints"))
+        order = symmetry_order(self, hints)              # type: ignore[arg-type]
+        distinct = not raw and order > 1
+        deadline = None if seconds is None else time.monotonic() + seconds
+        total = 0
+        for board in edge_boards(self, hints, distinct and breaking):   # type: ignore[arg-type]
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            n, status, _ = count(board, seconds=left)
+            total += n
+            if status == "time limit":
+                raise SatilingError(f"{self.name}: time limit: {total} solutions so far, the "
+                                    "count is not complete")
+        # without the corner pinned every class was met once per turn of the board
+        return total // order if distinct and not breaking else total
+
+    def _backtrack_solutions(self, raw: bool, options: dict[str, Any]) -> Iterator[Solution]:
+        from .commands.edgematch_engine import edge_boards, symmetry_order, tiles
+        from .engines.edgematch import Engine
+        hints = bool(options.get("hints"))
+        distinct = not raw and symmetry_order(self, hints) > 1          # type: ignore[arg-type]
+        for board in edge_boards(self, hints, distinct):               # type: ignore[arg-type]
+            engine, found = Engine(board), []
+            status = engine.solutions(limit=1, on_solution=found.append)
+            while found:
+                yield self._verified(tiles(found.pop()))
+                if status != "limit":
+                    break
+                status = engine.solutions(limit=1, on_solution=found.append, resume=True)
+
+
+# -- the puzzles ----------------------------------------------------------------------------------
+class Polyform(Solvable, PolyformPuzzle):
+    """Pieces of a lattice packed into a region, built from Python values.
+
+    ``board``: ASCII art (any character but ``.`` and space is a cell), ``(rows, cols)`` (a
+    parallelogram on the triangle and hexagon lattices, ``(layers, rows, cols)`` a box on the
+    cubic one), a list of cells, a list of layer drawings (cubic), or a ``[region]`` table as a
+    dict (``{"hexagon": 3}``, ``{"word": ...}``).  ``pieces``: a bundled set's name
+    (``"pentominoes"``), a dict from names to shapes (ASCII art, cells, layers, or a ``[[piece]]``
+    table), or a list mixing one set name and ``[[piece]]`` tables.  ``freedom`` (``free``,
+    ``one-sided``, ``fixed``) applies to the set and to pieces that do not give their own;
+    ``topology`` and ``wrap`` glue the sides (``"cylinder"``, ``"torus"``); ``cells`` and
+    ``pieces_rule`` are ``"exact"`` or ``"at-most"``.
+
+        >>> satiling.Polyform(["##.", "###"], {"L": "##\\n#.", "I": [(0, 0), (0, 1)]}).count(raw=True)
+        2
+    """
+
+    def __init__(self, board: Any, pieces: Any, *, lattice: str = "square", freedom: str | None = None,
+                 topology: str | None = None, wrap: str | None = None, cells: str = "exact",
+                 pieces_rule: str = "exact", name: str = "polyform", title: str = "") -> None:
+        data: dict[str, Any] = {"family": "polyform", "lattice": lattice, "title": title,
+                                "region": _region(board, lattice, topology, wrap),
+                                "rules": {"cells": cells, "pieces": pieces_rule}}
+        data.update(_pieces(pieces, freedom))
+        _become(self, catalog.load_data(data, name, Path.cwd()))
+
+
+class EdgeMatching(Solvable, EdgeMatchPuzzle):
+    """Square pieces with a colour on each side (``[N, E, S, W]``, 0 the border), on a
+    ``rows`` x ``cols`` board; ``fixed`` and ``hints`` pin pieces, each a ``(square, piece)`` or
+    ``(square, piece, rotation)`` (``("A1", 1, 0)``: 1-based piece, quarter turns clockwise) or
+    a ``[[fixed]]`` table as a dict."""
+
+    def __init__(self, rows: int, cols: int, pieces: Sequence[Sequence[int]], *,
+                 fixed: Iterable[Any] = (), hints: Iterable[Any] = (), name: str = "edgematch",
+                 title: str = "") -> None:
+        data: dict[str, Any] = {"family": "edgematch", "rows": rows, "cols": cols, "title": title,
+                                "pieces": [list(p) for p in pieces]}
+        for key, tiles in (("fixed", list(fixed)), ("hint", list(hints))):
+            if tiles:
+                data[key] = [_tile(t) for t in tiles]
+        _become(self, catalog.load_data(data, name, Path.cwd()))
+
+
+class IQLink(Solvable, IQLinkPuzzle):
+    """An IQ-Link challenge: ``placed`` pre-placed pieces as three-letter placements
+    (``["TFI", "OGK"]`` or ``"TFIOGK"``; none: the empty board); ``linked`` the one-graph rule."""
+
+    def __init__(self, placed: str | Sequence[str] = (), *, linked: bool = True, name: str = "iqlink",
+                 title: str = "") -> None:
+        data = {"family": "iqlink", "placed": placed if isinstance(placed, str) else list(placed),
+                "linked": linked, "title": title}
+        _become(self, catalog.load_data(data, name, Path.cwd()))
+
+
+def load(name_or_path: str | Path) -> Puzzle:
+    """A bundled puzzle by name (``satiling list``) or an instance file, with the methods of
+    :class:`Solvable`; it is also an instance of its family's puzzle class."""
+    puzzle = catalog.load(name_or_path)
+    out = _adopt(puzzle)
+    out._source = str(name_or_path)          # workers rebuild it from here
+    return out
+
+
+#: the library's class for each family's puzzle class; other families get one made on first use
+_API_CLASS: dict[type, type] = {PolyformPuzzle: Polyform, EdgeMatchPuzzle: EdgeMatching,
+                                IQLinkPuzzle: IQLink}
+
+
+def _adopt(puzzle: Puzzle) -> Any:
+    """The same puzzle as an instance of its library class (its state shared, not rebuilt)."""
+    if isinstance(puzzle, Solvable):
+        return puzzle
+    family_class = type(puzzle)
+    cls = _API_CLASS.get(family_class)
+    if cls is None:        # a plug-in family: its class with the methods mixed in
+        cls = _API_CLASS[family_class] = type(family_class.__name__, (Solvable, family_class),
+                                              {"__module__": __name__})
+    return _become(cls.__new__(cls), puzzle)
+
+
+def _become(target: Any, built: Puzzle) -> Any:
+    """``target`` takes the state of a puzzle the family's loader built (and checked): the
+    library's constructors go through the loader rather than repeat its checks."""
+    target.__dict__.update(vars(built))
+    return target
+
+
+# -- from Python values to instance data ------------------------------------------------------------
+def _region(board: Any, lattice: str, topology: str | None, wrap: str | None) -> dict[str, Any]:
+    if isinstance(board, dict):
+        region = dict(board)
+    elif isinstance(board, str):
+        region = {"ascii": board}
+    elif _ints(board) and len(board) == 3 and lattice == "cubic":
+        region = {"box": list(board)}
+    elif _ints(board) and len(board) == 2:
+        rows, cols = board
+        region = {"rows": rows, "cols": cols} if lattice in ("square", "cubic") else \
+            {"parallelogram": [rows, cols]}
+    elif isinstance(board, (list, tuple)) and board and all(isinstance(x, str) for x in board):
+        region = {"layers": list(board)} if lattice == "cubic" else {"ascii": "\n".join(board)}
+    elif isinstance(board, (list, tuple, set, frozenset)):
+        region = {"cells": [list(c) for c in sorted(board)]}
+    else:
+        raise SatilingError(f"a board is ASCII art, (rows, cols), a list of cells or a dict, not "
+                            f"{type(board).__name__}")
+    if topology is not None:
+        region["topology"] = topology
+    if wrap is not None:
+        region["wrap"] = wrap
+    return region
+
+
+def _pieces(pieces: Any, freedom: str | None) -> dict[str, Any]:
+    """``piece_set`` and ``piece`` entries of an instance file from the ``pieces`` argument."""
+    if isinstance(pieces, str):
+        pieces = [pieces]
+    elif isinstance(pieces, dict):
+        pieces = [_piece(name, shape) for name, shape in pieces.items()]
+    elif not isinstance(pieces, (list, tuple)):
+        raise SatilingError(f"pieces are a set's name, a dict of shapes or a list, not "
+                            f"{type(pieces).__name__}")
+    sets = [p for p in pieces if isinstance(p, str)]
+    own = [dict(p) for p in pieces if not isinstance(p, str)]
+    if len(sets) > 1:
+        raise SatilingError(f"one bundled piece set at a time, not {', '.join(sets)}")
+    if any(not isinstance(p, dict) for p in own):
+        raise SatilingError("a piece of your own is a dict like {'name': 'D', 'ascii': '##'}")
+    out: dict[str, Any] = {}
+    if sets:
+        out["piece_set"] = sets[0] if freedom is None else {"name": sets[0], "freedom": freedom}
+    if own:
+        if freedom is not None:
+            for p in own:
+                p.setdefault("freedom", freedom)
+        out["piece"] = own
+    return out
+
+
+def _piece(name: str, shape: Any) -> dict[str, Any]:
+    if isinstance(shape, dict):
+        return {"name": name, **shape}
+    if isinstance(shape, str):
+        return {"name": name, "ascii": shape}
+    if isinstance(shape, (list, tuple)) and shape and all(isinstance(x, str) for x in shape):
+        return {"name": name, "layers": list(shape)}
+    if isinstance(shape, (list, tuple, set, frozenset)):
+        return {"name": name, "cells": [list(c) for c in sorted(shape)]}
+    raise SatilingError(f"piece {name}: a shape is ASCII art, a list of cells or a dict, not "
+                        f"{type(shape).__name__}")
+
+
+def _tile(tile: Any) -> dict[str, Any]:
+    if isinstance(tile, dict):
+        return dict(tile)
+    if isinstance(tile, (list, tuple)) and len(tile) in (2, 3):
+        return dict(zip(("square", "piece", "rotation"), tile))
+    raise SatilingError(f"a pinned piece is (square, piece[, rotation]) or a dict, not {tile!r}")
+
+
+def _ints(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(type(x) is int for x in value)
+
+
+def _svg(puzzle: Any, solution: list[Any], path: str | Path | None) -> str:
+    svg = render.to_svg(puzzle, solution)
+    if path is not None:
+        from .fileio import write_file
+        write_file(str(path), svg)
+    return svg
+

@@ -1,0 +1,181 @@
+"""The library (``satiling.api``): puzzles built from code or loaded by name, solved, counted,
+streamed, verified and drawn; and ``examples/``, every file run.
+
+Published counts: the pentominoes fill 6x10 in 2339 ways up to symmetry, 9356 in all, and 3x20 in
+2 (8) (Haselgrove; Knuth, "Dancing Links", 2000); the hexiamonds fill a 6x6 rhombus in 156 ways
+(Polyform Puzzler); Soma's cube 240 / 480 / 11520 (Winning Ways).
+"""
+from __future__ import annotations
+
+import doctest
+import itertools
+import runpy
+from pathlib import Path
+
+import pytest
+
+import satiling
+import satiling.api
+from satiling import SatilingError, VerificationError
+from satiling.families.edgematch import EdgeMatchPuzzle
+from satiling.families.polyform import PolyformPlacement, PolyformPuzzle
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_docstring_examples():
+    result = doctest.testmod(satiling.api, extraglobs={"satiling": satiling})
+    assert result.attempted >= 5 and result.failed == 0
+
+
+def test_pentominoes_from_code_count_as_the_cli():
+    puzzle = satiling.Polyform((6, 10), "pentominoes", name="box")
+    assert isinstance(puzzle, PolyformPuzzle)            # the family's puzzle, with the methods
+    assert puzzle.count(raw=True) == 9356
+    assert puzzle.count() == 2339
+
+
+def test_solutions_are_verified_placements():
+    puzzle = satiling.load("pentomino-3x20")
+    raw = list(puzzle.solutions(raw=True))
+    assert len(raw) == 8 and len({frozenset(s) for s in raw}) == 8
+    assert all(isinstance(p, PolyformPlacement) for s in raw for p in s)
+    assert all(puzzle.verify(s) for s in raw)
+    distinct = list(puzzle.solutions())
+    assert len(distinct) == 2 and {puzzle.canonical(s) for s in distinct} == \
+        {puzzle.canonical(s) for s in raw}
+    first = next(satiling.load("pentomino-6x10").solutions())   # a generator: stops when left
+    assert len(first) == 12
+
+
+def test_solution_draws_itself(tmp_path):
+    puzzle = satiling.Polyform((6, 6), "hexiamonds", lattice="triangle")
+    solution = puzzle.solve()
+    assert puzzle.verify(solution) and len(solution) == 12
+    svg = solution.to_svg(tmp_path / "h.svg")
+    assert svg.startswith("<svg") and (tmp_path / "h.svg").read_text() == svg
+    assert solution._repr_svg_() == svg and puzzle._repr_svg_().startswith("<svg")
+    assert str(solution) == satiling.render.to_text(puzzle, list(solution))
+    assert puzzle.verify(solution.to_json())              # JSON data is read back
+    assert puzzle.count() == 156
+
+
+def test_boards_and_pieces_in_every_form():
+    art = satiling.Polyform("###\n#.#\n###", {"L": "##\n#.", "V": [(0, 0), (1, 0), (1, 1)],
+                                             "I": {"cells": [[0, 0], [0, 1]]}})
+    cells = satiling.Polyform({(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)},
+                              [{"name": "D", "ascii": "##", "count": 4}])
+    assert art.count(raw=True) == 0 and cells.count(raw=True) == 2        # a ring of 8: 2 ways
+    one_sided = satiling.Polyform((3, 30), "pentominoes", freedom="one-sided")
+    assert len(one_sided.pieces) == 18
+    cube = satiling.Polyform((3, 3, 3), "soma", lattice="cubic")
+    assert cube.count(symmetry="rotations") == 480
+    torus = satiling.Polyform((4, 5), "tetrominoes", topology="cylinder", wrap="cols")
+    assert torus.count() == satiling.load("tetromino-cylinder-4x5").count() == 7
+
+
+@pytest.mark.parametrize("bad, words", [
+    (lambda: satiling.Polyform((6, 11), "pentominoes"), "66"),
+    (lambda: satiling.Polyform((6, 10), "pentominos"), "pentominos"),
+    (lambda: satiling.Polyform((6, 10), ["pentominoes", "tetrominoes"]), "one bundled piece set"),
+    (lambda: satiling.Polyform(3.5, "pentominoes"), "board"),
+    (lambda: satiling.Polyform((6, 10), "pentominoes", freedom="loose"), "loose"),
+    (lambda: satiling.load("pentomino-6x10").count(symmetry="mirrors"), "mirrors"),
+    (lambda: satiling.load("pentomino-6x10").count(engine="dlx"), "dlx"),
+    (lambda: satiling.load("pentomino-6x10").solve(solver="nope"), "nope"),
+    (lambda: satiling.EdgeMatching(2, 2, [[0, 1, 2]]), "piece"),
+    (lambda: satiling.IQLink(["ZZZ"]), "ZZZ"),
+])
+def test_bad_input_is_one_error(bad, words):
+    with pytest.raises(SatilingError, match=words):
+        bad()
+
+
+def test_a_wrong_solution_is_refused():
+    puzzle = satiling.load("pentomino-3x20")
+    solution = list(puzzle.solve())
+    with pytest.raises(VerificationError):
+        puzzle.verify(solution[1:])
+
+
+def test_edge_matching_from_code():
+    pieces = [[0, 1, 2, 0], [0, 3, 4, 1], [0, 0, 1, 3], [2, 4, 3, 0], [4, 2, 1, 4], [1, 0, 2, 2],
+              [3, 1, 0, 0], [1, 2, 0, 1], [2, 0, 0, 2]]
+    puzzle = satiling.EdgeMatching(3, 3, pieces)
+    assert isinstance(puzzle, EdgeMatchPuzzle)
+    solution = puzzle.solve()
+    assert puzzle.verify(solution)
+    by_engine = {e: (puzzle.count(engine=e), puzzle.count(engine=e, raw=True)) for e in ("backtrack", "sat")}
+    assert by_engine["backtrack"] == by_engine["sat"]
+    full, raw = by_engine["sat"]
+    assert raw == 4 * full and puzzle.count(symmetry="rotations") == full
+    assert len(list(puzzle.solutions(raw=True))) == raw
+    assert len(list(puzzle.solutions(engine="sat"))) == full
+    pinned = satiling.EdgeMatching(3, 3, pieces, fixed=[("A1", 1, 0)])
+    assert pinned.count() == pinned.count(raw=True) == full   # the pin breaks the turns
+    assert puzzle.to_svg().startswith("<svg")
+
+
+def test_iqlink_from_code():
+    challenge = satiling.IQLink(["TFI", "OGK", "MIK", "JKE", "PLE"])
+    solution = challenge.solve()
+    assert challenge.verify(solution) and len(solution) == 12
+
+
+def test_load_keeps_the_family_and_the_source(tmp_path):
+    puzzle = satiling.load("soma-cube")
+    assert puzzle.family == "polyform" and puzzle._source == "soma-cube"
+    assert satiling.load(puzzle.name).count() == 240
+    assert satiling.api.load("tetromino-4x5").count() == 0          # parity, before any search
+    assert satiling.load("tetromino-4x5").solve() is None
+
+
+def test_workers_need_a_matrix_or_a_file():
+    puzzle = satiling.Polyform((3, 20), "pentominoes")
+    assert puzzle.count(workers=2) == 2             # the exact cover's matrix travels
+    with pytest.raises(SatilingError, match="instance file"):
+        satiling.IQLink(["TFI", "OGK", "MIK", "JKE", "PLE"]).count(workers=2)
+
+
+def test_library_count_and_solutions_up_to_rotations():
+    puzzle = satiling.load("pentomino-3x20")
+    assert puzzle.count(symmetry="rotations") == 4
+    found = list(puzzle.solutions(symmetry="rotations"))
+    rotations = puzzle.rotations()
+    assert len({min(tuple(sorted(g(p) for p in s)) for g in rotations) for s in found}) == 4
+    with pytest.raises(SatilingError):
+        puzzle.count(raw=True, symmetry="rotations")
+
+
+# -- examples/ --------------------------------------------------------------------------------------
+#: what each example must print (published counts where there are some)
+PRINTS = {
+    "count_pentominoes.py": ["9356"],
+    "soma_rotations.py": ["full: 240", "rotations: 480", "none: 11520"],
+    "stream_solutions.py": ["solution 8:"],
+    "svg.py": ["wrote hexiamonds.svg: 12 pieces"],
+    "iqlink.py": ["True"],
+}
+
+
+def test_every_example_is_listed():
+    assert set(PRINTS) <= {p.name for p in EXAMPLES.glob("*.py")}
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_example_runs(example, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.argv", [example])
+    runpy.run_path(str(EXAMPLES / example), run_name="__main__")
+    out = capsys.readouterr().out
+    assert out.strip()
+    for words in PRINTS.get(example, []):
+        assert words in out, (example, out[-500:])
+    if example == "svg.py":
+        assert (tmp_path / "hexiamonds.svg").read_text().startswith("<svg")
+
+
+def test_islice_stops_the_search():
+    puzzle = satiling.load("pentomino-6x10")
+    two = list(itertools.islice(puzzle.solutions(raw=True), 2))
+    assert len(two) == 2 and all(puzzle.verify(s) for s in two)
