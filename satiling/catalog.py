@@ -36,8 +36,20 @@ def load(name_or_path: str) -> Puzzle:
         path = next((p for p in (f / f"{name_or_path}.toml" for f in instance_folders()) if _is_file(p)),
                     None)
         if path is None:
-            raise SatilingError(f"unknown puzzle {name_or_path!r} (see 'satiling list'; a path must exist)")
+            raise SatilingError(f"unknown puzzle {name_or_path!r}{_suggestion(str(name_or_path))}")
     return load_data(_read_toml(path), path.stem, path.parent)
+
+
+def _suggestion(name: str) -> str:
+    """'did you mean' the closest bundled names (difflib, as for misspelt keys), else the hint."""
+    import difflib
+    if "/" in name or name.endswith(".toml"):
+        return " (no such instance file)"
+    names = {p.stem for folder in instance_folders() for p in folder.glob("*.toml")}
+    close = difflib.get_close_matches(name, sorted(names), n=3, cutoff=0.6)
+    if not close:
+        return " (see 'satiling list'; a path must exist)"
+    return f": did you mean {' or '.join(repr(c) for c in close)}? (see 'satiling list')"
 
 
 def _is_file(path: Path) -> bool:

@@ -427,3 +427,45 @@ def test_a_bad_exact_cover_assumption_raises_satiling_error(assume):
     with pytest.raises(SatilingError):
         list(engine.solutions(assume))
     assert sorted(sorted(s) for s in engine.solutions([-1])) == [[1, 2]]     # row 0 out: still fine
+
+
+# -- 7. names and small gaps (issue 22, point 8) ---------------------------------------------------------
+@pytest.mark.parametrize("name, meant", [("pentomino-6x1O", "pentomino-6x10"), ("soma", "soma-cube"),
+                                         ("eternty", "eternity")])
+def test_an_unknown_puzzle_name_gets_a_did_you_mean(capsys, name, meant):
+    line = _refused(capsys, ["info", name])
+    assert f"did you mean {meant!r}" in line or f"{meant!r} or" in line, line
+
+
+def test_a_missing_instance_file_is_named_as_a_file(capsys, tmp_path):
+    assert "no such instance file" in _refused(capsys, ["info", str(tmp_path / "mine.toml")])
+
+
+@pytest.mark.parametrize("blank, word", [("\t", "a TAB"), ("\u00a0", "the blank '\\xa0'")])
+def test_a_tab_in_ascii_art_is_refused_not_counted_as_a_cell(capsys, tmp_path, blank, word):
+    # 12 pentominoes, 60 cells drawn, one of them a TAB: read as a cell it made a 61-cell board
+    art = "#" * 10 + "\n" + ("#" * 10 + "\n") * 4 + "#####" + blank + "####\n"
+    board = tmp_path / "tab.toml"
+    board.write_text(f'piece_set = "pentominoes"\n[region]\nascii = """\n{art}"""\n')
+    line = _refused(capsys, ["info", str(board)])
+    assert f"[region] ascii: line 6 holds {word}" in line, line
+    piece = tmp_path / "piece.toml"               # in a piece's art and in a solid's layers too
+    piece.write_text('[[piece]]\nname = "D"\nascii = "#\\t#"\n[region]\nrows = 1\ncols = 2\n')
+    assert "piece D ascii: line 1 holds a TAB" in _refused(capsys, ["info", str(piece)])
+    solid = tmp_path / "solid.toml"
+    solid.write_text('lattice = "cubic"\npiece_set = "tetrominoes"\n[region]\n'
+                     'layers = ["####\\n####", "####\\n###\\t"]\n')
+    assert "layers: line 2 holds a TAB" in _refused(capsys, ["info", str(solid)])
+
+
+def test_verify_and_render_refuse_a_file_of_another_puzzle(capsys, tmp_path):
+    out = tmp_path / "s.jsonl"
+    assert main(["enumerate", "pentomino-3x20", "--quiet", "--out", str(out)]) == 0
+    capsys.readouterr()
+    for command in ("verify", "render"):
+        line = _refused(capsys, [command, "pentomino-6x10", str(out)])
+        assert "the header names puzzle 'pentomino-3x20', not 'pentomino-6x10'" in line
+    body = tmp_path / "body.json"                 # no header: the solution's own name counts
+    body.write_text(out.read_text().splitlines()[1] + "\n")
+    assert "line 1 names puzzle 'pentomino-3x20'" in _refused(capsys, ["verify", "pentomino-6x10", str(body)])
+    assert main(["verify", "pentomino-3x20", str(out)]) == 0

@@ -217,3 +217,39 @@ def test_a_missed_solution_cannot_be_proved_away(tmp_path):
 def test_proof_needs_a_solver_that_writes_proofs(cli, tmp_path):
     r = cli("solve", "tetromino-4x5", "--proof", str(tmp_path / "p"), "--solver", "minisat")
     assert r.returncode == 2 and "DRAT" in r.stderr
+
+
+# -- sizes without the model (issue 22, point 8: info eternity took 32.5 s and 1.6 GB) -----------------
+@pytest.mark.parametrize("name", ["pentomino-6x10", "tetromino-cylinder-4x5", "soma-cube", "serenity",
+                                  "tetromino-fixed-4x19", "hexiamond-6x6"])
+def test_info_counts_the_model_without_building_it(name):
+    from satiling.backends.cnf import CnfEncoder
+    puzzle = catalog.load(name)
+    shape, problem = puzzle.model_shape(), puzzle.problem()
+    assert shape.stats() == problem.stats()
+    for amo in ("pairwise", "ladder", "seqcounter"):
+        assert CnfEncoder.shape_size(shape, amo) == CnfEncoder(problem, amo).size()
+    assert puzzle.model_shape(parity=True) is None            # linear constraints: build them
+
+
+def test_the_counted_ladder_is_the_written_one():
+    # beyond the pairwise limit an at-most-one is PySAT's ladder: counted, not encoded, for size()
+    from satiling.backends.cnf import PAIRWISE_LIMIT, CnfEncoder
+    from satiling.problem import Problem
+    for n, lo in ((PAIRWISE_LIMIT + 1, 1), (1234, 0), (2 * PAIRWISE_LIMIT, 1)):
+        p = Problem()
+        lits = [p.new_var(primary=True) for _ in range(n)]
+        p.cardinality(lits, lo, 1)
+        enc = CnfEncoder(p)
+        written = list(enc.clauses())
+        assert CnfEncoder(p).size() == (enc.top, len(written))
+
+
+@pytest.mark.slow
+def test_the_readme_gives_eternitys_size_as_info_does(cli):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    line = next(ln for ln in readme.splitlines() if ln.startswith("satiling encode eternity >"))
+    r = cli("info", "eternity")
+    words = r.stdout.split("cnf (pairwise)")[1].split()
+    variables, clauses = int(words[0]), int(words[2])
+    assert f"{round(variables / 1e6)} M variables, {round(clauses / 1e6)} M clauses" in line

@@ -16,13 +16,14 @@ Clauses are produced by a generator, so a writer can stream formulas far larger 
 """
 from __future__ import annotations
 
+import functools
 from itertools import combinations
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from pysat.card import CardEnc, EncType
 
 from ..errors import SatilingError
-from ..problem import Group, Linear, Problem
+from ..problem import Group, Linear, ModelShape, Problem
 
 #: at-most-one encodings a user may choose (PySAT names, plus our own pairwise)
 AMO_ENCODINGS: dict[str, int | None] = {
@@ -50,8 +51,12 @@ PAIRWISE_BUDGET = 2_000_000
 def budget_limit(problem: Problem, limit: int = PAIRWISE_LIMIT, budget: int = PAIRWISE_BUDGET) -> int:
     """The largest group size up to ``limit`` whose pairwise at-most-ones, smallest groups first,
     stay within ``budget`` clauses (the pentomino boards keep 500; large boards get less)."""
+    return _budget_limit((len(g.lits) for g in problem.groups if g.hi == 1), limit, budget)
+
+
+def _budget_limit(sizes: Iterable[int], limit: int, budget: int) -> int:
     total = 0
-    for n in sorted(len(g.lits) for g in problem.groups if g.hi == 1):
+    for n in sorted(sizes):
         if n > limit:
             break
         total += n * (n - 1) // 2
@@ -100,24 +105,41 @@ class CnfEncoder:
         literals.  Linear constraints are few and encoded for real.
         """
         p = self.problem
-        top, n_clauses = p.num_vars, len(p.units) + len(p.clauses)
-        shapes: dict[tuple[int, int, int], tuple[int, int]] = {}
-        for g in p.groups:
-            key = (len(g.lits), g.lo, g.hi)
-            if key not in shapes:
-                shapes[key] = self._shape_size(*key)
-            clauses, aux = shapes[key]
-            n_clauses, top = n_clauses + clauses, top + aux
+        top, n_clauses = self._groups_size(p.num_vars, len(p.units) + len(p.clauses),
+                                           ((len(g.lits), g.lo, g.hi) for g in p.groups))
         linears = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
         linears.top = top
         for lin in p.linears:
             n_clauses += sum(1 for _ in linears._linear(lin))
         return linears.top, n_clauses
 
+    @classmethod
+    def shape_size(cls, shape: ModelShape, amo: str = DEFAULT_AMO) -> tuple[int, int]:
+        """(variables, clauses) of the formula of a model known by its shape alone (no linear
+        constraints): what :meth:`size` says of the model itself, without building it."""
+        limit = _budget_limit((n for n, _, hi in shape.groups if hi == 1), PAIRWISE_LIMIT, PAIRWISE_BUDGET)
+        encoder = cls(Problem(), amo, limit)
+        return encoder._groups_size(shape.variables, shape.units + shape.clauses, shape.groups)
+
+    def _groups_size(self, top: int, n_clauses: int,
+                     groups: Iterable[tuple[int, int, int]]) -> tuple[int, int]:
+        """Groups of the same shape (length and bounds) encode alike: each shape once."""
+        shapes: dict[tuple[int, int, int], tuple[int, int]] = {}
+        for key in groups:
+            if key not in shapes:
+                shapes[key] = self._shape_size(*key)
+            clauses, aux = shapes[key]
+            n_clauses, top = n_clauses + clauses, top + aux
+        return top, n_clauses
+
     def _shape_size(self, n: int, lo: int, hi: int) -> tuple[int, int]:
         """(clauses, auxiliary variables) of a group of ``n`` literals with these bounds."""
         if hi == 1 and lo <= min(1, n) and self.amo == "pairwise" and n <= self.pairwise_limit:
             return int(lo == 1) + n * (n - 1) // 2, 0           # no need to list the pairs
+        if hi == 1 and lo <= min(1, n) and self.amo == "pairwise" and _ladder_is_linear():
+            # the ladder beyond the pairwise limit: 4 clauses and one variable per literal, so
+            # Eternity's 7733 groups of thousands are not encoded one by one (5 s) to be counted
+            return int(lo == 1) + 4 * n, n + 1
         stand_in = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
         stand_in.top = n
         clauses = sum(1 for _ in stand_in._group(Group(tuple(range(1, n + 1)), lo, hi)))
@@ -186,3 +208,14 @@ def to_cnf(problem: Problem, amo: str = DEFAULT_AMO):
     cnf = CNF(from_clauses=list(enc.clauses()))
     cnf.nv = max(enc.top, cnf.nv)
     return cnf
+
+
+@functools.lru_cache(maxsize=1)
+def _ladder_is_linear() -> bool:
+    """Whether PySAT's ladder at-most-one has ``4n`` clauses and ``n + 1`` new variables on ``n``
+    literals (checked once on two sizes, so a PySAT that encodes it otherwise is counted for real)."""
+    for n in (PAIRWISE_LIMIT + 1, 2 * PAIRWISE_LIMIT + 7):
+        cnf = CardEnc.atmost(lits=list(range(1, n + 1)), bound=1, top_id=n, encoding=LARGE_AMO)
+        if (len(cnf.clauses), cnf.nv - n) != (4 * n, n + 1):
+            return False
+    return True

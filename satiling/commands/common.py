@@ -29,6 +29,16 @@ def solution_json(puzzle, solution: list[Any]) -> str:
     return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
 
 
+def _same_puzzle(puzzle, data: Any, path: str, n: int) -> None:
+    """A header or solution that names its puzzle must name this one: solutions of another
+    puzzle might pass its verifier by accident (two boards of the same pieces) and say nothing."""
+    named = data.get("puzzle") if isinstance(data, dict) else None
+    if isinstance(named, str) and named != puzzle.name:
+        what = "the header" if n == 1 and "placements" not in data else f"line {n}"
+        raise SatilingError(f"{path}: {what} names puzzle {named[:60]!r}, not {puzzle.name!r}: "
+                            "a file of another puzzle")
+
+
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
     from ..search.runfiles import is_header
@@ -36,6 +46,7 @@ def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
         if not line.strip():
             continue
         data = loads_json(line, f"{path}: line {n}")
+        _same_puzzle(puzzle, data, path, n)
         if is_header(data):               # the header line of an enumerate --out file
             continue
         try:

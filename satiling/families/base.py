@@ -102,6 +102,11 @@ class Puzzle(ABC):
         """Facts for ``satiling info`` beyond the model's size."""
         return {}
 
+    def model_shape(self, **options: Any) -> Any:
+        """The model's sizes (a :class:`~satiling.problem.ModelShape`) without building it, for
+        ``info`` on large puzzles; None: build the model to know them."""
+        return None
+
     def obstruction(self) -> str | None:
         """Why the puzzle has no solution, proved cheaply before any search (e.g. a parity
         argument), in one line; None when there is no such proof."""

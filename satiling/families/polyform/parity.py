@@ -106,8 +106,9 @@ def imbalances(cols: Sequence[Colouring], region: Iterable[Cell],
     packed = {cell: _pack([x for c in cols for x in c.charge(cell)]) for cell in region}
     unpacked: dict[int, Charge] = {}        # few distinct sums: unpack each once
     out = []
+    charge = packed.__getitem__             # map() over it: a third faster than a generator
     for cells in cell_sets:
-        total = sum(packed[c] for c in cells)
+        total = sum(map(charge, cells))
         vector = unpacked.get(total)
         if vector is None:
             vector = unpacked[total] = _unpack(total, dims)

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterable
 
 from ...errors import SatilingError, VerificationError
 from ...geometry import Cell, Lattice, Shape, lattice as make_lattice
 from ...geometry.wrap import Wrap, periods as wrap_periods
 from ...options import check_known
-from ...problem import Problem
+from ...problem import ModelShape, Problem
 from ...schema import check_area, check_piece_cells, check_placements, check_size
 from ..base import Puzzle
 from .format import check_polyform
@@ -139,6 +140,21 @@ class PolyformPuzzle(Puzzle):
             from .parity import add_parity
             add_parity(prob, self)
         return prob
+
+    def model_shape(self, **options: Any) -> ModelShape | None:
+        """The sizes of :meth:`problem` without building it: the groups' lengths are counts over
+        the placements (None with ``parity``, whose constraints need the model itself)."""
+        check_known(self.family, options, {"parity"})
+        if options.get("parity"):
+            return None
+        placements = self.placements()
+        per_piece = Counter(pl.piece for pl in placements)
+        per_cell = Counter(chain.from_iterable(pl.cells for pl in placements))
+        piece_lo = 1 if self.pieces_rule == "exact" else 0
+        cell_lo = 1 if self.cells_rule == "exact" else 0
+        groups = [(per_piece[p.name], p.count if piece_lo else 0, p.count) for p in self.pieces]
+        groups += [(per_cell[c], cell_lo, 1) for c in sorted(self.region)]
+        return ModelShape(len(placements), len(placements), tuple(groups))
 
     # -- verification ----------------------------------------------------------------------
     def verify(self, solution: list[Any]) -> None:
@@ -392,6 +408,9 @@ def _piece(lat: Lattice, entry: dict[str, Any], where: str, freedom: str | None 
 def _cells(lat: Lattice, spec: dict[str, Any], where: str) -> list[Cell]:
     """Cells from ``ascii`` art, a ``cells`` list, ``rows``/``cols`` or the lattice's own keys."""
     check_size(_planned_size(lat.name, spec), where)
+    for key, art in [("ascii", spec.get("ascii"))] + [("layers", a) for a in spec.get("layers", ())]:
+        if art is not None:
+            _check_art(str(art), f"{where} {key}")
     if "ascii" in spec:
         cells = lat.parse_ascii(str(spec["ascii"]))
     elif "cells" in spec:
@@ -410,6 +429,17 @@ def _cells(lat: Lattice, spec: dict[str, Any], where: str) -> list[Cell]:
     if len(set(cells)) != len(cells):
         raise SatilingError(f"{where}: a cell is listed twice")
     return cells
+
+
+def _check_art(text: str, where: str) -> None:
+    """ASCII art marks a cell with a visible character and an empty place with a space or '.': a
+    TAB (whose width depends on the editor) or any other blank would be read as a cell."""
+    for n, line in enumerate(text.strip("\n").splitlines(), 1):
+        odd = next((ch for ch in line if ch != " " and (ch.isspace() or not ch.isprintable())), None)
+        if odd is not None:
+            what = "a TAB" if odd == "\t" else f"the blank {odd!r}"
+            raise SatilingError(f"{where}: line {n} holds {what}: draw empty places with spaces or "
+                                "'.', cells with a visible character")
 
 
 def _planned_size(lattice: str, spec: dict[str, Any]) -> int:
