@@ -55,20 +55,13 @@ class Settings:
             return None
         return max(0.0, self.time_limit - (time.monotonic() - self.started))
 
-    @classmethod
-    def from_namespace(cls, args: Any) -> "Settings":
-        """From the CLI's parsed options (``count`` / ``enumerate``)."""
-        workers = getattr(args, "workers", None)
-        if workers is not None and workers < 1:
+    def __post_init__(self) -> None:
+        if self.workers is not None and self.workers < 1:
             raise SatilingError("--workers must be at least 1")
-        if workers and getattr(args, "dask", None):
+        if self.workers and self.dask:
             raise SatilingError("choose --workers or --dask, not both")
-        limit = getattr(args, "time_limit", None)
-        if limit is not None and limit <= 0:
+        if self.time_limit is not None and not self.time_limit > 0:
             raise SatilingError("--time-limit must be positive")
-        raw, group = symmetry_choice(args.raw, getattr(args, "symmetry", None))
-        return cls(raw, args.engine, args.solver, not args.no_symmetry_breaking, workers,
-                   getattr(args, "dask", None), limit, symmetry=group)
 
 
 def symmetry_choice(raw: bool, symmetry: str | None) -> tuple[bool, str]:
