@@ -13,9 +13,9 @@ cube is computed twice.  The file is checked while it is read: every line must b
 this puzzle in the stream's order, or the resume is refused.
 
 **Stopping.**  Ctrl-C, SIGTERM and ``--time-limit`` end the run between two steps of the search
-(the compiled exact-cover search returns to Python every 65536 nodes, a few milliseconds; a SAT
-or CP-SAT solver runs in a child process, killed: see
-:mod:`satiling.signals`), local workers
+(the compiled exact-cover search looks at signals and the clock every few milliseconds,
+``engines/_handback.h``; a SAT or CP-SAT solver runs in a child process, killed: see
+:mod:`satiling.children`), local workers
 are killed, queued cubes cancelled; a ``kill -9`` of the driver makes its workers exit within a
 second.
 
