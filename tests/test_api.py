@@ -130,6 +130,11 @@ def test_load_keeps_the_family_and_the_source(tmp_path):
     assert satiling.load("tetromino-4x5").solve() is None
 
 
+def test_a_time_limit_ends_a_count():
+    with pytest.raises(SatilingError, match="time limit"):
+        satiling.load("pentomino-6x10").count(raw=True, time_limit=1e-6)
+
+
 def test_workers_need_a_matrix_or_a_file():
     puzzle = satiling.Polyform((3, 20), "pentominoes")
     assert puzzle.count(workers=2) == 2             # the exact cover's matrix travels
