@@ -139,16 +139,20 @@ class Solvable:
                   **options: Any) -> Iterator[Solution]:
         """Every solution, verified, as placements: one per symmetry class (the group as in
         :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
-        it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth)."""
-        from .search.cubes import CubeSpace
-        from .search.enumerate import space_solutions
+        it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth).  Bad
+        arguments are refused at the call, before the first solution is asked for."""
         raw, group = self._symmetry(raw, symmetry, engine)
         if use_backtrack(self, options, engine, counting=True):
-            yield from self._backtrack_solutions(raw, options)
-            return
+            return self._backtrack_solutions(raw, options)
+        return self._stream(raw, group, engine, solver, symmetry_breaking, options)
+
+    def _stream(self, raw: bool, group: str, engine: str, solver: str, breaking: bool,
+                options: dict[str, Any]) -> Iterator[Solution]:
+        from .search.cubes import CubeSpace
+        from .search.enumerate import space_solutions
         if self.obstruction() is not None:
             return
-        space = CubeSpace(self, self.problem(**options), symmetry_breaking, symmetry=group)
+        space = CubeSpace(self, self.problem(**options), breaking, symmetry=group)
         for sol in space_solutions(space, raw, engine, solver):
             yield self._verified(space.problem.decode(sol))
 

@@ -150,6 +150,8 @@ def test_library_count_and_solutions_up_to_rotations():
     assert len({min(tuple(sorted(g(p) for p in s)) for g in rotations) for s in found}) == 4
     with pytest.raises(SatilingError):
         puzzle.count(raw=True, symmetry="rotations")
+    with pytest.raises(SatilingError):
+        puzzle.solutions(symmetry="mirrors")          # at the call, not at the first solution
 
 
 # -- examples/ --------------------------------------------------------------------------------------
