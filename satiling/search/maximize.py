@@ -8,7 +8,7 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board; one search per core by default
   (different seeds; each better board comes back to this process and is checked again); on Eternity
-  II with Blackwood's priority colours (:data:`KNOWN_PRIORITY`).  On small boards it runs without a
+  II with Blackwood's priority colours (:data:`KNOWN_TUNING`).  On small boards it runs without a
   schedule to the end, which proves the best score (branch and bound).  Options measured and left
   off by default (:class:`Tuning`; 30 CPU-s runs on Eternity II, seeds 1-3, scores at the end):
   the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
@@ -191,11 +191,15 @@ class Tuning:
 OLD = Tuning()
 #: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py)
 DEFAULT = Tuning()
-#: priority colours known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II:
-#: Blackwood's heuristic colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's), with
-#: his curve of sides needed by each depth.  Measured, 30 CPU-s per run, seeds 1-3, row scan,
-#: schedule 200-250: 455, 454, 453 without, 459, 457, ... with (tools/bench/eternity2.py).
-KNOWN_PRIORITY = {"5aa3b7e4a9456f15": (5, 7, 20)}
+#: settings known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II: Blackwood's
+#: priority colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's) with his curve of
+#: sides needed by each depth, and a schedule from depth 205 to the last square.  Measured with
+#: tools/experiments/e2_schedule.py: one search, 30 CPU-s per run, seeds
+#: 1-6, mean final score: no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
+#: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.5 and
+#: 208-255: 459.5 (seeds 1-2); 210-250: 451.2; 195-250: 456.0; 200-245: 448.5; the comb order
+#: with the priority, 200-250: 457.7.
+KNOWN_TUNING = {"5aa3b7e4a9456f15": {"priority": (5, 7, 20), "start": 205 / 256, "full": 255 / 256}}
 
 
 def piece_fingerprint(pieces: Any) -> str:
@@ -206,9 +210,9 @@ def piece_fingerprint(pieces: Any) -> str:
 
 
 def default_tuning(puzzle: Any) -> Tuning:
-    """:data:`DEFAULT`, with the priority colours of :data:`KNOWN_PRIORITY` for a known piece set."""
+    """:data:`DEFAULT`, with the settings of :data:`KNOWN_TUNING` for a known piece set."""
     from dataclasses import replace
-    return replace(DEFAULT, priority=KNOWN_PRIORITY.get(piece_fingerprint(puzzle.pieces), ()))
+    return replace(DEFAULT, **KNOWN_TUNING.get(piece_fingerprint(puzzle.pieces), {}))
 
 
 def default_workers() -> int:
