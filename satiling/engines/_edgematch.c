@@ -35,7 +35,7 @@
 
 typedef struct {
     PyObject_HEAD
-    int nsteps, nentries, ntypes, nslots;
+    int nsteps, nkeys, nentries, ntypes, nslots;
     uint32_t *start;        /* candidate table: entries of key k are start[k] .. start[k+1]-1 */
     int32_t *ent_type;
     uint32_t *ent_col;      /* the entry's colours N E S W, one byte each */
@@ -122,12 +122,33 @@ static int check_table(const Search *s, int nkeys) {
     return 0;
 }
 
+/* The per-depth candidate lists of the tight and the shuffled orders (made when first needed:
+ * on a large board with a table order they would take maxc * steps words for nothing). */
+static int ensure_lists(Search *s) {
+    if (s->buf)
+        return 0;
+    s->maxc = 1;
+    for (int k = 0; k < s->nkeys; k++)
+        if (s->start[k + 1] - s->start[k] > s->maxc)
+            s->maxc = s->start[k + 1] - s->start[k];
+    s->buf = PyMem_Malloc(4 * (size_t)s->maxc * ((size_t)s->nsteps + 1));
+    s->score = PyMem_Malloc(4 * (size_t)s->maxc);
+    if (!s->buf || !s->score) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
 static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     static char *names[] = {"nsteps", "nkeys", "nentries", "ntypes", "nslots", "start",
                             "ent_type", "ent_col", "mult", "step_cell", "step_base", "step_nbr",
                             "step_w", "col", "tight", NULL};
     int nkeys;
     PyObject *b[9];
+    PyMem_Free(s->buf);                /* __init__ called again: the lists are remade */
+    PyMem_Free(s->score);
+    s->buf = NULL, s->score = NULL;
     s->tight = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "iiiiiOOOOOOOOO|p", names, &s->nsteps, &nkeys,
                                      &s->nentries, &s->ntypes, &s->nslots, &b[0], &b[1], &b[2],
@@ -166,18 +187,9 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
         }
     if (check_table(s, nkeys) < 0)
         return -1;
-    {                                  /* the tight and the shuffled orders' lists */
-        s->maxc = 1;
-        for (int k = 0; k < nkeys; k++)
-            if (s->start[k + 1] - s->start[k] > s->maxc)
-                s->maxc = s->start[k + 1] - s->start[k];
-        s->buf = PyMem_Malloc(4 * (size_t)s->maxc * (n + 1));
-        s->score = PyMem_Malloc(4 * (size_t)s->maxc);
-        if (!s->buf || !s->score) {
-            PyErr_NoMemory();
-            return -1;
-        }
-    }
+    s->nkeys = nkeys;
+    if (s->tight && ensure_lists(s) < 0)
+        return -1;
     s->col = PyMem_Malloc(s->nslots + 1);
     s->mult = PyMem_Malloc(4 * (s->ntypes + 1));
     s->pos = PyMem_Malloc(4 * (n + 1));
@@ -364,8 +376,11 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             return r < 0 ? NULL : PyLong_FromLong(r == 0 ? ENGINE_LIMIT : ENGINE_DONE);
         }
         d = k;
-        if (seed)                          /* never 0: 0 means no randomness */
+        if (seed) {                        /* never 0: 0 means no randomness */
+            if (ensure_lists(s) < 0)
+                return NULL;
             s->rng = (seed * 0x9E3779B97F4A7C15ULL) | 1;
+        }
         open_step(s, d);
     }
     const uint32_t *buf = s->buf;
