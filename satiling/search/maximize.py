@@ -196,9 +196,9 @@ DEFAULT = Tuning()
 #: sides needed by each depth, and a schedule from depth 205 to the last square.  Measured with
 #: tools/experiments/e2_schedule.py: one search, 30 CPU-s per run, seeds
 #: 1-6, mean final score: no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
-#: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.5 and
-#: 208-255: 459.5 (seeds 1-2); 210-250: 451.2; 195-250: 456.0; 200-245: 448.5; the comb order
-#: with the priority, 200-250: 457.7.
+#: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and
+#: 208-255: 459.8 (seeds 1-4); 210-250: 451.2; 195-250: 456.0 and 200-245: 448.5 (seeds 4-5); the
+#: comb order with the priority, 200-250: 457.7 (seeds 1-3).
 KNOWN_TUNING = {"5aa3b7e4a9456f15": {"priority": (5, 7, 20), "start": 205 / 256, "full": 255 / 256}}
 
 
