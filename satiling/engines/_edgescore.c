@@ -3,7 +3,8 @@
  *
  * The wrapper (edgescore.py) prepares everything this file needs, so the search stays small:
  *
- *   cands   the pieces pre-rotated, 8 bytes each (piece, rotation, N, E, S, W colours), in runs:
+ *   cands   the pieces pre-rotated, 8 bytes each (piece, rotation, N, E, S, W colours, sides of
+ *           the priority colours), in runs:
  *           per kind of square (which sides are on the rim), the exact candidates per (south,
  *           west) colour pair, those with a given west colour, those with a given south colour,
  *           and all of them; a pinned piece has a run of its own;
@@ -15,7 +16,7 @@
  *           (-1 if the square is free) and the breaks between a pinned square and the pinned
  *           squares before it; the north and east neighbour (depth, -1 on the rim);
  *   reserve breaks held back at each depth for the squares after it.
-
+ *
  * The order need not be a row scan: any order in which a square comes after its south and west
  * neighbours (a comb of rows and then columns, for one) reads the same two colours.
  *
