@@ -845,6 +845,8 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render_board(puzzle, args)
     n = 0
     for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
+        if args.all and n > 1:
+            print()                       # one blank line between two pictures
         if args.all or n == args.index:
             code = _render_one(puzzle, solution, args.svg)
             if not args.all:

@@ -247,3 +247,45 @@ def test_help_lists_the_commands_own_options_first(cli):
 def test_iqlink_unique_exits_1_when_not_unique(cli):
     r = cli("iqlink", "unique", "")            # the empty board: thousands of solutions
     assert r.returncode == 1 and "not unique" in r.stdout
+
+
+def test_pictures_are_coloured_on_a_terminal_only(tmp_path):
+    # issue 22: colour when stdout is a terminal (NO_COLOR respected), never in a pipe
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    def run(env: dict, tty: bool) -> str:
+        if not tty:
+            return subprocess.run([sys.executable, "-m", "satiling.cli", "solve", "tetromino-cylinder-4x5"],
+                                  capture_output=True, text=True, env=env).stdout
+        main_fd, child_fd = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "tetromino-cylinder-4x5"],
+                                stdout=child_fd, stderr=subprocess.DEVNULL, env=env)
+        os.close(child_fd)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(main_fd, 4096)
+            except OSError:                        # the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        proc.wait()
+        os.close(main_fd)
+        return out.decode()
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+    env["COLORTERM"] = "truecolor"
+    assert "\x1b[48;2;" in run(env, tty=True)
+    assert "\x1b[" not in run({**env, "NO_COLOR": "1"}, tty=True)
+    assert "\x1b[" not in run(env, tty=False)
+    assert "\x1b[48;5;" in run({**env, "COLORTERM": ""}, tty=True)
+
+
+def test_render_all_puts_a_blank_line_between_solutions(cli, tmp_path):
+    out = tmp_path / "s.jsonl"
+    assert cli("enumerate", "pentomino-3x20", "--out", str(out)).returncode == 0
+    pictures = cli("render", "pentomino-3x20", str(out), "--all").stdout.rstrip("\n").split("\n\n")
+    assert len(pictures) == 2 and all(len(p.splitlines()) == 3 for p in pictures)

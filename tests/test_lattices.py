@@ -281,8 +281,65 @@ def test_terminal_picture_is_the_lattice_ascii_art(name):
 def test_drafter_picture_names_every_piece():
     puzzle = load("trinity")
     sol = next(exact_covers(puzzle))
-    picture = render.to_text(puzzle, sol)
+    picture, key = render.to_text(puzzle, sol).split("\n\n")
     from satiling.render.text import letters
     shown = set(picture) - set(" .\n")
-    assert shown == set(letters([p.name for p in puzzle.pieces]).values())
+    names = letters([p.name for p in puzzle.pieces])
+    assert shown == set(names.values())
     assert max(map(len, picture.splitlines())) < 100
+    # the SVG writes the pieces' names (210, ...): the legend says which letter is which
+    assert key == "legend: " + "  ".join(f"{names[p.name]}={p.name}" for p in puzzle.pieces)
+
+
+@pytest.mark.parametrize("name", ["obeirne-hexagon", "serenity"])
+def test_labels_sit_inside_their_pieces(name):
+    # issue 22: the centre of one small cell put O'Beirne's and Serenity's names on outlines; the
+    # label point is now at least as far from the outline as every cell centre, and inside
+    from satiling.render.svg import _clearance, _label_point, boundary
+    from satiling.search.solve import solve
+    puzzle = load(name)
+    problem = puzzle.problem()
+    sol = problem.decode(solve(problem).true_vars)
+    for pl in sol:
+        polys = [puzzle.lattice.polygon(c) for c in pl.cells]
+        outline = boundary(polys)
+        point = _label_point(polys)
+        centres = [(sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p)) for p in polys]
+        assert _clearance(point, outline) >= max(_clearance(c, outline) for c in centres) - 1e-9
+        room = _clearance(point, outline)
+        for k in range(8):                     # a disc around the point lies inside the piece
+            x, y = point[0] + room / 2 * math.cos(k + 0.3), point[1] + room / 2 * math.sin(k + 0.3)
+            assert any(_inside(p, (x, y)) for p in polys)
+
+
+def _inside(poly, point) -> bool:
+    from satiling.render.text import _inside as inside
+    return inside(poly, *point)
+
+
+def test_terminal_pictures_in_colour_match_the_svg_and_strip_to_the_text():
+    from satiling.render.svg import palette
+    from satiling.search.solve import solve
+    puzzle = load("serenity")
+    problem = puzzle.problem()
+    sol = problem.decode(solve(problem).true_vars)
+    plain = render.to_text(puzzle, sol)
+    for mode in ("truecolor", "256"):
+        coloured = render.to_text(puzzle, sol, colour=mode)
+        assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+    first = sorted(sol, key=lambda p: p.sort_key())[0]        # the SVG's first colour
+    r, g, b = (int(palette(len(sol))[0][k:k + 2], 16) for k in (1, 3, 5))
+    assert f"\x1b[48;2;{r};{g};{b};30m" in render.to_text(puzzle, sol, colour="truecolor")
+    # the legend names what the SVG writes: every piece's name is a label of the SVG
+    key = plain.split("\n\n")[1]
+    svg_names = set(re.findall(r">([^<>]+)</text>", render.to_svg(puzzle, sol)))
+    assert {pair.split("=")[1] for pair in key.split()[1:]} == svg_names
+    assert first.piece in svg_names
+
+
+def test_a_set_larger_than_the_ascii_letters_gets_a_letter_each():
+    from satiling.render.text import letters
+    names = [str(n) for n in range(1, 210)]                      # Monckton's Eternity
+    shown = letters(names)
+    assert len(set(shown.values())) == 209 and "?" not in shown.values()
+    assert all(len(ch) == 1 and not ch.isspace() and ch not in ".:" for ch in shown.values())

@@ -16,6 +16,7 @@ code with ``satiling/geometry/wrap.py``.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 
 import pytest
@@ -214,3 +215,26 @@ def test_pictures_show_the_seam():
 def test_wrapping_that_makes_no_sense_is_refused(body, message):
     with pytest.raises(SatilingError, match=message):
         puzzle_from(body)
+
+
+def test_the_svg_dashes_the_seam_and_names_a_crossing_piece_on_each_side():
+    # issue 22: a piece crossing the seam looked like two (a solid outline along the seam) and was
+    # named once
+    puzzle = puzzle_from(TIMMERMANS.format(rows=4, cols=5))
+    sol = next(s for s in raw_solutions(puzzle)
+               if any({c[1] for c in pl.cells} >= {0, 4} for pl in s))
+    crossing = [pl for pl in sol if {c[1] for c in pl.cells} >= {0, 4}]   # 5 columns: it wraps
+    svg = render.to_svg(puzzle, sol)
+    assert svg.count('class="seam"') == 2 * 4               # both glued sides, one edge per row
+    names = re.findall(r">([^<>]+)</text>", svg)
+    for pl in crossing:
+        assert names.count(pl.piece) >= 2                   # once on each side of the seam
+    assert len(names) == len(sol) + len(crossing)
+    # no solid outline where a piece goes on across the seam: at x = 0 (or 5) between two cells
+    # of one piece, only the dashed seam is drawn
+    pl = crossing[0]
+    row = next(c[0] for c in pl.cells if c[1] == 0 and (c[0], 4) in pl.cells)
+    y1, y2 = 40 * (row + 0.25), 40 * (row + 1.25)
+    solid = re.findall(rf'<line x1="10.00" y1="{y1:.2f}" x2="10.00" y2="{y2:.2f}" stroke="black"', svg)
+    solid += re.findall(rf'<line x1="10.00" y1="{y2:.2f}" x2="10.00" y2="{y1:.2f}" stroke="black"', svg)
+    assert solid == []

@@ -4,6 +4,7 @@ below both."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, Iterator
 
@@ -18,10 +19,24 @@ __all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_soluti
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
     """Print a verified solution (picture or JSON) and optionally write its SVG."""
     from ..render import pictures
-    print(solution_json(puzzle, solution) if as_json else pictures.solution_text(puzzle, solution))
+    print(solution_json(puzzle, solution) if as_json
+          else pictures.solution_text(puzzle, solution, colour=terminal_colour(sys.stdout)))
     if svg:
         write_file(svg, pictures.solution_svg(puzzle, solution))
         print(f"satiling: wrote {svg}", file=sys.stderr)
+
+
+def terminal_colour(stream: Any) -> str | None:
+    """How a picture on ``stream`` may be coloured: None unless it is a terminal (a pipe or a
+    file gets the plain text tests and scripts compare), and never under ``NO_COLOR``
+    (no-color.org) or ``TERM=dumb``; "truecolor" where ``COLORTERM`` says so, else "256"."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        return None
+    if not tty or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return None
+    return "truecolor" if os.environ.get("COLORTERM") in ("truecolor", "24bit") else "256"
 
 
 def solution_json(puzzle, solution: list[Any]) -> str:

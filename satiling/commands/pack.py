@@ -66,7 +66,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from ..fileio import write_file
     from ..exits import EXIT_FOUND, EXIT_TIMEOUT, signal_exit
     from ..signals import on_signals
-    from .common import read_solutions
+    from .common import read_solutions, terminal_colour
     from ..render.pictures import solution_svg, solution_text
     from ..search.packing import Packer, hole_components
     threads = _threads(args)
@@ -105,7 +105,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
                           "placements": [p.to_json() for p in sorted(packing.placements, key=lambda p: p.sort_key())],
                           "hole": [list(c) for c in packing.hole]}, separators=(",", ":")))
     else:
-        print(solution_text(puzzle, packing.placements))
+        print(solution_text(puzzle, packing.placements, colour=terminal_colour(sys.stdout)))
         print(f"{puzzle.name}: {packing.summary()}; hole parts {parts}")
     if args.svg:
         write_file(args.svg, solution_svg(puzzle, packing.placements))

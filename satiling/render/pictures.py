@@ -14,6 +14,7 @@ text form (a board ``satiling score`` reads, a challenge string) is their puzzle
 """
 from __future__ import annotations
 
+import inspect
 from functools import partial
 from typing import Any, Callable
 
@@ -22,10 +23,15 @@ from ..registry import families, resolve
 
 
 @partial(checked, takes_solution=True)       # a bad solution: one SatilingError, as in verify
-def solution_text(puzzle: Any, solution: list[Any]) -> str:
-    """A picture of ``solution`` for the terminal (a partial one too: empty cells are dots)."""
+def solution_text(puzzle: Any, solution: list[Any], colour: str | None = None) -> str:
+    """A picture of ``solution`` for the terminal (a partial one too: empty cells are dots);
+    ``colour`` ("truecolor" or "256") where the family's picture has colours (polyforms)."""
     draw = _drawer(puzzle, "text")
-    return draw(puzzle, solution) if draw else puzzle.text(solution)
+    if draw is None:
+        return puzzle.text(solution)
+    if colour and "colour" in inspect.signature(draw).parameters:
+        return draw(puzzle, solution, colour=colour)
+    return draw(puzzle, solution)
 
 
 @partial(checked, takes_solution=True)

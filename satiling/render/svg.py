@@ -7,6 +7,8 @@ from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
 Point = tuple[float, float]
+#: a label's font size, in cell sides, where the piece has room for it
+LABEL_SIZE = 0.45
 
 
 def palette(n: int) -> list[str]:
@@ -21,15 +23,22 @@ def palette(n: int) -> list[str]:
 
 def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterable[list[Point]] = (),
                  scale: float = 40.0, margin: float = 0.25,
-                 labels: Iterable[tuple[Point, str]] = (), faded: Iterable[tuple[list[Point], str]] = (),
-                 captions: Iterable[tuple[Point, str]] = ()) -> str:
+                 labels: Iterable[tuple] = (), faded: Iterable[tuple[list[Point], str]] = (),
+                 captions: Iterable[tuple[Point, str]] = (),
+                 seams: Iterable[tuple[Point, Point]] = (), open_edges: Iterable[tuple[Point, Point]] = ()
+                 ) -> str:
     """An SVG of filled groups of polygons, each group (a piece) outlined along its boundary.
 
     ``shapes`` is a list of (polygons of one piece, fill colour, title); ``empty`` are uncovered
-    cells, drawn white; ``labels`` are piece names written at a point; ``faded`` are (polygon,
-    colour) drawn pale (the far side of a seam); ``captions`` are small notes (a layer's number).
+    cells, drawn white; ``labels`` are piece names written at a point (point, text, and optionally
+    a font size in units); ``faded`` are (polygon, colour) drawn pale (the far side of a seam);
+    ``captions`` are small notes (a layer's number); ``seams`` are the glued sides of a wrapped
+    board, drawn dashed; ``open_edges`` are outline edges where a piece goes on across a seam (no
+    solid outline there: the piece is one, not two).
     """
     empty, labels, faded, captions = list(empty), list(labels), list(faded), list(captions)
+    seams = list(seams)
+    no_outline = {_edge_key(a, b) for a, b in open_edges}
     allpts = [p for polys, _, _ in shapes for poly in polys for p in poly] + [p for poly in empty for p in poly]
     allpts += [p for poly, _ in faded for p in poly] + [(x, y - 0.4) for (x, y), _ in captions]
     if not allpts:
@@ -53,20 +62,32 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
         for poly in polys:
             out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="{colour}" stroke-width="0.5"/>')
         for (ax, ay), (bx, by) in boundary(polys):
+            if _edge_key((ax, ay), (bx, by)) in no_outline:
+                continue
             out.append(f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
                        f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="black" '
                        f'stroke-width="2" stroke-linecap="round"/>')
         out.append("</g>")
-    size = scale * 0.45
-    for (x, y), text in labels:
+    for (ax, ay), (bx, by) in seams:
+        out.append(f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
+                   f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="#333333" '
+                   f'stroke-width="1.5" stroke-dasharray="5,4" class="seam"/>')
+    size = scale * LABEL_SIZE
+    for label in labels:
+        (x, y), text = label[0], label[1]
+        here = scale * label[2] if len(label) > 2 else size
         out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
-                   f'font-size="{size:.1f}" font-weight="bold" text-anchor="middle" '
+                   f'font-size="{here:.1f}" font-weight="bold" text-anchor="middle" '
                    f'dominant-baseline="central">{escape(text)}</text>')
     for (x, y), text in captions:
         out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
                    f'font-size="{size * 0.8:.1f}" fill="#444444">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _edge_key(a: Point, b: Point) -> frozenset:
+    return frozenset(((round(a[0], 4), round(a[1], 4)), (round(b[0], 4), round(b[1], 4))))
 
 
 def boundary(polys: list[list[Point]]) -> list[tuple[Point, Point]]:
@@ -86,23 +107,85 @@ def boundary(polys: list[list[Point]]) -> list[tuple[Point, Point]]:
 def polyform_svg(puzzle: Any, solution: list[Any]) -> str:
     """A polyform solution: each placed piece in its own colour with its name, uncovered cells
     white.  Cubes are drawn layer by layer side by side (an exploded view, bottom layer first); on a
-    wrapped board the strip beyond each seam is repeated pale."""
+    wrapped board the strip beyond each seam is repeated pale, the seam is dashed, and a piece
+    that crosses it has no outline there and its name on each side."""
     draw = _drawer(puzzle)
     colours = palette(max(1, len(solution)))
-    shapes, labels, covered, colour_of = [], [], set(), {}
+    shapes, labels, covered, colour_of, owner = [], [], set(), {}, {}
     for i, pl in enumerate(sorted(solution, key=lambda p: p.sort_key())):
         cells = [tuple(c) for c in pl.cells]
         covered.update(cells)
         polys = [draw(c) for c in cells]
         shapes.append((polys, colours[i], pl.piece))
-        layers = sorted({c[0] for c in cells}) if puzzle.lattice.name == "cubic" else [None]
-        for layer in layers:                # a solid piece is named in every layer it reaches
-            part = [poly for c, poly in zip(cells, polys) if layer is None or c[0] == layer]
-            labels.append((_label_point(part), pl.piece))
+        for part in _drawn_parts(puzzle, cells):        # a layer of a solid, a side of a seam
+            labels.append(_label(puzzle, [draw(c) for c in part], pl.piece))
         colour_of.update((c, colours[i]) for c in cells)
+        owner.update((c, i) for c in cells)
     empty = [draw(c) for c in sorted(puzzle.region - covered)]
+    seams, crossed = _seams(puzzle, draw, owner)
     return svg_document(shapes, empty, labels=labels, faded=_beyond_seams(puzzle, draw, colour_of),
-                        captions=_layer_captions(puzzle, draw))
+                        captions=_layer_captions(puzzle, draw), seams=seams, open_edges=crossed)
+
+
+def _drawn_parts(puzzle: Any, cells: list[Any]) -> list[list[Any]]:
+    """The pieces of a piece as drawn: each layer a solid reaches, each side of a seam it crosses
+    (cells joined by the plain lattice's neighbours, no wrapping)."""
+    if puzzle.lattice.name == "cubic":
+        return [[c for c in cells if c[0] == layer] for layer in sorted({c[0] for c in cells})]
+    if puzzle.wrap is None:
+        return [cells]
+    left, parts = set(cells), []
+    while left:
+        stack = [min(left)]
+        left.remove(stack[0])
+        part = []
+        while stack:
+            c = stack.pop()
+            part.append(c)
+            for n in puzzle.lattice.neighbors(c):
+                if tuple(n) in left:
+                    left.remove(tuple(n))
+                    stack.append(tuple(n))
+        parts.append(sorted(part))
+    return sorted(parts)
+
+
+def _label(puzzle: Any, polys: list[list[Point]], text: str) -> tuple[Point, str, float]:
+    """A label inside the piece, its size kept within the room there (a name as wide as about
+    0.6 of its size per character, and never below a third of the usual size)."""
+    point = _label_point(polys)
+    room = _clearance(point, boundary(polys))
+    size = min(LABEL_SIZE, max(LABEL_SIZE / 3, 2 * room / max(1.2, 0.6 * len(text) + 0.4)))
+    return point, text, size
+
+
+def _seams(puzzle: Any, draw, owner: dict) -> tuple[list[tuple[Point, Point]], list[tuple[Point, Point]]]:
+    """The edges along the glued sides of a wrapped board, and those of them a piece crosses
+    (the cell across the seam is the same piece's)."""
+    wrap = puzzle.wrap
+    if wrap is None or puzzle.lattice.name == "cubic":
+        return [], []
+    seams, crossed = [], []
+    for cell in sorted(puzzle.region):
+        for n in puzzle.lattice.neighbors(cell):
+            n = tuple(n)
+            across = wrap.reduce(n) if n not in puzzle.region else None
+            if across is None:
+                continue
+            edge = _shared_edge(draw(cell), draw(n))
+            if edge is None:
+                continue
+            seams.append(edge)
+            if cell in owner and owner.get(across) == owner[cell]:
+                crossed.append(edge)
+    return seams, crossed
+
+
+def _shared_edge(a: list[Point], b: list[Point]) -> tuple[Point, Point] | None:
+    """The side two neighbouring cells' polygons share."""
+    keys = {(round(x, 4), round(y, 4)) for x, y in b}
+    common = [p for p in a if (round(p[0], 4), round(p[1], 4)) in keys]
+    return (common[0], common[1]) if len(common) == 2 else None
 
 
 def _drawer(puzzle: Any):
@@ -119,10 +202,46 @@ def _drawer(puzzle: Any):
 
 
 def _label_point(polys: list[list[Point]]) -> Point:
-    """The centre of the piece's cell nearest the piece's centre (inside even a bent piece)."""
-    centres = [(sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p)) for p in polys]
-    mx, my = sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres)
-    return min(centres, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2)
+    """A point well inside the piece: of the cells' centres, the midpoints of the edges two of its
+    cells share and the corners its cells surround, the one farthest from the piece's outline (an
+    approximate pole of inaccessibility).  The centre of a single cell sat on the outline of
+    O'Beirne's hexiamonds and Serenity's drafters, whose cells are smaller than a label."""
+    outline = boundary(polys)
+    return max(_inner_points(polys), key=lambda p: (round(_clearance(p, outline), 6), -p[1], -p[0]))
+
+
+def _inner_points(polys: list[list[Point]]) -> list[Point]:
+    """Candidate label points, all inside the union of ``polys``."""
+    def key(p: Point) -> tuple[float, float]:
+        return (round(p[0], 4), round(p[1], 4))
+    points = [(sum(x for x, _ in p) / len(p), sum(y for _, y in p) / len(p)) for p in polys]
+    edges: Counter = Counter()
+    corners: Counter = Counter()
+    at: dict = {}
+    for poly in polys:
+        for a, b in zip(poly, poly[1:] + poly[:1]):
+            edges[frozenset((key(a), key(b)))] += 1
+            at.setdefault(frozenset((key(a), key(b))), ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2))
+        for a in poly:
+            corners[key(a)] += 1
+            at.setdefault(key(a), a)
+    points += [at[e] for e, n in edges.items() if n == 2]        # shared by two cells: inside
+    on_outline = {key(p) for a, b in boundary(polys) for p in (a, b)}
+    points += [at[c] for c, n in corners.items() if n > 2 and c not in on_outline]
+    return points
+
+
+def _clearance(p: Point, outline: list[tuple[Point, Point]]) -> float:
+    """The distance from ``p`` to the nearest outline segment."""
+    return min((_segment_distance(p, a, b) for a, b in outline), default=0.0)
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    t = 0.0 if length == 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / length))
+    return ((px - ax - t * dx) ** 2 + (py - ay - t * dy) ** 2) ** 0.5
 
 
 def _beyond_seams(puzzle: Any, draw, colour_of: dict) -> list[tuple[list[Point], str]]:

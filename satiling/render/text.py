@@ -1,4 +1,6 @@
-"""Pictures for the terminal: one character per cell, the piece's letter ('.' an empty cell).
+"""Pictures for the terminal: one character per cell, the piece's letter ('.' an empty cell);
+in colour on a terminal (each piece on the background the SVG gives it), and with a legend where
+a letter is not its piece's name.
 
 Each lattice is drawn the way its ASCII art is read (so a picture pasted into an instance file
 draws the same cells): squares and triangles one character per cell, hexagons on a doubled-width
@@ -10,39 +12,96 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .svg import palette
+
 Grid = dict[tuple[int, int], str]
+
+
+#: the characters pieces are drawn with: ASCII letters and digits, then (for sets larger than
+#: 62, as Monckton's 209 Eternity pieces) the letters of Latin-1 and Latin Extended-A
+POOL = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+        + "".join(chr(c) for c in range(0xC0, 0x180) if chr(c).isalpha()))
+#: a legend line is wrapped at this many columns
+LEGEND_WIDTH = 100
 
 
 def letters(names: list[str]) -> dict[str, str]:
     """One character per piece name: its first letter when unique, else a free letter or digit."""
-    pool = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"]
     out: dict[str, str] = {}
     for n in names:
         if len(n) == 1 and n not in out.values():
             out[n] = n
+    taken = set(out.values())
+    free = iter(POOL)
     for n in names:
         if n not in out:
-            free = [c for c in ([n[0]] if n else []) + pool if c not in out.values()]
-            out[n] = free[0] if free else "?"
+            ch = n[0] if n and n[0] not in taken and not n[0].isspace() else None
+            while ch is None or ch in taken:
+                ch = next(free, "?")
+                if ch == "?":
+                    break
+            out[n] = ch
+            taken.add(ch)
     return out
 
 
-def polyform_text(puzzle: Any, solution: list[Any]) -> str:
-    """The solution drawn on the puzzle's lattice (' ' = not in the region)."""
+def polyform_text(puzzle: Any, solution: list[Any], colour: str | None = None) -> str:
+    """The solution drawn on the puzzle's lattice (' ' = not in the region); a legend follows
+    when a piece's letter is not its name (the SVG writes names).  ``colour`` ("truecolor" or
+    "256"): each placed piece on its own background, the SVG's colour (:func:`paint`)."""
     lat = puzzle.lattice
     names = letters([p.name for p in puzzle.pieces])
+    placed = sorted(solution, key=lambda p: p.sort_key())           # the SVG's colour order
+    colours = palette(max(1, len(placed)))
     label = {c: "." for c in puzzle.region}
-    for pl in solution:
+    for i, pl in enumerate(placed):
+        ch = names.get(pl.piece, "?")
         for c in pl.cells:
-            label[tuple(c)] = names.get(pl.piece, "?")
+            label[tuple(c)] = paint(ch, colours[i], colour)
     if lat.name == "cubic":
-        return layers_text(label)
-    if lat.name == "drafter":
-        return raster_text(lat, label)
-    grid = {_place(lat.name, c): ch for c, ch in label.items()}
-    if puzzle.wrap:
-        grid = _with_seams(puzzle, label, grid)
-    return grid_text(grid, keep_parity=lat.name in ("triangle", "hexagon"))
+        picture = layers_text(label)
+    elif lat.name == "drafter":
+        picture = raster_text(lat, label)
+    else:
+        grid = {_place(lat.name, c): ch for c, ch in label.items()}
+        if puzzle.wrap:
+            grid = _with_seams(puzzle, label, grid)
+        picture = grid_text(grid, keep_parity=lat.name in ("triangle", "hexagon"))
+    key = legend(names, placed, colours, colour)
+    return picture + ("\n\n" + key if key else "")
+
+
+def legend(names: dict[str, str], placed: list[Any], colours: list[str], colour: str | None) -> str:
+    """``legend: 2=214  A=215 ...``: the letters that are not their piece's name, wrapped."""
+    seen: dict[str, int] = {}
+    for i, pl in enumerate(placed):
+        seen.setdefault(pl.piece, i)
+    pairs = [(paint(names.get(n, "?"), colours[i], colour), n) for n, i in seen.items()
+             if names.get(n) != n]
+    if not pairs:
+        return ""
+    lines, line, width = [], "legend:", len("legend:")
+    for ch, name in pairs:            # (width counts what shows: a letter in colour is one)
+        if width + 4 + len(name) > LEGEND_WIDTH:
+            lines.append(line)
+            line, width = " " * 6, 6
+        gap = " " if width == len("legend:") else "  "
+        line, width = f"{line}{gap}{ch}={name}", width + len(gap) + 2 + len(name)
+    return "\n".join(lines + [line])
+
+
+def paint(ch: str, colour_hex: str, colour: str | None) -> str:
+    """``ch`` on a background of ``colour_hex`` in black, for a terminal of 24-bit colour
+    ("truecolor") or of xterm's 256 colours ("256"); unchanged when ``colour`` is None."""
+    if colour is None or ch == ".":
+        return ch
+    r, g, b = (int(colour_hex[k:k + 2], 16) for k in (1, 3, 5))
+    if colour == "truecolor":
+        back = f"48;2;{r};{g};{b}"
+    else:
+        level = [min(range(6), key=lambda i: abs((0, 95, 135, 175, 215, 255)[i] - x)) for x in (r, g, b)]
+        back = f"48;5;{16 + 36 * level[0] + 6 * level[1] + level[2]}"
+    return f"\x1b[{back};30m{ch}\x1b[0m"
 
 
 def _place(lattice: str, cell: tuple[int, ...]) -> tuple[int, int]:
@@ -99,7 +158,9 @@ def layers_text(label: dict) -> str:
     width = max(c1 - c0 + 1, len(f"layer {nl - 1}"))
     lines = ["   ".join(f"layer {l}".ljust(width) for l in range(nl)).rstrip()]
     for r in range(r0, r1 + 1):
-        row = ["".join(label.get((l, r, c), " ") for c in range(c0, c1 + 1)).ljust(width) for l in range(nl)]
+        # padded by cells, not by len(): a cell in colour is one character and its escapes
+        row = ["".join(label.get((l, r, c), " ") for c in range(c0, c1 + 1)) + " " * (width - (c1 - c0 + 1))
+               for l in range(nl)]
         lines.append("   ".join(row).rstrip())
     return "\n".join(lines)
 
