@@ -1,4 +1,5 @@
-"""The README runs top to bottom: every command in its ```sh blocks, in order, in one fresh directory.
+"""The README runs top to bottom: every command in its ```sh blocks, in order, in one fresh directory
+(under pytest-xdist, ``--dist loadscope`` keeps the module on one worker).
 
 The README is read when the test runs, so a line added to it is tested at once.  Each line runs in
 bash with this environment's ``satiling`` first on the PATH.  What a line promises in its comment is
@@ -23,8 +24,6 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-#: the lines run in order in one directory: one worker runs them all (pytest-xdist)
-pytestmark = pytest.mark.xdist_group("readme")
 
 #: lines containing the key are not run, for the reason given
 SKIP = {
