@@ -9,6 +9,7 @@ import argparse
 import importlib
 import importlib.util
 import os
+import shlex
 import sys
 import time
 from contextlib import ExitStack, contextmanager
@@ -75,6 +76,7 @@ def _main(argv: list[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:               # --help, --version (0) or a bad argument (2, one line)
         return int(e.code or 0)
+    args.argv = list(sys.argv[1:] if argv is None else argv)     # to say how to continue a run
     try:
         for option in OUTPUT_OPTIONS:     # refused before any work is done
             if getattr(args, option, None):
@@ -590,11 +592,11 @@ def cmd_count(args: argparse.Namespace) -> int:
         raise SatilingError("--proof needs every solution of one run: drop --resume or --proof")
     run = Run(args.name, puzzle, problem, model_options(args), run_settings(args))
     with progress(args, "counting") as bar:
-        outcome = run.count(args.resume, bar.update, keep=bool(args.proof), work=bar.work)
+        outcome = run.count(args.resume, bar.update, keep=bool(args.proof), work=bar.work,
+                            keep_stopped=True)
     if not outcome.complete:
-        hint = f"; continue with --resume {args.resume}" if args.resume else ""
         print(f"satiling: {outcome.stopped}: {outcome.total} solutions so far, the count is not "
-              f"complete (partial){hint}", file=sys.stderr)
+              f"complete (partial){_continue_hint(args, outcome)}", file=sys.stderr)
         return EXIT_TIMEOUT if outcome.stopped == "time limit" else exit_code(reason=outcome.stopped)
     print(outcome.total)
     if args.raw and outcome.found == outcome.total:
@@ -607,6 +609,28 @@ def cmd_count(args: argparse.Namespace) -> int:
         if not report.verified:
             return EXIT_ERROR
     return EXIT_FOUND if outcome.total else EXIT_NONE
+
+
+def _continue_hint(args: argparse.Namespace, outcome: Any) -> str:
+    """Where a stopped count's work is and the command that goes on with it: this command with
+    ``--resume FILE`` (the run's own file, or the checkpoint written for it), without its
+    ``--time-limit``."""
+    path = args.resume or outcome.checkpoint
+    if path is None and not (outcome.finished or outcome.position):
+        return "; nothing was searched yet to keep"
+    if path is None:
+        return "; its finished parts could not be kept (no writable cache or current folder)"
+    kept = "" if args.resume else f"; its work is kept in {path}"
+    argv, skip = [], False
+    for word in args.argv:
+        if skip or word.startswith("--time-limit=") or word.startswith("--resume="):
+            skip = False
+            continue
+        if word in ("--time-limit", "--resume"):
+            skip = True
+            continue
+        argv.append(word)
+    return f"{kept}; continue with: {shlex.join(['satiling', *argv, '--resume', path])}"
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
@@ -647,6 +671,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         if out is not None:
             out.start()                   # the file changes only from here on
         with progress(args, "solutions") as bar:
+            if point is not None:
+                bar.update(point.lines)   # the run's solutions, against the run's percentage
             outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof), work=bar.work)
     finally:
         if out is not None:
@@ -912,7 +938,8 @@ def _ruled_out(puzzle) -> bool:
 
 class progress:
     """A tqdm bar on stderr, silent when stderr is not a terminal: solutions found and, when the
-    search reports it (``work``), the part of its estimated tree done and the time left."""
+    search reports it (``work``), the part of its estimated tree done and the time left
+    (:mod:`satiling.search.timeleft`: the whole run's pace, smoothed, not tqdm's recent rate)."""
 
     def __init__(self, args: argparse.Namespace, unit: str) -> None:
         self.disable = True if getattr(args, "quiet", False) else None
@@ -921,26 +948,42 @@ class progress:
 
     def __enter__(self) -> "progress":
         from tqdm import tqdm
+        from .search.timeleft import TimeLeft
         self.bar = tqdm(unit=" sol", desc=self.unit, file=sys.stderr, disable=self.disable,
                         mininterval=0.5)
-        self.start = time.perf_counter()
+        self.start = self.shown = time.perf_counter()
+        self.left = TimeLeft(self.start)
         return self
 
     def update(self, n: int) -> None:
-        """``n`` more solutions."""
+        """``n`` more solutions (a resumed run first tells those of the runs before it)."""
         self.found += n
         if self.bar.total is None:
             self.bar.update(n)
         else:
             self.bar.set_description_str(f"{self.unit}: {self.found} sol", refresh=False)
+            self._refresh()
 
-    def work(self, fraction: float) -> None:
-        """The part of the search done (Knuth's estimate of the tree): the bar's position."""
+    def work(self, fraction: float, finished: float | None = None) -> None:
+        """The part of the search done (Knuth's estimate of the tree), and the part in finished
+        cubes: the bar's position and the time left."""
+        from .search.timeleft import clock
         if self.bar.total is None:
             self.bar.reset(total=100)
-            self.bar.bar_format = "{desc} {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]"
+            self.bar.bar_format = "{desc} {percentage:3.0f}%|{bar}| {elapsed} elapsed{postfix}"
             self.bar.set_description_str(f"{self.unit}: {self.found} sol", refresh=False)
-        self.bar.update(100 * fraction - self.bar.n)
+        self.bar.n = 100 * fraction
+        left = self.left.update(time.perf_counter(), fraction, finished)
+        self.bar.set_postfix_str(f"about {clock(left)} left" if left is not None else "", refresh=False)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Redraw at most twice a second (tqdm's own pacing skipped updates of a fraction that
+        moved by less than its last step: the bar froze after a resume)."""
+        now = time.perf_counter()
+        if now - self.shown >= 0.5:
+            self.shown = now
+            self.bar.refresh()
 
     def __exit__(self, *exc) -> None:
         self.bar.close()

@@ -222,3 +222,29 @@ def test_a_node_cap_stops_the_search_and_says_so():
     assert not engine.stats().finished and 5000 <= engine.stats().nodes < 5000 + 100
     assert some < engine.count() == 2339 and engine.stats().finished
     assert engine.first(max_nodes=10**9) is not None and engine.stats().finished is False
+
+
+@pytest.mark.parametrize("name, board", [("pentomino-3x20", True), ("pentomino-3x20", False),
+                                         ("tetromino-4x10", False), ("soma-cube", False)])
+def test_where_a_paused_search_stands_partitions_what_is_left(name, board):
+    # remaining(): the cubes below the path of a paused search hold exactly the solutions it has
+    # not met yet (n-ary and in/out branchings, bitboards and dancing links, paused by a node
+    # budget or after a number of solutions)
+    from satiling import load
+    from satiling.search.cubes import board_of
+    puzzle = load(name)
+    problem = puzzle.problem()
+    matrix = matrix_of(problem, board_of(puzzle, problem) if board else None)
+    engine = ExactCover(matrix)
+    assert bool(matrix.search_board()) == board
+    every = {tuple(sorted(s)) for s in engine.solutions()}
+    assert engine.remaining() == []                    # done: nothing left
+    for budget, most in ((1, 0), (7, 0), (60, 0), (500, 0), (0, 1), (0, 3)):
+        engine.start()
+        assert engine.remaining() == [()]              # not begun: everything left
+        met, status = engine._engine.run(budget, most, True, 0.0)
+        met = {tuple(sorted(s)) for s in met}
+        rest = [tuple(sorted(s)) for cube in engine.remaining()
+                for s in ExactCover(matrix).solutions(cube)]
+        assert not met & set(rest) and len(rest) == len(set(rest))
+        assert met | set(rest) == every, (budget, most, status)

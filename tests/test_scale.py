@@ -10,6 +10,8 @@ minutes for a pure-Python checker, so it is not in the tests.)
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -253,3 +255,103 @@ def test_the_readme_gives_eternitys_size_as_info_does(cli):
     words = r.stdout.split("cnf (pairwise)")[1].split()
     variables, clauses = int(words[0]), int(words[2])
     assert f"{round(variables / 1e6)} M variables, {round(clauses / 1e6)} M clauses" in line
+
+
+# -- a stopped count keeps its work (issue 22, points 2 and 3) -------------------------------------------
+def _stop_after(calls: int, inside: bool = False):
+    """A progress hook that stops the count (as Ctrl-C would) at its ``calls``-th report, or
+    (``inside``) at the first report after that which is the second one inside one cube."""
+    heard = {"n": 0, "cube": None, "steps": 0}
+
+    def work(fraction, finished=None):
+        heard["n"] += 1
+        if finished != heard["cube"]:
+            heard["cube"], heard["steps"] = finished, 0
+        elif fraction > finished:
+            heard["steps"] += 1
+        if heard["n"] >= calls and (not inside or heard["steps"] >= 2):
+            raise KeyboardInterrupt
+    return work
+
+
+def test_a_count_stopped_inside_cubes_resumes_without_losing_or_repeating(tmp_path, monkeypatch):
+    # stops land inside cubes: the cube's solutions so far and the parts of its tree not yet
+    # searched go to the checkpoint, and the resumed count searches those parts alone (the search
+    # hands back every 0.5 ms here, so that a cube of 6x10 takes several steps)
+    from satiling.engines import exactcover
+    monkeypatch.setattr(exactcover, "CALL_SECONDS", 0.0005)
+    puzzle = catalog.load("pentomino-6x10")
+    problem = puzzle.problem()
+    path = str(tmp_path / "count.jsonl")
+    stops = [30, 20, 50, 20, 40, 30, 60, 20]
+    for calls in stops + [0]:
+        run = Run("pentomino-6x10", puzzle, problem, {}, Settings(raw=True))
+        out = run.count(path, work=_stop_after(calls, inside=True) if calls else None)
+        assert out.complete == (calls == 0)
+    assert out.total == 9356                   # Haselgrove 1960, every rotation and reflection
+    records = [json.loads(line) for line in Path(path).read_text().splitlines()[1:]]
+    parts = [r for r in records if "left" in r]
+    assert len(parts) == len(stops) and all(r["left"] for r in parts)   # where each stop was
+    finished = [r["cube"] for r in records if "left" not in r]
+    assert len(finished) == len(set(finished)) == len(run.space.cubes)
+
+
+def test_a_resumed_count_reports_the_whole_run(tmp_path):
+    # the bar of a resumed count starts at the solutions and the part an earlier run reached
+    puzzle = catalog.load("pentomino-6x10")
+    problem = puzzle.problem()
+    path = str(tmp_path / "count.jsonl")
+    first = Run("pentomino-6x10", puzzle, problem, {}, Settings()).count(path, work=_stop_after(12))
+    assert not first.complete and first.total > 0
+    records = [json.loads(line) for line in Path(path).read_text().splitlines()[1:]]
+    kept = sum(r["count"] for r in records if "left" not in r)
+    kept += next((r["count"] for r in reversed(records) if "left" in r), 0)
+    heard, parts = [], []
+    again = Run("pentomino-6x10", puzzle, problem, {}, Settings())
+    out = again.count(path, progress=heard.append, work=lambda f, g=None: parts.append(f))
+    assert heard[0] == kept > 0                  # the earlier solutions, told first
+    assert parts[0] > 0 and parts == sorted(parts) and parts[-1] == 1.0
+    assert out.total == sum(heard) == 2339
+
+
+def test_a_stopped_count_without_resume_keeps_its_work_and_says_how_to_go_on(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
+    argv = [sys.executable, "-m", "satiling.cli", "count", "pentomino-8x8-square", "--quiet"]
+    r = subprocess.run(argv + ["--time-limit", "1"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path)
+    if r.returncode == 0:                        # a machine fast enough to finish: nothing to keep
+        assert r.stdout.split() == ["16146"]
+        return
+    assert r.returncode == 3, r.stderr
+    m = re.search(r"its work is kept in (\S+); continue with: satiling (.+)$", r.stderr.strip())
+    assert m, r.stderr
+    kept = Path(m.group(1))
+    assert kept.parent == tmp_path / "cache" / "satiling" and kept.exists()
+    assert m.group(2) == f"count pentomino-8x8-square --quiet --resume {kept}"
+    done = subprocess.run([sys.executable, "-m", "satiling.cli", *m.group(2).split()],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.split() == ["16146"]    # Goodger's count
+
+
+def test_time_left_is_the_runs_pace_smoothed_not_the_last_jump():
+    import math
+    from satiling.search.timeleft import TimeLeft
+    # a search of 1000 s whose measure of "done" jumps by 5% every 50 s and stalls in between (a
+    # position measure that says "half done" early, a cube estimated large that is quick): a rate
+    # over the last reports sees an endless stall, then an instant finish, in turns
+    left = TimeLeft(0.0)
+    said = [(t, left.update(float(t), min(0.999, 0.05 * math.ceil(t / 50)))) for t in range(5, 1000, 5)]
+    said = [(t, s) for t, s in said if 100 <= t <= 900]
+    for t, seconds in said:                       # within a factor 1.7 of the truth
+        assert (1000 - t) / 1.7 <= seconds <= (1000 - t) * 1.7, (t, seconds)
+    for (t, a), (_, b) in zip(said, said[1:]):    # and steady: no swing of minutes in 5 s
+        assert abs(b - a) <= 0.15 * (1000 - t) + 5, (t, a, b)
+
+
+def test_time_left_after_a_resume_counts_this_runs_work_only():
+    from satiling.search.timeleft import TimeLeft
+    left = TimeLeft(0.0)
+    left.update(0.0, 0.5)                        # an earlier run reached half way
+    for t in range(1, 31):
+        seconds = left.update(float(t), 0.5 + 0.01 * t)    # this run: 1% a second
+    assert 18 <= seconds <= 22                   # 20% left at 1% a second, not 30 * 0.2 / 0.8

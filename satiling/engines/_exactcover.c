@@ -803,6 +803,87 @@ static PyObject *Engine_children(Engine *e, PyObject *Py_UNUSED(ignored)) {
     return Py_BuildValue("(i[ii])", c, r, -r - 1);
 }
 
+/* -- what is left: the search's position as subtrees not yet searched ------------------------
+   Where the search stopped (it hands back in ST_NEXT: the next child of level l untried; every
+   level above has one child in progress), the part of the tree not yet searched is: at each level
+   d < l, the children after the one in progress; at level l, the children from the untried one
+   on.  Each is a cube: the literals chosen above it (row r in: r, out: -(r + 1)) and its own.
+   They partition the solutions not yet found, so a stopped count goes on with them alone. */
+static int rem_literal(Engine *e, int d) {        /* the literal chosen at level d */
+    if (e->board) return e->lrow[d];
+    int r = e->N[e->x_at[d]].row;
+    return (e->kind[d] == BR_OUT || e->kind[d] == BR_OPT_OUT) ? -r - 1 : r;
+}
+
+/* Append the cube path[0..d-1] + lit to out; -1 on an error. */
+static int rem_add(Engine *e, PyObject *out, int d, int lit) {
+    PyObject *cube = PyList_New(d + 1);
+    if (!cube) return -1;
+    for (int k = 0; k <= d; k++) {
+        PyObject *v = PyLong_FromLong(k < d ? rem_literal(e, k) : lit);
+        if (!v) { Py_DECREF(cube); return -1; }
+        PyList_SET_ITEM(cube, k, v);
+    }
+    int bad = PyList_Append(out, cube);
+    Py_DECREF(cube);
+    return bad;
+}
+
+/* The children of level d still to search: from the current one (``from_current``) or after it. */
+static int rem_level(Engine *e, PyObject *out, int d, int from_current) {
+    if (e->board) {
+        for (int k = e->idx[d] + (from_current ? 0 : 1); k < e->deg[d]; k++)
+            if (rem_add(e, out, d, e->fits[e->lfit[d] + k]) < 0) return -1;
+        return 0;
+    }
+    int x = e->x_at[d], c = e->item_at[d];
+    if (e->kind[d] == BR_NARY) {
+        for (x = from_current ? x : e->N[x].down; x != c; x = e->N[x].down)
+            if (rem_add(e, out, d, e->N[x].row) < 0) return -1;
+        return 0;
+    }
+    int r = e->N[x].row, in = e->kind[d] == BR_IN || e->kind[d] == BR_OPT_IN;
+    if (in && from_current && rem_add(e, out, d, r) < 0) return -1;
+    if (in || from_current) return rem_add(e, out, d, -r - 1);
+    return 0;                                     /* the out branch in progress: nothing after */
+}
+
+static PyObject *Engine_remaining(Engine *e, PyObject *Py_UNUSED(ignored)) {
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    int l = e->level, ok = 0;
+    switch (e->state) {
+    case ST_DONE:
+        return out;
+    case ST_NEXT:                                 /* level l's untried children, and above */
+        for (int d = 0; d < l && ok == 0; d++) ok = rem_level(e, out, d, 0);
+        if (ok == 0) ok = rem_level(e, out, l, 1);
+        break;
+    case ST_ENTER:                                /* the node at level l untouched, and above */
+        for (int d = 0; d < l && ok == 0; d++) ok = rem_level(e, out, d, 0);
+        if (ok == 0) {
+            PyObject *cube = PyList_New(l);
+            if (!cube) ok = -1;
+            for (int k = 0; k < l && ok == 0; k++) {
+                PyObject *v = PyLong_FromLong(rem_literal(e, k));
+                if (!v) ok = -1; else PyList_SET_ITEM(cube, k, v);
+            }
+            if (ok == 0) ok = PyList_Append(out, cube);
+            Py_XDECREF(cube);
+        }
+        break;
+    case ST_BACK:                                 /* the child of level l - 1 is done */
+        for (int d = 0; d < l && ok == 0; d++) ok = rem_level(e, out, d, 0);
+        break;
+    default:
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_RuntimeError, "the search was not started");
+        return NULL;
+    }
+    if (ok < 0) { Py_DECREF(out); return NULL; }
+    return out;
+}
+
 /* Knuth's measure of progress: the part of the tree left of the current path. */
 static PyObject *Engine_progress(Engine *e, PyObject *Py_UNUSED(ignored)) {
     if (e->state == ST_DONE) return PyFloat_FromDouble(1.0);
@@ -834,6 +915,8 @@ static PyMethodDef Engine_methods[] = {
     {"children", (PyCFunction)Engine_children, METH_NOARGS,
      "children(): (item, cube literals) of the first branching below the started state"},
     {"progress", (PyCFunction)Engine_progress, METH_NOARGS, "the part of the tree done"},
+    {"remaining", (PyCFunction)Engine_remaining, METH_NOARGS,
+     "remaining() -> cubes (lists of row literals) that partition what is not yet searched"},
     {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "nodes, cuts and solutions since start()"},
     {"work", (PyCFunction)Engine_work, METH_NOARGS,
      "links and candidates touched since the engine was made: a cost that no machine changes"},

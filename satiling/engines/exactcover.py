@@ -408,6 +408,12 @@ class ExactCover:
         """The part of the present search tree already done (Knuth's measure)."""
         return self._engine.progress()
 
+    def remaining(self) -> list[Cube]:
+        """Where a paused search stands, as cubes (row literals beyond the assumptions of
+        :meth:`start`) that partition the solutions it has not yet reached: a count stopped
+        here goes on with them alone (``[()]`` before the search starts, ``[]`` once done)."""
+        return [tuple(cube) for cube in self._engine.remaining()]
+
     def stats(self) -> Stats:
         return Stats(**self._engine.stats(), finished=self._finished)
 

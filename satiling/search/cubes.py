@@ -406,43 +406,79 @@ class CubeRunner:
         self.partial = 0
         #: hears the part of the cube in progress done (the compiled search reports it)
         self.on_progress: Callable[[float], None] = lambda part: None
+        #: where the cube in progress stands, counted and left to search, always a pair that
+        #: agrees (None: no position is known, as with a SAT solver)
+        self.position: Position | None = None
+        self._count = 0
 
-    def owners(self, cube: int) -> Iterator[frozenset[int]]:
-        """The solutions of cube ``cube`` that own their class (see the module doc)."""
-        for sol in self._solutions(self.space.cubes[cube]):
-            if self.space.owns(cube, sol):
-                yield sol
+    def owners(self, cube: int, within: Sequence[Cube] = ((),), done: float = 0.0) -> Iterator[frozenset[int]]:
+        """The solutions of cube ``cube`` that own their class (see the module doc); ``within``:
+        only those in these parts of it (what a stopped count left, ``done`` of the cube)."""
+        within = [tuple(sub) for sub in within]
+        for k, sub in enumerate(within):
+            engine = self.space.exact_cover() if self.engine == "walk" else None
+            if engine is not None:     # (a part done leaves the position its last batch gave)
+                self.position = Position(cube, self._count, within[k:], done + (1 - done) * k / len(within))
+                hear = self._tracker(cube, engine, sub, within[k + 1:], done, k, len(within))
+            else:
+                hear = self.on_progress
+            for sol in self._solutions(self.space.cubes[cube] + sub, hear):
+                if self.space.owns(cube, sol):
+                    yield sol
+
+    def _tracker(self, cube: int, engine: ExactCover, sub: Cube, after: list[Cube], done: float,
+                 k: int, n: int) -> Callable[[float], None]:
+        """The compiled search's progress, also keeping :attr:`position`.  It is heard after each
+        batch of the search, before that batch's solutions are handed on: the solutions counted
+        then are those of the earlier batches, which end where the search stood when it was last
+        heard -- that pair is the position."""
+        left_before, share_before = [sub] + after, done + (1 - done) * k / n
+
+        def hear(part: float) -> None:
+            nonlocal left_before, share_before
+            self.position = Position(cube, self._count, left_before, share_before)
+            share = done + (1 - done) * (k + part) / n
+            left_before = [sub + tuple(_var_lit(x) for x in rest) for rest in engine.remaining()] + after
+            share_before = share
+            self.on_progress(share)
+        return hear
 
     def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
-            progress: Callable[[int], None] | None = None) -> "CubeResult":
+            progress: Callable[[int], None] | None = None, within: Sequence[Cube] = ((),),
+            counted: int = 0, done: float = 0.0) -> "CubeResult":
         """Count one cube, verifying one solution per class (and every member of the first class:
         the members are the owner's images under the board's motions); ``keep`` returns its owners
-        too.  ``partial`` counts the cube in progress, for a run stopped in the middle of one."""
+        too.  ``partial`` counts the cube in progress, for a run stopped in the middle of one;
+        ``within`` and ``counted``: a cube a stopped count left in part (the parts left, the
+        solutions it had counted), whose count then includes ``counted``."""
         start = time.process_time()
-        result = CubeResult(cube)
+        result = CubeResult(cube, count=counted)
         space = self.space
-        self.partial = 0
-        for rep in self.owners(cube):
+        self.partial = self._count = counted
+        self.position = None
+        for rep in self.owners(cube, within, done):
             members = space.expand(rep, raw)
             if verify:
                 space.verify_class(rep, raw)
             result.count += len(members)
             result.classes += 1
-            self.partial = result.count
+            self.partial = self._count = result.count
             if keep:
                 result.owners.append(tuple(sorted(rep)))
             if progress is not None:
                 progress(len(members))
-        self.partial = 0
+        self.partial = self._count = 0
+        # finished: nothing left (a stop before the caller records the cube still keeps it)
+        self.position = Position(cube, result.count, [], 1.0)
         result.cpu, result.worker = time.process_time() - start, os.getpid()
         return result
 
-    def _solutions(self, cube: Cube) -> Iterator[frozenset[int]]:
+    def _solutions(self, cube: Cube, hear: Callable[[float], None] | None = None) -> Iterator[frozenset[int]]:
         if self.engine == "walk":
             engine = self.space.exact_cover()
             if engine is not None:
                 p = self.space.problem
-                return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, self.on_progress)
+                return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, hear or self.on_progress)
             if self._walk is None:
                 self._walk = Walk(self.space.problem)
             return self._walk.solutions(cube)
@@ -490,6 +526,18 @@ class CubeRunner:
         if self._sat is not None:
             self._sat.delete()
             self._sat = None
+
+
+@dataclass
+class Position:
+    """Where a count stands in cube ``cube``: ``counted`` solutions found in it, the rest in the
+    parts ``left`` (cubes of problem literals below the cube's own; ``[]``: none left), about
+    ``done`` of its tree searched."""
+
+    cube: int
+    counted: int
+    left: list[Cube]
+    done: float
 
 
 @dataclass

@@ -28,6 +28,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..errors import SatilingError
@@ -307,20 +308,33 @@ def _solution_vars(space: Any, var_of: dict, line: str, where: str) -> frozenset
 
 
 # -- the checkpoint of count ----------------------------------------------------------------------
+@dataclass
+class PartCube:
+    """A cube a stopped count searched in part: ``count`` solutions found, the rest in the parts
+    ``left`` (cubes of problem literals below the cube's own), about ``done`` of it searched."""
+
+    count: int
+    left: list[tuple[int, ...]]
+    done: float = 0.0
+
+
 class Checkpoint(RunFile):
-    """The count's record of finished cubes (in the order workers finish them)."""
+    """The count's record of finished cubes (in the order workers finish them), and of the cube a
+    stop found in progress: ``{"cube": i, "count": n}`` for a finished cube; ``{"cube": i, "count":
+    n, "left": [[lits], ...], "done": x}`` for one searched in part (the last such record of a cube
+    counts, until the cube is finished)."""
 
     def __init__(self, path: str, run: Any) -> None:
         super().__init__(path, run_header("count", run), resume=True)
         try:
-            self.done = self._finished_cubes()
+            self.done, self.partial = self._finished_cubes()
             self.start()
         except BaseException:
             self.close()
             raise
 
-    def _finished_cubes(self) -> dict[int, int]:
-        path, done = self.path, {}
+    def _finished_cubes(self) -> tuple[dict[int, int], dict[int, PartCube]]:
+        path, done, partial = self.path, {}, {}
         cubes = self.header["cubes"]
         for n, body in enumerate(self.records, 2):
             record = loads_json(body, f"{path}: line {n}")
@@ -329,8 +343,66 @@ class Checkpoint(RunFile):
                 raise SatilingError(f"{path}: line {n} is not a finished cube; left unchanged")
             if cube in done:
                 raise SatilingError(f"{path}: line {n} records cube {cube} a second time; left unchanged")
-            done[cube] = count
-        return done
+            if "left" in record:
+                partial[cube] = _part_cube(record, f"{path}: line {n}")
+            else:
+                done[cube] = count
+                partial.pop(cube, None)
+        return done, partial
 
     def add(self, cube: int, count: int) -> None:
         self.append(json.dumps({"cube": cube, "count": count}, separators=(",", ":")))
+
+    def add_part(self, cube: int, part: PartCube) -> None:
+        """Record where a stop found cube ``cube`` (a resumed count searches only what is left)."""
+        self.append(json.dumps({"cube": cube, "count": part.count, "left": [list(c) for c in part.left],
+                                "done": round(part.done, 6)}, separators=(",", ":")))
+
+
+def _part_cube(record: dict, where: str) -> PartCube:
+    left, done = record.get("left"), record.get("done", 0.0)
+    ok = (isinstance(left, list) and all(isinstance(c, list) and all(type(x) is int and x != 0 for x in c)
+                                        for c in left)
+          and isinstance(done, (int, float)) and 0 <= done <= 1 and len(record) == 4)
+    if not ok:
+        raise SatilingError(f"{where} is not a cube searched in part; left unchanged")
+    return PartCube(record["count"], [tuple(c) for c in left], float(done))
+
+
+# -- a stopped count's own checkpoint ---------------------------------------------------------------
+def cache_folder() -> Path | None:
+    """Where a stopped count keeps its work when no ``--resume`` file was named: the user's cache
+    folder (``$XDG_CACHE_HOME/satiling``, else ``~/.cache/satiling``), so that a count started in
+    any folder, a read-only one too, leaves nothing behind there; None without a home."""
+    base = os.environ.get("XDG_CACHE_HOME")
+    try:
+        root = Path(base) if base else Path.home() / ".cache"
+    except (RuntimeError, KeyError):
+        return None
+    return root / "satiling"
+
+
+def keep_stopped(run: Any, finished: dict[int, int], part: tuple[int, PartCube] | None) -> str | None:
+    """Write a stopped count's finished cubes (and the one in progress, ``(cube, part)``) to a
+    checkpoint of its own, named after the run's header (the same run stopped twice adds to one
+    file), in :func:`cache_folder` or else the current folder; its path, or None if neither
+    could be written."""
+    header = run_header("count", run)
+    digest = hashlib.blake2b(json.dumps(header, sort_keys=True).encode(), digest_size=6).hexdigest()
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", str(header["puzzle"]))[:60]
+    for folder in (cache_folder(), Path.cwd()):
+        if folder is None:
+            continue
+        path = folder / f"count-{stem}-{digest}.jsonl"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with Checkpoint(str(path), run) as record:
+                for cube, count in sorted(finished.items()):
+                    if cube not in record.done:
+                        record.add(cube, count)
+                if part is not None and part[0] not in record.done:
+                    record.add_part(*part)
+            return str(path)
+        except (SatilingError, OSError):
+            continue
+    return None

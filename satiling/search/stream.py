@@ -32,8 +32,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
 from ..signals import stop_on
-from .cubes import CubeResult, CubeRunner, CubeSpace, Job, executor, in_order, results
-from .runfiles import Checkpoint, ResumePoint, SolutionFile, read_resume
+from .cubes import CubeResult, CubeRunner, CubeSpace, Job, Position, executor, in_order, results
+from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
+from .runfiles import keep_stopped as keep_stopped_count
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,10 @@ class Outcome:
     classes: int = 0                       # symmetry classes counted (count only, this run)
     stopped: str = ""
     solutions: list[frozenset[int]] = field(default_factory=list)   # kept only when asked for
+    #: count: the cubes finished in this run, and where a stop found the cube in progress
+    finished: dict[int, int] = field(default_factory=dict)
+    position: Position | None = None
+    checkpoint: str | None = None          # where a stopped count without --resume kept its work
 
     @property
     def complete(self) -> bool:
@@ -107,7 +112,7 @@ class Run:
 
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
                   limit: int | None = None, keep: bool = False,
-                  work: Callable[[float], None] | None = None) -> "Outcome":
+                  work: Callable[[float, float], None] | None = None) -> "Outcome":
         return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work)
 
     def resume_point(self, file: SolutionFile) -> ResumePoint:
@@ -118,13 +123,22 @@ class Run:
         return SolutionFile(path, self, resume)
 
     def count(self, checkpoint: str | None = None, progress: Callable[[int], None] = lambda n: None,
-              keep: bool = False, work: Callable[[float], None] | None = None) -> "Outcome":
+              keep: bool = False, work: Callable[[float, float], None] | None = None,
+              keep_stopped: bool = False) -> "Outcome":
+        """Count; with ``checkpoint`` finished cubes go to that file as they finish (and where a
+        stop found the cube in progress); without one, ``keep_stopped`` writes a stopped count's
+        work to a checkpoint of its own (``Outcome.checkpoint``: see :func:`.runfiles.keep_stopped`)."""
         record = Checkpoint(checkpoint, self) if checkpoint else None
         try:
-            return count_solutions(self.space, self.job, self.settings, record, progress, keep, work)
+            out = count_solutions(self.space, self.job, self.settings, record, progress, keep, work)
         finally:
             if record:
                 record.close()
+        if keep_stopped and record is None and not out.complete and (out.finished or out.position):
+            at = out.position
+            part = (at.cube, PartCube(at.counted, at.left, at.done)) if at is not None else None
+            out.checkpoint = keep_stopped_count(self, out.finished, part)
+        return out
 
     def members(self, solutions: list[frozenset[int]]) -> set[frozenset[int]]:
         """The solutions of the restricted problem that a set of found solutions stands for."""
@@ -134,10 +148,10 @@ class Run:
 # -- enumerate ------------------------------------------------------------------------------------
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
-                        keep: bool = False, work: Callable[[float], None] | None = None) -> Outcome:
+                        keep: bool = False, work: Callable[[float, float], None] | None = None) -> Outcome:
     """Stream verified solutions to ``write`` (decoded placements), cube by cube; stops cleanly on
     the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables);
-    ``work`` hears the part of the estimated search done."""
+    ``work`` hears the part of the estimated search done (and the part in finished cubes)."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
     runner = CubeRunner(space, s.engine, s.solver)
@@ -192,22 +206,31 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
 # -- count ----------------------------------------------------------------------------------------
 def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint | None = None,
                     progress: Callable[[int], None] = lambda n: None, keep: bool = False,
-                    work: Callable[[float], None] | None = None) -> Outcome:
+                    work: Callable[[float, float], None] | None = None) -> Outcome:
     """Count (and verify: one solution per class) every solution, cube by cube, here or on
     workers; with a ``checkpoint`` file, finished cubes are recorded there and skipped when the
-    count is resumed.  ``work`` hears the part of the estimated search done."""
+    count is resumed.  ``work`` hears the part of the estimated search done (and the part in
+    finished cubes)."""
     done = record.done if record else {}
-    out = Outcome(total=sum(done.values()))
+    parts = dict(record.partial) if record else {}      # cubes a stopped count searched in part
+    out = Outcome(total=sum(done.values()) + sum(p.count for p in parts.values()))
     todo = [i for i in range(len(space.cubes)) if i not in done]
     runner = CubeRunner(space, s.engine, s.solver)
     here = not (s.dask or (s.workers or 1) > 1)
     plan = None if here or runner.engine != "walk" else space.plan()
-    meter = Meter(space, done, work)
+    if not here or runner.engine != "walk":
+        todo = [i for i in todo if i not in parts]   # workers and SAT run whole cubes:
+        todo += sorted(parts)                        # the parts' counts are dropped below
+        out.total -= sum(p.count for p in parts.values())
+        parts = {}
+    meter = Meter(space, done, work, {i: p.done for i, p in parts.items()})
+    if out.total:
+        progress(out.total)           # a resumed count's bar counts the whole count's solutions
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         with executor(s.workers, s.dask) as ex:
             if here:
-                finished = (_run_here(runner, i, s.raw, keep, progress, meter) for i in todo)
+                finished = (_run_here(runner, i, s.raw, keep, progress, meter, parts.get(i)) for i in todo)
             else:
                 finished = results(ex, job, todo, s.raw, keep, verify=True, plan=plan)
             for r in finished:
@@ -215,9 +238,11 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
                     for rep in r.owners:
                         space.verify_class(frozenset(rep), s.raw)
                 with stop.critical():
-                    out.found += r.count
-                    out.total += r.count
+                    new = r.count - (parts.pop(r.cube).count if r.cube in parts else 0)
+                    out.found += new
+                    out.total += new
                     out.classes += r.classes
+                    out.finished[r.cube] = r.count
                     if record:
                         record.add(r.cube, r.count)
                 if keep:
@@ -228,15 +253,35 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
     runner.close()
     out.stopped = stop.reason
     if stop.reason and here:
-        out.total += runner.partial       # the cube in progress, counted so far
-        out.found += runner.partial
+        at = runner.position
+        at = at if at is not None and at.cube not in out.finished else None
+        before = parts[at.cube].count if at is not None and at.cube in parts else 0
+        if at is not None and not at.left:         # finished, stopped before it was recorded
+            out.total += at.counted - before
+            out.found += at.counted - before
+            out.finished[at.cube] = at.counted
+            if record:
+                record.add(at.cube, at.counted)
+            at = None
+        else:
+            out.total += runner.partial - before   # the cube in progress, counted so far
+            out.found += runner.partial - before
+        if at is not None and at.left == (parts[at.cube].left if at.cube in parts else [()]):
+            at = None                              # stopped before its first step: nothing new
+        out.position = at
+        if record and at is not None:              # what a resumed count still has to search
+            record.add_part(at.cube, PartCube(at.counted, at.left, at.done))
     return out
 
 
 def _run_here(runner: CubeRunner, cube: int, raw: bool, keep: bool, progress: Callable[[int], None],
-              meter: "Meter") -> CubeResult:
+              meter: "Meter", part: PartCube | None = None) -> CubeResult:
     runner.on_progress = meter.within(cube)
-    result = runner.run(cube, raw, keep, progress=progress)
+    if part is None:
+        result = runner.run(cube, raw, keep, progress=progress)
+    else:
+        result = runner.run(cube, raw, keep, progress=progress, within=part.left, counted=part.count,
+                            done=part.done)
     meter.finish(cube)
     return result
 
@@ -244,20 +289,31 @@ def _run_here(runner: CubeRunner, cube: int, raw: bool, keep: bool, progress: Ca
 class Meter:
     """The part of the work done, from Knuth's estimates of the cubes' trees: the finished cubes'
     estimates, plus the cube in progress's estimate times the part of its own tree done (his
-    measure of the position of the search); the progress bar's fraction and time left."""
+    measure of the position of the search); the progress bar's fraction and time left
+    (:mod:`.timeleft`)."""
 
     def __init__(self, space: CubeSpace, finished: Iterable[int],
-                 report: Callable[[float], None] | None) -> None:
+                 report: Callable[[float], None] | None, parts: dict[int, float] | None = None) -> None:
         self.sizes = space.estimates or [1.0] * len(space.cubes)
         self.total = sum(self.sizes) or 1.0
-        self.done = sum(self.sizes[i] for i in finished)
-        self.report = report or (lambda fraction: None)
+        self.parts = dict(parts or {})       # cubes searched in part by an earlier run: how much
+        self.done = sum(self.sizes[i] for i in finished) + sum(self.sizes[i] * p for i, p in self.parts.items())
+        self.report = report or (lambda fraction, finished: None)
+        if self.done:
+            self._tell(self.done)                        # where a resumed run starts
 
     def within(self, cube: int) -> Callable[[float], None]:
-        """The callback for the cube now searched: it hears the part of that cube done."""
+        """The callback for the cube now searched: it hears the part of that cube done (all of
+        it, with what an earlier run did)."""
         size = self.sizes[cube]
-        return lambda part: self.report(min(1.0, (self.done + size * part) / self.total))
+        base = self.done - size * self.parts.get(cube, 0.0)
+        return lambda part: self._tell(base + size * part)
 
     def finish(self, cube: int) -> None:
-        self.done += self.sizes[cube]
-        self.report(min(1.0, self.done / self.total))
+        self.done += self.sizes[cube] * (1.0 - self.parts.pop(cube, 0.0))
+        self._tell(self.done)
+
+    def _tell(self, done: float) -> None:
+        """``report(part done, part in finished cubes)``: the second leaves out the position
+        inside the cube in progress (see :mod:`.timeleft`)."""
+        self.report(min(1.0, done / self.total), min(1.0, self.done / self.total))
