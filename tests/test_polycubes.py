@@ -151,7 +151,7 @@ def test_pictures_layer_by_layer():
     letters = "".join(lines[1:]).replace(" ", "")
     assert len(letters) == 27 and sorted(set(letters)) == sorted("VLTZABP")
     svg = render.to_svg(puzzle, sol)
-    assert svg.count("<polygon") == 27 and svg.count("<g>") == 7
+    assert svg.count("<polygon") == 27 + 27 and svg.count("<g>") == 7     # layers, 3-D view
     assert all(f">layer {k}<" in svg for k in range(3))
     pieces_per_layer = sum(len({pl.piece for pl in sol if any(c[0] == k for c in pl.cells)}) for k in range(3))
     assert svg.count('font-weight="bold"') == pieces_per_layer     # a piece is named in each layer
@@ -165,3 +165,23 @@ def test_cubic_checkerboard_is_proper():
     for cell in [(0, 0, 0), (1, 2, 3), (-2, 5, 1)]:
         assert all(charge(n) == (-charge(cell)[0],) for n in CUBIC.neighbors(cell))
     assert "no obstruction" in load("soma-cube").info()["parity"]
+
+
+@pytest.mark.parametrize("name", ["soma-cube", "solid-pentomino-2x5x6"])
+def test_a_solid_is_drawn_in_3d_beside_its_layers(name):
+    # the isometric view shows the faces a viewer above, in front and to the right sees: on a full
+    # box, one per cell of its top, its front and its right side, each in its piece's colour
+    import re
+    from satiling.search.solve import solve
+    puzzle = load(name)
+    problem = puzzle.problem()
+    sol = problem.decode(solve(problem).true_vars)
+    layers, rows, cols = (max(c[k] for c in puzzle.region) + 1 for k in range(3))
+    svg = render.to_svg(puzzle, sol)
+    faces = re.findall(r'<polygon points="([^"]+)" fill="(#[0-9a-f]{6})"[^>]*class="iso"', svg)
+    assert len(faces) == rows * cols + cols * layers + rows * layers
+    assert ">3-D view<" in svg
+    pieces = [re.search(r'<polygon points="[^"]+" fill="(#[0-9a-f]{6})"', g).group(1)
+              for g in svg.split("<g>")[1:]]
+    front = {fill for _, fill in faces}
+    assert front & set(pieces)                 # the front faces in the pieces' own colours

@@ -25,8 +25,8 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
                  scale: float = 40.0, margin: float = 0.25,
                  labels: Iterable[tuple] = (), faded: Iterable[tuple[list[Point], str]] = (),
                  captions: Iterable[tuple[Point, str]] = (),
-                 seams: Iterable[tuple[Point, Point]] = (), open_edges: Iterable[tuple[Point, Point]] = ()
-                 ) -> str:
+                 seams: Iterable[tuple[Point, Point]] = (), open_edges: Iterable[tuple[Point, Point]] = (),
+                 solid: Iterable[tuple[list[Point], str]] = ()) -> str:
     """An SVG of filled groups of polygons, each group (a piece) outlined along its boundary.
 
     ``shapes`` is a list of (polygons of one piece, fill colour, title); ``empty`` are uncovered
@@ -34,13 +34,16 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     a font size in units); ``faded`` are (polygon, colour) drawn pale (the far side of a seam);
     ``captions`` are small notes (a layer's number); ``seams`` are the glued sides of a wrapped
     board, drawn dashed; ``open_edges`` are outline edges where a piece goes on across a seam (no
-    solid outline there: the piece is one, not two).
+    solid outline there: the piece is one, not two); ``solid`` are (polygon, fill) drawn in order
+    with thin outlines (the faces of a 3-D view, back to front).
     """
     empty, labels, faded, captions = list(empty), list(labels), list(faded), list(captions)
+    solid = list(solid)
     seams = list(seams)
     no_outline = {_edge_key(a, b) for a, b in open_edges}
     allpts = [p for polys, _, _ in shapes for poly in polys for p in poly] + [p for poly in empty for p in poly]
     allpts += [p for poly, _ in faded for p in poly] + [(x, y - 0.4) for (x, y), _ in captions]
+    allpts += [p for poly, _ in solid for p in poly]
     if not allpts:
         allpts = [(0.0, 0.0)]
     x0, y0 = min(p[0] for p in allpts) - margin, min(p[1] for p in allpts) - margin
@@ -68,6 +71,9 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
                        f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="black" '
                        f'stroke-width="2" stroke-linecap="round"/>')
         out.append("</g>")
+    for poly, colour in solid:
+        out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="#222222" stroke-width="0.8" '
+                   f'stroke-linejoin="round" class="iso"/>')
     for (ax, ay), (bx, by) in seams:
         out.append(f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
                    f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="#333333" '
@@ -123,8 +129,49 @@ def polyform_svg(puzzle: Any, solution: list[Any]) -> str:
         owner.update((c, i) for c in cells)
     empty = [draw(c) for c in sorted(puzzle.region - covered)]
     seams, crossed = _seams(puzzle, draw, owner)
+    solid, view = _isometric(puzzle, colour_of, draw)
     return svg_document(shapes, empty, labels=labels, faded=_beyond_seams(puzzle, draw, colour_of),
-                        captions=_layer_captions(puzzle, draw), seams=seams, open_edges=crossed)
+                        captions=_layer_captions(puzzle, draw) + view, seams=seams,
+                        open_edges=crossed, solid=solid)
+
+
+def _isometric(puzzle: Any, colour_of: dict, draw) -> tuple[list[tuple[list[Point], str]], list]:
+    """A solid's picture beside its layers: the placed cubes seen from above, front and right
+    (isometric), each visible face in its piece's colour (the top lighter, the right side darker),
+    drawn back to front; and its caption."""
+    if puzzle.lattice.name != "cubic" or not colour_of:
+        return [], []
+    filled = set(colour_of)
+    layer_pts = [p for c in puzzle.region for p in draw(c)]
+    left, top = max(x for x, _ in layer_pts) + 2.0, min(y for _, y in layer_pts)
+    k = 3 ** 0.5 / 2
+
+    def at(x: float, y: float, z: float) -> Point:
+        return ((x - y) * k, (x + y) / 2 - z)
+    faces = []
+    for l, r, c in sorted(filled, key=lambda t: (t[0] + t[1] + t[2], t[0], t[1], t[2])):
+        colour = colour_of[(l, r, c)]
+        if (l + 1, r, c) not in filled:
+            faces.append(([at(c, r, l + 1), at(c + 1, r, l + 1), at(c + 1, r + 1, l + 1), at(c, r + 1, l + 1)],
+                          _shade(colour, 0.35)))
+        if (l, r + 1, c) not in filled:
+            faces.append(([at(c, r + 1, l), at(c + 1, r + 1, l), at(c + 1, r + 1, l + 1), at(c, r + 1, l + 1)],
+                          colour))
+        if (l, r, c + 1) not in filled:
+            faces.append(([at(c + 1, r, l), at(c + 1, r + 1, l), at(c + 1, r + 1, l + 1), at(c + 1, r, l + 1)],
+                          _shade(colour, -0.25)))
+    pts = [p for poly, _ in faces for p in poly]
+    dx, dy = left - min(x for x, _ in pts), top - min(y for _, y in pts)
+    faces = [([(x + dx, y + dy) for x, y in poly], colour) for poly, colour in faces]
+    return faces, [((left, top - 0.2), "3-D view")]
+
+
+def _shade(colour: str, amount: float) -> str:
+    """``colour`` towards white (``amount`` > 0) or black (< 0)."""
+    rgb = [int(colour[k:k + 2], 16) for k in (1, 3, 5)]
+    target = 255 if amount > 0 else 0
+    mixed = [round(v + (target - v) * abs(amount)) for v in rgb]
+    return "#" + "".join(f"{v:02x}" for v in mixed)
 
 
 def _drawn_parts(puzzle: Any, cells: list[Any]) -> list[list[Any]]:
