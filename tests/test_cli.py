@@ -289,3 +289,18 @@ def test_render_all_puts_a_blank_line_between_solutions(cli, tmp_path):
     assert cli("enumerate", "pentomino-3x20", "--out", str(out)).returncode == 0
     pictures = cli("render", "pentomino-3x20", str(out), "--all").stdout.rstrip("\n").split("\n\n")
     assert len(pictures) == 2 and all(len(p.splitlines()) == 3 for p in pictures)
+
+
+def test_make_demo_installs_satiling_without_the_test_tools(tmp_path):
+    # issue 22: 'make demo' installed pytest and the rest; only 'make test' needs them
+    import shutil
+    import subprocess
+    from pathlib import Path
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    root = Path(__file__).resolve().parent.parent
+    venv = f"VENV={tmp_path / 'venv'}"            # a dry run (-n) against a venv that is not there
+    demo = subprocess.run(["make", "-n", "demo", venv], cwd=root, capture_output=True, text=True).stdout
+    test = subprocess.run(["make", "-n", "test", venv], cwd=root, capture_output=True, text=True).stdout
+    assert "pip install --quiet -e ." in demo and "[test]" not in demo
+    assert "'.[test]'" in test and "pytest" in test
