@@ -29,11 +29,8 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ortools.sat.python import cp_model
-
-from ..backends.cpsat import to_cpsat
 from ..engines.exactcover import ExactCover, matrix_of
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
@@ -41,6 +38,9 @@ from ..families.polyform.coverage import cells_named, max_sum, most_by_area, nam
 from ..limits import check_seconds, check_workers
 from .cubes import board_of
 from .exact import engine_solutions
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 OBJECTIVES = ("pieces", "area")
 #: the exact-cover search's share of a packing run, in seconds, before CP-SAT (at most half the
@@ -251,6 +251,9 @@ class Packer:
 
     def _cpsat(self, start: float, time_limit: float | None, workers: int | None, hint: list[Any],
                on_improve: Callable[[int, float], None] | None, seed: int) -> Packing:
+        # OR-Tools is imported here, not with the module: the CLI reads pack's options on every run
+        from ortools.sat.python import cp_model
+        from ..backends.cpsat import to_cpsat
         model, x = to_cpsat(self.problem)
         weight = {v: 1 if self.objective == "pieces" else len(self.problem.meaning(v).cells)
                   for v in self.problem.primary_vars()}
@@ -274,7 +277,7 @@ class Packer:
         self._solver = solver
         if self._stopped.is_set():
             return self._result("UNKNOWN", [], None, start)
-        callback = _Progress(on_improve, start) if on_improve else None
+        callback = _progress(on_improve, start) if on_improve else None
         status = solver.solve(model, callback)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return self._result("UNKNOWN", [], None, start)
@@ -323,12 +326,11 @@ def hole_components(puzzle: Any, hole: list[Any]) -> list[list[Any]]:
     return sorted(parts, key=len, reverse=True)
 
 
-class _Progress(cp_model.CpSolverSolutionCallback):
-    """Report every better packing (objective value, seconds) as CP-SAT finds it."""
+def _progress(report: Callable[[int, float], None], start: float) -> "cp_model.CpSolverSolutionCallback":
+    """A CP-SAT callback reporting every better packing (objective value, seconds)."""
+    from ortools.sat.python import cp_model
 
-    def __init__(self, report: Callable[[int, float], None], start: float) -> None:
-        super().__init__()
-        self.report, self.start = report, start
-
-    def on_solution_callback(self) -> None:
-        self.report(int(self.objective_value + 1e-6), time.perf_counter() - self.start)
+    class Progress(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            report(int(self.objective_value + 1e-6), time.perf_counter() - start)
+    return Progress()
