@@ -35,7 +35,8 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from . import catalog, render
+from .catalog import load as find_puzzle, load_data
+from .render import to_svg, to_text
 from .errors import SatilingError
 from .families.base import Puzzle
 from .families.edgematch import EdgeMatchPuzzle
@@ -56,7 +57,7 @@ class Solution(list):
 
     def text(self) -> str:
         """The picture for the terminal (as ``satiling solve`` prints it)."""
-        return render.to_text(self.puzzle, list(self))
+        return to_text(self.puzzle, list(self))
 
     def to_svg(self, path: str | Path | None = None) -> str:
         """The SVG picture; also written to ``path`` when given (whole or not at all)."""
@@ -149,7 +150,7 @@ class Solvable:
     def _stream(self, raw: bool, group: str, engine: str, solver: str, breaking: bool,
                 options: dict[str, Any]) -> Iterator[Solution]:
         from .search.cubes import CubeSpace
-        from .search.enumerate import space_solutions
+        from .search.cubes import space_solutions
         if self.obstruction() is not None:
             return
         space = CubeSpace(self, self.problem(**options), breaking, symmetry=group)
@@ -261,7 +262,7 @@ class Polyform(Solvable, PolyformPuzzle):
                                 "region": _region(board, lattice, topology, wrap),
                                 "rules": {"cells": cells, "pieces": pieces_rule}}
         data.update(_pieces(pieces, freedom))
-        _become(self, catalog.load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, name, Path.cwd()))
 
 
 class EdgeMatching(Solvable, EdgeMatchPuzzle):
@@ -278,7 +279,7 @@ class EdgeMatching(Solvable, EdgeMatchPuzzle):
         for key, tiles in (("fixed", list(fixed)), ("hint", list(hints))):
             if tiles:
                 data[key] = [_tile(t) for t in tiles]
-        _become(self, catalog.load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, name, Path.cwd()))
 
 
 class IQLink(Solvable, IQLinkPuzzle):
@@ -289,13 +290,13 @@ class IQLink(Solvable, IQLinkPuzzle):
                  title: str = "") -> None:
         data = {"family": "iqlink", "placed": placed if isinstance(placed, str) else list(placed),
                 "linked": linked, "title": title}
-        _become(self, catalog.load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, name, Path.cwd()))
 
 
 def load(name_or_path: str | Path) -> Puzzle:
     """A bundled puzzle by name (``satiling list``) or an instance file, with the methods of
     :class:`Solvable`; it is also an instance of its family's puzzle class."""
-    puzzle = catalog.load(name_or_path)
+    puzzle = find_puzzle(name_or_path)
     out = _adopt(puzzle)
     out._source = str(name_or_path)          # workers rebuild it from here
     return out
@@ -403,7 +404,7 @@ def _ints(value: Any) -> bool:
 
 
 def _svg(puzzle: Any, solution: list[Any], path: str | Path | None) -> str:
-    svg = render.to_svg(puzzle, solution)
+    svg = to_svg(puzzle, solution)
     if path is not None:
         from .fileio import write_file
         write_file(str(path), svg)

@@ -786,3 +786,17 @@ def _incidence(groups: list, n: int) -> tuple:
     ids = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     order = np.argsort(flat, kind="stable")
     return np.searchsorted(flat[order], np.arange(n + 2)), ids[order]
+
+
+def space_solutions(space: Any, raw: bool, engine: str = "auto",
+                    solver: str = "cadical") -> Iterator[frozenset[int]]:
+    """Every solution of a :class:`~.cubes.CubeSpace` (one per class of its group, or with
+    ``raw`` every member), cube by cube in the order ``enumerate`` writes them, in this process:
+    a generator that runs only as far as it is read (the library's ``puzzle.solutions()``)."""
+    runner = CubeRunner(space, engine, solver)
+    try:
+        for cube in range(len(space.cubes)):
+            for rep in runner.owners(cube):
+                yield from space.expand(rep, raw)
+    finally:
+        runner.close()

@@ -181,18 +181,3 @@ def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
                 yield from sorted(group.images(sol), key=sorted)
     finally:
         del problem.units[len(problem.units) - len(units):]
-
-
-def space_solutions(space: Any, raw: bool, engine: str = "auto",
-                    solver: str = "cadical") -> Iterator[frozenset[int]]:
-    """Every solution of a :class:`~.cubes.CubeSpace` (one per class of its group, or with
-    ``raw`` every member), cube by cube in the order ``enumerate`` writes them, in this process:
-    a generator that runs only as far as it is read (the library's ``puzzle.solutions()``)."""
-    from .cubes import CubeRunner
-    runner = CubeRunner(space, engine, solver)
-    try:
-        for cube in range(len(space.cubes)):
-            for rep in runner.owners(cube):
-                yield from space.expand(rep, raw)
-    finally:
-        runner.close()
