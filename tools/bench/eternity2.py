@@ -76,7 +76,7 @@ def child_e2(which: str, seconds: float, seed: int, path: str) -> dict:
 def child_exact(which: str, name: str) -> dict:
     """A first solution of board ``name`` (owenN or gen8-SEED) by engine ``which``."""
     from satiling import catalog
-    from satiling.commands.edgematch_engine import edge_boards, tiles
+    from satiling.search.edgeboards import edge_boards, tiles
     from satiling.engines.edgematch import race
     if name.startswith("owen"):
         puzzle = catalog.load(os.path.join(ROOT, OWEN[int(name[4:])]))
@@ -106,7 +106,7 @@ def run_child(args: list[str], cpu_cap: float | None = None) -> tuple[dict | Non
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     if out.returncode != 0:
-        if cpu_cap and cpu >= cpu_cap:
+        if cpu_cap and (out.returncode < 0 or cpu >= cpu_cap):     # SIGXCPU/SIGKILL: the cap
             return None, cpu
         raise SystemExit(f"child {args} failed: {out.stderr.strip()[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1]), cpu
