@@ -195,7 +195,7 @@ class Solvable:
 
     # -- edge matching: the backtracker, as the command line runs it --------------------------------
     def _backtrack_solve(self, options: dict[str, Any], seconds: float | None) -> Solution | None:
-        from .commands.edgematch_engine import edge_boards, tiles
+        from .search.edgeboards import edge_boards, tiles
         from .engines.edgematch import solve
         (board,) = edge_boards(self, bool(options.get("hints")), distinct=False)  # type: ignore[arg-type]
         placed, status, _ = solve(board, seconds)
@@ -205,7 +205,7 @@ class Solvable:
 
     def _backtrack_count(self, raw: bool, options: dict[str, Any], seconds: float | None,
                          breaking: bool) -> int:
-        from .commands.edgematch_engine import edge_boards, symmetry_order
+        from .search.edgeboards import edge_boards, symmetry_order
         from .engines.edgematch import count
         hints = bool(options.get("hints"))
         order = symmetry_order(self, hints)              # type: ignore[arg-type]
@@ -223,7 +223,7 @@ class Solvable:
         return total // order if distinct and not breaking else total
 
     def _backtrack_solutions(self, raw: bool, options: dict[str, Any]) -> Iterator[Solution]:
-        from .commands.edgematch_engine import edge_boards, symmetry_order, tiles
+        from .search.edgeboards import edge_boards, symmetry_order, tiles
         from .engines.edgematch import Engine
         hints = bool(options.get("hints"))
         distinct = not raw and symmetry_order(self, hints) > 1          # type: ignore[arg-type]

@@ -321,7 +321,7 @@ def test_owens_7x7_board_is_solved_and_verified(capsys):
     ``verify`` (main checks every board it prints), plain and with restarts."""
     from pathlib import Path
 
-    from satiling.commands.edgematch_engine import edge_boards, tiles
+    from satiling.search.edgeboards import edge_boards, tiles
     from satiling.engines.edgematch import race
     path = str(Path(__file__).parent / "data" / "owen" / "owen7.toml")
     assert main(["solve", path]) == 0

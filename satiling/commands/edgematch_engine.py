@@ -1,14 +1,9 @@
 """``solve``, ``count`` and ``enumerate`` of an edge-matching puzzle by the backtracking engine.
 
-The bridge between the family and :mod:`satiling.engines.edgematch`, which know nothing of each
-other: the puzzle becomes an :class:`EdgeBoard` (plain data), the engine's boards become tiles,
-and every board printed has passed ``puzzle.verify``.  Which models it takes (no model option but
-``--hints``; see the table there) is decided by :mod:`satiling.search.router`.
-
-Counting up to symmetry: with all pieces different, a board rotation never maps a solution to
-itself, so every class holds exactly one solution with the lowest-numbered corner piece in the
-top-left corner (a square board) or in one of the two top corners (a rectangle, whose only
-rotation is the half turn).  The engine counts those with that piece fixed there.
+The puzzle becomes the engine's boards and the engine's boards become tiles in
+:mod:`satiling.search.edgeboards` (the API uses the same bridge); every board printed here has
+passed ``puzzle.verify``.  Which models it takes (no model option but ``--hints``; see the table
+there) is decided by :mod:`satiling.search.router`.
 
     satiling solve clue1                          # the backtracker by default
     satiling count gen6.toml --workers 2          # jobs split by prefix, on local processes
@@ -20,50 +15,14 @@ import sys
 import time
 from typing import Any, Callable
 
-from ..errors import SatilingError
 from ..exits import EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
-from ..families.edgematch import GREY, EdgeMatchPuzzle, Tile
+from ..families.edgematch import EdgeMatchPuzzle
+from ..search.edgeboards import edge_boards, symmetry_order, tiles
 
 NAME = "backtrack"
 #: ``solve --workers``: below this estimated tree (a few seconds of search) one process answers
 #: sooner than starting workers and splitting the tree (about a second)
 JOBS_ABOVE = 2e8
-
-
-def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
-    """The engine's boards; with ``distinct`` (and no pinned piece), one per allowed square of the
-    lowest-numbered corner piece, so that each symmetry class is found once (module doc)."""
-    from ..engines.edgematch import EdgeBoard
-    pinned = list(puzzle.fixed) + (list(puzzle.hints) if hints else [])
-    if hints and not puzzle.hints:
-        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
-    if len({t.piece for t in pinned}) < len(pinned) or len({t.square for t in pinned}) < len(pinned):
-        raise SatilingError(f"{puzzle.name}: two pinned pieces share a piece or a square")
-    fixed = tuple((t.row, t.col, t.piece - 1, t.rotation or 0) for t in pinned)
-    board = EdgeBoard(puzzle.rows, puzzle.cols, tuple(puzzle.pieces), fixed)
-    if not distinct or pinned:
-        return [board]
-    corners = [p for p, e in enumerate(puzzle.pieces, 1) if sum(x == GREY for x in e) == 2]
-    if not corners:
-        return []                              # no corner piece: no solution
-    squares = [(0, 0)] if puzzle.rows == puzzle.cols else [(0, 0), (0, puzzle.cols - 1)]
-    out = []
-    for sq in squares:
-        rots = puzzle.legal_rotations(corners[0], sq)
-        if rots:
-            out.append(EdgeBoard(puzzle.rows, puzzle.cols, tuple(puzzle.pieces),
-                                 ((sq[0], sq[1], corners[0] - 1, rots[0]),)))
-    return out
-
-
-def symmetry_order(puzzle: EdgeMatchPuzzle, hints: bool) -> int:
-    """The board's turns that keep every pinned piece (the family's rule): 4 or 2 on a free board,
-    1 once a piece is pinned (the router leaves a pin that turns keep to the SAT model)."""
-    return len(puzzle.kept_turns(hints))
-
-
-def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:
-    return [Tile(r, c, p + 1, rot) for r, c, p, rot in placed]
 
 
 # -- solve -------------------------------------------------------------------------------------
