@@ -229,7 +229,7 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
     n = puzzle.rows * puzzle.cols
     tuning = tuning or default_tuning(puzzle)
     workers = default_workers() if workers is None else workers
-    if n <= EXACT_LIMIT or workers <= 1 or time_limit is None:
+    if n <= EXACT_LIMIT or workers <= 1:
         return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning)
     return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
 
@@ -300,7 +300,7 @@ def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, re
            on_better=lambda b, s: report(puzzle.tiles(b), joins - s), clock=clock)
 
 
-def _backtrack_many(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed: int,
+def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                     cpu_time: bool, tuning: Tuning, workers: int) -> MaxResult:
     """``workers`` processes, each :func:`_backtrack_one` with its own seed; their better boards
     come back through pipes, are checked again here and reported in order of score."""
