@@ -59,6 +59,7 @@ def test_configuration_counts(name):
     assert len(load(name).placements()) == CONFIGURATIONS[name]
 
 
+@pytest.mark.slow      # slow (10 s; the README's 'info eternity' line checks the count in make test)
 def test_full_eternity_configurations():
     """1372296 placements for the 209 pieces on the whole board (Burkardt's method, our count)."""
     puzzle = load("eternity")

@@ -201,6 +201,7 @@ def test_pictures_are_svg():
     assert q.solution_string(puzzle.answer) in text
 
 
+@pytest.mark.slow      # slow (15 s): .ci/run runs it after make test
 def test_empty_board_cube_matches_an_independent_search():
     """Piece A on CAA: the same 64 solutions as an independent exhaustive search listed (the full
     empty-board count, 50000, is tools/experiments/iqlink_count.py's job: 18 CPU-minutes)."""
