@@ -37,7 +37,7 @@ def run_solve(puzzle: EdgeMatchPuzzle, options: dict[str, Any], args: argparse.N
     if splitting(args):
         placed, status, jobs = _solve_in_jobs(engines, args)
     else:
-        placed, status, engines = race(board, args.time_limit, engines)
+        placed, status, engines = race(board, args.time_limit, engines, seed=getattr(args, "seed", None))
     took = time.perf_counter() - start
     verdict = "SAT" if placed else ("UNKNOWN" if status == "time limit" else "UNSAT")
     first = engines[0].board
@@ -79,7 +79,7 @@ def _solve_in_jobs(engines: list, args: argparse.Namespace) -> tuple[list | None
     from ..engines.edgematch import ORDER_PROBES, race, run_jobs, split
     from ..search.cubes import executor, stop
     if len(engines) > 1 or engines[0].estimate(probes=ORDER_PROBES) < JOBS_ABOVE:
-        placed, status, _ = race(engines[0].board, args.time_limit, engines)
+        placed, status, _ = race(engines[0].board, args.time_limit, engines, seed=getattr(args, "seed", None))
         return placed, status, 0
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     jobs = [p for p, _ in split(engines[0])]
