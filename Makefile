@@ -7,7 +7,7 @@ BIN = $(VENV)/bin
 .PHONY: demo test bench clean
 
 # the demo needs satiling alone; the test tools (pytest, hypothesis, ...) come with 'make test'
-$(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c)
+$(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e .
 	touch $@
