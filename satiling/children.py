@@ -241,3 +241,62 @@ def child_items(make: Callable[..., Iterator[Any]], *args: Any) -> Iterator[Any]
 
 
 _END = object()        # the end of a child's items (never sent itself)
+
+
+# -- several forked workers, their messages in one stream ---------------------------------------
+def worker_messages(work: Callable[..., None], jobs: list[tuple],
+                    error: type[Exception] = RuntimeError) -> Iterator[Any]:
+    """Run ``work(*job, send)`` in one forked process per job and yield every message the workers
+    ``send``, as they come, until every worker has ended.  A worker's exception comes back as
+    ``error`` (its type and message).  Leaving the loop early -- close the generator, e.g. with
+    ``contextlib.closing`` -- or an interrupt kills the workers still running."""
+    import multiprocessing as mp
+    from multiprocessing.connection import wait
+    ctx = mp.get_context("fork")
+    procs, conns = [], []
+    try:
+        for job in jobs:
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_serve_worker, args=(work, job, child), daemon=True)
+            proc.start()
+            child.close()
+            procs.append(proc)
+            conns.append(parent)
+        live = list(conns)
+        while live:
+            for conn in wait(live):
+                try:
+                    msg = conn.recv()
+                except EOFError:                   # the worker has ended
+                    live.remove(conn)
+                    continue
+                if isinstance(msg, tuple) and msg and msg[0] == _FAILED:
+                    raise error(msg[1])
+                yield msg
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
+        for conn in conns:
+            conn.close()
+
+
+_FAILED = "satiling: worker failed"
+
+
+def _serve_worker(work: Callable[..., None], job: tuple, conn: Any) -> None:
+    """The worker's side: the parent stops it (Ctrl-C reaches the whole group); its messages and
+    its failure go down ``conn``; it leaves without running the parent's exit handlers."""
+    from .signals import ignore_in_child
+    ignore_in_child()
+    try:
+        work(*job, conn.send)
+    except BaseException as e:                     # noqa: BLE001 -- reported to the parent
+        try:
+            conn.send((_FAILED, f"{type(e).__name__}: {e}"))
+        except Exception:                          # noqa: BLE001
+            pass
+    finally:
+        conn.close()
+        os._exit(0)

@@ -418,60 +418,24 @@ def portfolio(board: EdgeBoard, seconds: float | None = None, seed: int = 1, wor
     (``seed``, ``seed + 1``, ...: restarts when the board has one search); the first answer wins and
     the others are stopped.  Returns (solution or None, "limit" / "exhausted" / "time limit",
     nodes of the process that answered)."""
-    import multiprocessing as mp
-    from multiprocessing.connection import wait
+    from contextlib import closing
+    from ..children import worker_messages
     if workers <= 1:
         found, status, engines = race(board, seconds, seed=seed)
         return found, status, sum(e.nodes for e in engines)
-    ctx = mp.get_context("fork")
-    procs, conns = [], []
-    try:
-        for w in range(workers):
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_portfolio_worker, args=(board, seconds, seed + w, child), daemon=True)
-            proc.start()
-            child.close()
-            procs.append(proc)
-            conns.append(parent)
-        live, answer = list(conns), (None, "time limit", 0)
-        while live:
-            for conn in wait(live):
-                try:
-                    msg = conn.recv()
-                except EOFError:
-                    live.remove(conn)
-                    continue
-                if msg[0] == "error":
-                    raise RuntimeError(msg[1])
-                live.remove(conn)
-                if msg[1] is not None or msg[2] == "exhausted":
-                    return msg[1], msg[2], msg[3]
-                answer = (None, msg[2], msg[3])
-        return answer
-    finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-        for conn in conns:
-            conn.close()
+    answer: tuple[list[Placed] | None, str, int] = (None, "time limit", 0)
+    jobs = [(board, seconds, seed + w) for w in range(workers)]
+    with closing(worker_messages(_portfolio_work, jobs)) as answers:
+        for found, status, nodes in answers:
+            if found is not None or status == "exhausted":
+                return found, status, nodes
+            answer = (None, status, nodes)
+    return answer
 
 
-def _portfolio_worker(board: EdgeBoard, seconds: float | None, seed: int, conn) -> None:
-    import os
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the parent stops the workers
-    try:
-        found, status, engines = race(board, seconds, seed=seed)
-        conn.send(("answer", found, status, sum(e.nodes for e in engines)))
-    except BaseException as e:                         # noqa: BLE001 -- reported to the parent
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except Exception:                              # noqa: BLE001
-            pass
-    finally:
-        conn.close()
-        os._exit(0)
+def _portfolio_work(board: EdgeBoard, seconds: float | None, seed: int, send) -> None:
+    found, status, engines = race(board, seconds, seed=seed)
+    send((found, status, sum(e.nodes for e in engines)))
 
 
 def _mix(seed: int, i: int) -> int:

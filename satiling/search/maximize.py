@@ -35,7 +35,6 @@ the result's ``stopped_by`` holds the exception.  The whole-board CP-SAT call he
 from __future__ import annotations
 
 import itertools
-import multiprocessing as mp
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -304,49 +303,19 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
                     cpu_time: bool, tuning: Tuning, workers: int) -> MaxResult:
     """``workers`` processes, each :func:`_backtrack_one` with its own seed; their better boards
     come back through pipes, are checked again here and reported in order of score."""
-    from multiprocessing.connection import wait
-    ctx = mp.get_context("fork")
+    from contextlib import closing
+    from ..children import worker_messages
     joins = len(puzzle.joins())
     best: dict[str, Any] = {"score": -1, "solution": []}
-    procs, conns = [], []
-    try:
-        for w in range(workers):
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_worker, args=(puzzle, time_limit, hints, start,
-                                                     seed + 100003 * w, cpu_time, tuning, child),
-                               daemon=True)
-            proc.start()
-            child.close()
-            procs.append(proc)
-            conns.append(parent)
-        live = list(conns)
-        while live:
-            for conn in wait(live):
-                try:
-                    msg = conn.recv()
-                except EOFError:
-                    live.remove(conn)
-                    continue
-                if msg[0] == "error":
-                    raise SatilingError(msg[1])
-                if msg[0] == "done":
-                    live.remove(conn)
-                    continue
-                solution = msg[1]
-                score = checked_score(puzzle, solution, hints)
-                if score > best["score"]:
-                    best.update(score=score, solution=solution)
-                    on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
-                if score == joins:
-                    live = []
-                    break
-    finally:
-        for proc in procs:
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
-        for conn in conns:
-            conn.close()
+    jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning) for w in range(workers)]
+    with closing(worker_messages(_work, jobs, error=SatilingError)) as boards:
+        for solution in boards:
+            score = checked_score(puzzle, solution, hints)
+            if score > best["score"]:
+                best.update(score=score, solution=solution)
+                on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+            if score == joins:
+                break
     if best["score"] < 0:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     proved = best["score"] == joins
@@ -354,24 +323,10 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
                      0.0, best["score"] if proved else None)
 
 
-def _worker(puzzle, time_limit, hints, start, seed, cpu_time, tuning, conn) -> None:
-    """A worker process: its search's better boards down ``conn``, then "done"."""
-    import os
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops it (Ctrl-C reaches the group)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    try:
-        _backtrack_one(puzzle, time_limit, lambda imp: conn.send(("board", imp.solution)), hints,
-                       start, seed, cpu_time, tuning)
-        conn.send(("done",))
-    except BaseException as e:                       # noqa: BLE001 -- reported to the parent
-        try:
-            conn.send(("error", f"{type(e).__name__}: {e}"))
-        except Exception:                            # noqa: BLE001
-            pass
-    finally:
-        conn.close()
-        os._exit(0)
+def _work(puzzle, time_limit, hints, start, seed, cpu_time, tuning, send) -> None:
+    """A worker process's search: its better boards go to ``send``."""
+    _backtrack_one(puzzle, time_limit, lambda imp: send(imp.solution), hints, start, seed,
+                   cpu_time, tuning)
 
 
 def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
@@ -581,19 +536,12 @@ def _mismatch(puzzle, board: dict, j) -> bool:
 
 # -- RC2 ---------------------------------------------------------------------------------------
 def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_rc2_child, args=(problem, matched, child), daemon=True)
-    proc.start()
-    child.close()
+    from ..children import run_in_child
     left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
-    got = parent.poll(left)
-    if not got:
-        proc.kill()
-        proc.join()
+    try:                                  # RC2 inside C cannot be stopped: a child, killed at the limit
+        model = run_in_child(_rc2_model, problem, matched, time_limit=left)
+    except TimeoutError:
         return MaxResult("UNKNOWN", 0, len(matched), [], 0.0)
-    model = parent.recv()
-    proc.join()
     if model is None:
         raise SatilingError(f"{puzzle.name}: the hard constraints have no solution")
     true = {v for v in model if v > 0}
@@ -604,7 +552,8 @@ def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
     return MaxResult("OPTIMAL", s, len(matched), solution, 0.0, s)
 
 
-def _rc2_child(problem, matched, conn) -> None:
+def _rc2_model(problem, matched) -> list[int] | None:
+    """RC2's optimum: the true variables, or None when the hard clauses have no model."""
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
     from ..backends.cnf import CnfEncoder
@@ -616,5 +565,4 @@ def _rc2_child(problem, matched, conn) -> None:
         wcnf.append([m], weight=1)
     with RC2(wcnf, solver="g4") as rc2:
         model = rc2.compute()
-    conn.send(None if model is None else [v for v in model if v > 0])
-    conn.close()
+    return None if model is None else [v for v in model if v > 0]
