@@ -345,7 +345,7 @@ def test_solver_none_means_the_default():
 
 def _bad_solve_calls():
     from satiling.search.enumerate import puzzle_solutions
-    from satiling.search.packing import Packer
+    from satiling.apps.packing import Packer
     from satiling.search.solve import solve
     puzzle = satiling.load("pentomino-3x20")
     problem = puzzle.problem()

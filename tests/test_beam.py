@@ -13,7 +13,7 @@ import json
 import pytest
 
 from satiling import SatilingError, load
-from satiling.search.beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,
+from satiling.apps.beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,
                                   piece_tilability, root)
 from eternity_data import DATA, data_solution
 

@@ -14,7 +14,7 @@ from satiling.engines import edgescore, edgescore_ref
 from satiling.families.edgematch import EdgeMatchPuzzle, Tile
 from satiling.families.edgematch.generate import generate
 from satiling.families.edgematch.score import score
-from satiling.search.maximize import checked_score, maximize_matches
+from satiling.apps.maximize import checked_score, maximize_matches
 
 
 def _runs(lay, held, cap, node_limit):
@@ -206,7 +206,7 @@ def test_two_workers_report_checked_boards_in_rising_order():
 
 
 def test_hints_pin_the_four_clue_pieces_when_maximising():
-    from satiling.search.maximize import Tuning
+    from satiling.apps.maximize import Tuning
     e2 = catalog.load("eternity2")
     loose = Tuning(start=0.0, full=0.5)          # breaks allowed early: a board within moments
     result = maximize_matches(e2, 3, engine="backtrack", hints=True, workers=1, tuning=loose)
@@ -221,7 +221,7 @@ def test_assignment_is_optimal_against_brute_force():
 
     import numpy as np
 
-    from satiling.search.repair import assign
+    from satiling.apps.repair import assign
     rng = np.random.default_rng(0)
     for _ in range(200):
         n = int(rng.integers(1, 7))
@@ -233,8 +233,8 @@ def test_assignment_is_optimal_against_brute_force():
 
 
 def test_repair_moves_never_lose_and_keep_a_legal_board():
-    from satiling.search.maximize import greedy_board
-    from satiling.search.repair import Repair, repair
+    from satiling.apps.maximize import greedy_board
+    from satiling.apps.repair import Repair, repair
     gen = generate(7, 7, seed=5)
     pz = _pinned(gen, [(3, 3)])
     board = greedy_board(pz)
@@ -277,7 +277,7 @@ def test_priority_colours_follow_the_reference(seed, tile):
 
 
 def test_eternity2_gets_blackwoods_priority_colours_by_default():
-    from satiling.search.maximize import default_tuning, piece_fingerprint
+    from satiling.apps.maximize import default_tuning, piece_fingerprint
     e2 = catalog.load("eternity2")
     assert default_tuning(e2).priority == (5, 7, 20)
     assert default_tuning(generate(6, 6, seed=1).puzzle()).priority == ()

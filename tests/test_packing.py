@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from satiling import SatilingError, load
-from satiling.search.packing import Packer, hole_components
+from satiling.apps.packing import Packer, hole_components
 
 DATA = Path(__file__).parent / "data"
 

@@ -112,10 +112,10 @@ def maximize(puzzle: Any, time_limit: float | None,
     """Best board of an edge-matching ``puzzle`` in ``time_limit`` seconds (``solve
     --maximize-matches``).  ``on_improve(improvement)`` is called with every better board
     (``.score``, ``.joins``, ``.seconds``, ``.solution``); the default prints the score to stderr.
-    Returns a :class:`~satiling.search.maximize.MaxResult`; ``options`` may hold ``hints``,
-    ``workers``, ``seed`` and ``fill_order`` (the backtracker's, :class:`~satiling.search.maximize.Tuning`)."""
+    Returns a :class:`~satiling.apps.maximize.MaxResult`; ``options`` may hold ``hints``,
+    ``workers``, ``seed`` and ``fill_order`` (the backtracker's, :class:`~satiling.apps.maximize.Tuning`)."""
     from ..families.edgematch import EdgeMatchPuzzle
-    from ..search.maximize import maximize_matches
+    from ..apps.maximize import maximize_matches
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError("--maximize-matches applies to edge-matching puzzles only")
     unknown = set(options) - {"hints", "workers", "seed", "fill_order"}
@@ -124,7 +124,7 @@ def maximize(puzzle: Any, time_limit: float | None,
     report = on_improve or print_improvement
     from dataclasses import replace
 
-    from ..search.maximize import default_tuning
+    from ..apps.maximize import default_tuning
     workers = options.get("workers")
     tuning = default_tuning(puzzle)
     if options.get("fill_order"):

@@ -15,7 +15,7 @@ import sys
 import threading
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
-from ..search.packing import EXACT_SECONDS
+from ..apps.packing import EXACT_SECONDS
 
 
 def register(sub) -> None:
@@ -68,7 +68,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from ..signals import on_signals
     from .common import read_solutions, terminal_colour
     from ..render.pictures import solution_svg, solution_text
-    from ..search.packing import Packer, hole_components
+    from ..apps.packing import Packer, hole_components
     threads = _threads(args)
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)

@@ -62,7 +62,7 @@ def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool) -> 
     written to ``path``."""
     from satiling import catalog
     from satiling.render.edgematch_svg import board_text
-    from satiling.search.maximize import maximize_matches
+    from satiling.apps.maximize import maximize_matches
     e2 = catalog.load("eternity2")
     trace = []
     w0 = time.perf_counter()

@@ -26,7 +26,7 @@ Published figures printed beside (issue 24): Eternity II -- Blackwood's solver 4
 (5.6e10 nodes at 61 M nodes/s).  satiling before this issue: 457 after 63 s, 458 after 155 s; Owen 8x8
 380 CPU-s; generated 8x8 seeds 1-5: 56, >59, 51, 37, >59 CPU-s (seed 5 in 530.7, seed 2 not in 1100).
 
-Measured figures: see the module doc of :mod:`satiling.search.maximize` (the default) and the
+Measured figures: see the module doc of :mod:`satiling.apps.maximize` (the default) and the
 report of issue 24.
 """
 from __future__ import annotations
@@ -55,7 +55,7 @@ def child_e2(which: str, seconds: float, seed: int, path: str) -> dict:
     (score, wall s, CPU s of this process)."""
     from satiling import catalog
     from satiling.render.edgematch_svg import board_text
-    from satiling.search import maximize as mx
+    from satiling.apps import maximize as mx
     e2 = catalog.load("eternity2")
     trace = []
     c0 = time.process_time()

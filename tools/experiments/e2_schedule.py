@@ -4,7 +4,7 @@ Runs the restarts of ``--maximize-matches backtrack`` (one search process, CPU s
 chosen fill order, schedule (first break at depth START, the whole cap at depth FULL), restart
 patience, tileability cut and priority colours, and prints one JSON line: the final score, the last
 improvements (score, CPU s), nodes and node rate.  The measurements behind
-``satiling.search.maximize.KNOWN_TUNING`` were made with it, 30 CPU-s per run, seeds 1-6:
+``satiling.apps.maximize.KNOWN_TUNING`` were made with it, 30 CPU-s per run, seeds 1-6:
 
     python tools/experiments/e2_schedule.py 30 1 rows 0 205 255 3.3e7 bw
     #   SECONDS SEED ORDER TILE START FULL PATIENCE [bw: Blackwood's priority colours]

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import SatilingError
-from .router import maximise_engine
+from ..search.router import maximise_engine
 
 ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)

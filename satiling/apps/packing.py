@@ -36,8 +36,8 @@ from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
 from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
 from ..limits import check_seconds, check_workers
-from .cubes import board_of
-from .exact import engine_solutions
+from ..search.cubes import board_of
+from ..search.exact import engine_solutions
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
