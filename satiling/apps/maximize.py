@@ -273,7 +273,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
                                tile=tuning.tile and not exact, need=None if exact else tuning.need(n))
-        exhausted = exact and out.status == "exhausted"
+        exhausted = exact and out.status == "done"
         if exhausted:
             break
     if share > 0 and best["solution"] and best["breaks"] > 0:

@@ -323,8 +323,9 @@ PyDoc_STRVAR(search_doc,
 "       cpu, callback, tile=False, need=None) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
-"cap drops below it; a true return value stops the search.  status: 'exhausted', 'nodes',\n"
-"'time' or 'stopped'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
+"cap drops below it; a true return value stops the search.  status, named as by every compiled\n"
+"engine (_handback.h): 'done' (the tree is exhausted), 'limit' (the callback stopped it), 'time'\n"
+"or 'nodes'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
 "a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
 "``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  ``need``: per\n"
 "depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.  A signal raises\n"
@@ -378,9 +379,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
     if (need) PyBuffer_Release(&nv);
     if (status < 0) return NULL;
-    /* the wrapper's names, older than the shared ones: done, limit, time, nodes */
-    static const char *names[] = {"exhausted", "stopped", "time", "nodes"};
-    return Py_BuildValue("(sLL)", names[status], S.nodes, S.cap);
+    return Py_BuildValue("(sLL)", handback_name(status), S.nodes, S.cap);
 }
 
 static PyMethodDef methods[] = {

@@ -64,7 +64,8 @@ class Layout:
 
 @dataclass
 class Outcome:
-    """``status``: exhausted (the whole tree searched), nodes, time or stopped (by the callback)."""
+    """``status``, as every compiled engine names it (``_handback.h``): done (the whole tree
+    searched), limit (stopped by the callback), time or nodes (the node limit or the patience)."""
 
     status: str
     nodes: int

@@ -78,11 +78,11 @@ class _Search:
         if d == len(lay.order):
             if breaks <= self.cap:
                 if self.on_board(breaks, self.nodes, [(c[0], c[1]) for c in self.board]):
-                    raise _Stop("stopped")
+                    raise _Stop("limit")
                 self.cap = breaks - 1
                 self.last = self.nodes
                 if self.cap < 0:
-                    raise _Stop("exhausted")      # every join matches: nothing better exists
+                    raise _Stop("done")      # every join matches: nothing better exists
             return
         south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d][:9]
         if pinned >= 0:
@@ -147,4 +147,4 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
         run.fill(0, 0)
     except _Stop as stop:
         return Outcome(stop.status, run.nodes, run.cap)
-    return Outcome("exhausted", run.nodes, run.cap)
+    return Outcome("done", run.nodes, run.cap)
