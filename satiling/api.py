@@ -31,7 +31,6 @@ in, and ``load`` hands back the family's puzzle as an instance of it.
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -42,7 +41,7 @@ from .families.base import Puzzle
 from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
 from .families.polyform import PolyformPuzzle
-from .search.router import COUNT_ENGINES, use_backtrack
+from .search.router import BACKTRACK, COUNT_ENGINES, use_backtrack
 
 __all__ = ["EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
 
@@ -114,11 +113,7 @@ class Solvable:
         the time limit ends the count, KeyboardInterrupt on Ctrl-C."""
         from .search.stream import Run, Settings
         raw, group = self._symmetry(raw, symmetry, engine)
-        if use_backtrack(self, options, engine, counting=True):
-            if (workers or 1) > 1:
-                raise SatilingError("the edge-matching backtracker counts in this process here "
-                                    "(satiling count --workers splits it): drop workers")
-            return self._backtrack_count(raw, options, time_limit, symmetry_breaking)
+        engine = self._count_engine(engine, options)
         if self.obstruction() is not None:
             return 0
         problem = self.problem(**options)
@@ -142,20 +137,24 @@ class Solvable:
         :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
         it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth).  Bad
         arguments are refused at the call, before the first solution is asked for."""
+        from .search.stream import Settings
         raw, group = self._symmetry(raw, symmetry, engine)
-        if use_backtrack(self, options, engine, counting=True):
-            return self._backtrack_solutions(raw, options)
-        return self._stream(raw, group, engine, solver, symmetry_breaking, options)
+        engine = self._count_engine(engine, options)
+        settings = Settings(raw=raw, engine=engine, solver=solver, break_symmetry=symmetry_breaking,
+                            symmetry=group)
+        return self._stream(settings, options)
 
-    def _stream(self, raw: bool, group: str, engine: str, solver: str, breaking: bool,
-                options: dict[str, Any]) -> Iterator[Solution]:
-        from .search.cubes import CubeSpace
-        from .search.cubes import space_solutions
+    def _stream(self, settings: Any, options: dict[str, Any]) -> Iterator[Solution]:
+        from .search.stream import cube_space, space_solutions
         if self.obstruction() is not None:
             return
-        space = CubeSpace(self, self.problem(**options), breaking, symmetry=group)
-        for sol in space_solutions(space, raw, engine, solver):
+        space = cube_space(self, self.problem(**options), options, settings)
+        for sol in space_solutions(space, settings):
             yield self._verified(space.problem.decode(sol))
+
+    def _count_engine(self, engine: str, options: dict[str, Any]) -> str:
+        """The engine of a count or an enumeration: the backtracker where the router sends it."""
+        return BACKTRACK if use_backtrack(self, options, engine, counting=True) else engine
 
     def verify(self, solution: Sequence[Any]) -> bool:
         """True when ``solution`` (placements or their JSON data) solves the puzzle, re-checked
@@ -188,53 +187,17 @@ class Solvable:
     def _check_workers(self, run: Any, engine: str) -> None:
         """Workers get an exact cover's matrix; any other model they rebuild from a name."""
         from .search.router import model_engine
-        if self._source is None and (model_engine(run.space.problem, engine) != "walk"
-                                     or run.space.plan() is None):
+        if self._source is None and run.space.plan(model_engine(run.space.problem, engine)) is None:
             raise SatilingError(f"{self.name}: worker processes rebuild this model from an "
                                 "instance file; count a puzzle built in code without workers")
 
     # -- edge matching: the backtracker, as the command line runs it --------------------------------
     def _backtrack_solve(self, options: dict[str, Any], seconds: float | None) -> Solution | None:
-        from .search.edgeboards import edge_boards, tiles
-        from .engines.edgematch import solve
-        (board,) = edge_boards(self, bool(options.get("hints")), distinct=False)  # type: ignore[arg-type]
-        placed, status, _ = solve(board, seconds)
-        if placed is None and status == "time limit":
+        from .search.edgesolve import solve_board
+        answer = solve_board(self, bool(options.get("hints")), seconds)     # type: ignore[arg-type]
+        if answer.solution is None and answer.status == "time limit":
             raise SatilingError(f"{self.name}: no answer within the time limit")
-        return None if placed is None else self._verified(tiles(placed))
-
-    def _backtrack_count(self, raw: bool, options: dict[str, Any], seconds: float | None,
-                         breaking: bool) -> int:
-        from .search.edgeboards import edge_boards, symmetry_order
-        from .engines.edgematch import count
-        hints = bool(options.get("hints"))
-        order = symmetry_order(self, hints)              # type: ignore[arg-type]
-        distinct = not raw and order > 1
-        deadline = None if seconds is None else time.monotonic() + seconds
-        total = 0
-        for board in edge_boards(self, hints, distinct and breaking):   # type: ignore[arg-type]
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            n, status, _ = count(board, seconds=left)
-            total += n
-            if status == "time limit":
-                raise SatilingError(f"{self.name}: time limit: {total} solutions so far, the "
-                                    "count is not complete")
-        # without the corner pinned every class was met once per turn of the board
-        return total // order if distinct and not breaking else total
-
-    def _backtrack_solutions(self, raw: bool, options: dict[str, Any]) -> Iterator[Solution]:
-        from .search.edgeboards import edge_boards, symmetry_order, tiles
-        from .engines.edgematch import Engine
-        hints = bool(options.get("hints"))
-        distinct = not raw and symmetry_order(self, hints) > 1          # type: ignore[arg-type]
-        for board in edge_boards(self, hints, distinct):               # type: ignore[arg-type]
-            engine, found = Engine(board), []
-            status = engine.solutions(limit=1, on_solution=found.append)
-            while found:
-                yield self._verified(tiles(found.pop()))
-                if status != "limit":
-                    break
-                status = engine.solutions(limit=1, on_solution=found.append, resume=True)
+        return None if answer.solution is None else self._verified(answer.solution)
 
 
 # -- the puzzles ----------------------------------------------------------------------------------

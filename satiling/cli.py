@@ -23,7 +23,7 @@ from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, r
                               show, solution_json)
 from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from .registry import families, model_options as family_options
-from .search.router import backtrack_answers, prover
+from .search.router import BACKTRACK, backtrack_answers, prover
 from .signals import exit_code, interrupt_cause, interrupts
 
 
@@ -529,9 +529,9 @@ def solve_engine(args: argparse.Namespace) -> None:
 
 def cmd_solve(args: argparse.Namespace) -> int:
     from .search.solve import solve, solver_name
-    from .commands.edgematch_engine import splitting
     solve_engine(args)
-    if args.maximize_matches and splitting(args):
+    splitting = (args.workers or 1) > 1 or bool(args.dask)
+    if args.maximize_matches and splitting:
         raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
@@ -540,9 +540,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
                             fill_order=args.fill_order)
     puzzle = catalog.load(args.name)
     if backtrack_answers(puzzle, model_options(args), args.solver, proof=bool(args.proof)):
-        from .commands import edgematch_engine as bt
-        return bt.run_solve(puzzle, model_options(args), args, show)
-    if splitting(args):
+        return solve_by_backtrack(puzzle, args)
+    if splitting:
         raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
                             "(for CP-SAT's threads use --threads)")
     args.solver = args.solver or "auto"
@@ -574,16 +573,32 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
+def solve_by_backtrack(puzzle: Any, args: argparse.Namespace) -> int:
+    """``solve`` by the edge-matching backtracker: the board verified and shown; exit 0 found, 1
+    none, 3 time limit."""
+    from .search.edgesolve import solve_board
+    start = time.perf_counter()
+    answer = solve_board(puzzle, bool(model_options(args).get("hints")), args.time_limit,
+                         args.workers, args.dask, args.seed)
+    verdict = "SAT" if answer.solution else ("UNKNOWN" if answer.status == "time limit" else "UNSAT")
+    print(f"satiling: {puzzle.name}: {verdict} by {BACKTRACK} in {time.perf_counter() - start:.2f} s "
+          f"({answer.how})", file=sys.stderr)
+    if verdict == "UNKNOWN":
+        return EXIT_TIMEOUT
+    if answer.solution is None:
+        print("no solution")
+        return EXIT_NONE
+    puzzle.verify(answer.solution)
+    show(puzzle, answer.solution, args.svg, as_json=args.json)
+    return EXIT_FOUND
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     from .search.stream import Run
     puzzle = catalog.load(args.name)
     group = symmetry_args(args, puzzle)
-    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
-                         resume=bool(args.resume), proof=bool(args.proof)):
-        from .commands import edgematch_engine as bt
-        code = bt.run_count(puzzle, model_options(args), args)
-        say_group(args, group, bt.symmetry_order(puzzle, bool(model_options(args).get("hints"))))
-        return code
+    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True, proof=bool(args.proof)):
+        args.engine = BACKTRACK
     if not args.proof and not args.resume and _ruled_out(puzzle):
         print(0)
         return EXIT_NONE
@@ -637,12 +652,8 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     from .search.stream import Run
     puzzle = catalog.load(args.name)
     group = symmetry_args(args, puzzle)
-    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True,
-                         resume=bool(args.resume), proof=bool(args.proof)):
-        from .commands import edgematch_engine as bt
-        code = bt.run_enumerate(puzzle, model_options(args), args, solution_json)
-        say_group(args, group, bt.symmetry_order(puzzle, bool(model_options(args).get("hints"))))
-        return code
+    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True, proof=bool(args.proof)):
+        args.engine = BACKTRACK
     if not args.proof and not args.resume and _ruled_out(puzzle):
         return EXIT_NONE
     problem = puzzle.problem(**model_options(args))

@@ -94,25 +94,6 @@ def test_workers_give_identical_counts(tmp_path, capsys):
     assert cli_count(capsys, path, "--workers", "2") == one
 
 
-def test_solve_in_jobs_on_workers(monkeypatch):
-    """solve --workers: the first solution any job meets, verified; none when every job is
-    exhausted (a board whose one piece was spoiled)."""
-    import argparse
-    from satiling.commands import edgematch_engine as bt
-    from satiling.engines.edgematch import solve_engines
-    monkeypatch.setattr(bt, "JOBS_ABOVE", 0)           # these trees are small: split them anyway
-    args = argparse.Namespace(workers=2, dask=None, time_limit=60)
-    pz = generate(5, 5, None, None, 6).puzzle()
-    placed, status, jobs = bt._solve_in_jobs(solve_engines(board_of(pz)), args)
-    assert status == "limit" and jobs > 1
-    pz.verify(bt.tiles(placed))
-    spoiled = list(pz.pieces)
-    spoiled[12] = tuple(x if x == 0 else 1 + x % 3 for x in spoiled[12][::-1])   # an inner piece
-    board = EdgeBoard(5, 5, tuple(spoiled))
-    assert count(board)[0] == 0
-    assert bt._solve_in_jobs(solve_engines(board), args)[:2] == (None, "exhausted")
-
-
 @pytest.mark.parametrize("values", ["table", "tight"])
 def test_prefix_jobs_partition_the_solutions(values):
     pz = generate(5, 5, None, None, 6).puzzle()

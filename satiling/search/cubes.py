@@ -260,7 +260,7 @@ class CubeSpace(CubeSet):
         #: the group solutions are counted up to (``symmetry.SYMMETRIES``); its restriction below
         #: and the owner rule use that group, so the classes are its orbits
         self.symmetry = symmetry
-        group = _symmetries_keeping_units(puzzle, problem, symmetry)
+        group = symmetries_keeping_units(puzzle, problem, symmetry)
         restriction = break_symmetry(problem, group) if break_symmetry_ else []
         self.restricted = len(restriction)
         #: the restricted problem (the caller's problem is left untouched)
@@ -297,9 +297,10 @@ class CubeSpace(CubeSet):
             self._engine = ExactCover(self.matrix)
         return self._engine
 
-    def plan(self) -> "Plan | None":
-        """What workers need to run the cubes without the puzzle (None: they must rebuild it)."""
-        if self.matrix is None or self.problem.lazy:
+    def plan(self, engine: str = "walk") -> "Plan | None":
+        """What workers of ``engine`` need to run the cubes without the puzzle (None: they must
+        rebuild it, as a SAT solver's workers do)."""
+        if engine != "walk" or self.matrix is None or self.problem.lazy:
             return None
         p = self.problem
         owners = CubeSet(self.group, self._must, self._must_not, self.cubes)
@@ -363,7 +364,7 @@ def _var_lit(row_lit: int) -> int:
     return row_lit + 1 if row_lit >= 0 else row_lit
 
 
-def _symmetries_keeping_units(puzzle: Puzzle, problem: Problem, symmetry: str = "full") -> SymmetryGroup:
+def symmetries_keeping_units(puzzle: Puzzle, problem: Problem, symmetry: str = "full") -> SymmetryGroup:
     """The puzzle's symmetries that also map the problem's fixed placements onto themselves."""
     group = problem_symmetries(puzzle, problem, symmetry)
     units = set(problem.units) - set(problem.restriction)
@@ -385,6 +386,20 @@ class Plan:
     cubes: CubeSet
     clauses: tuple = ()
     linears: tuple = ()
+
+    def run_cube(self, cube: int, raw: bool, keep: bool = True) -> "CubeResult":
+        """One cube in a worker: what it counts and every owner it found, which the driver
+        verifies (the worker has the matrix, not the puzzle)."""
+        start = time.process_time()
+        engine, cs = _plan_engine(self), self.cubes
+        result = CubeResult(cube)
+        for sol in engine_solutions(engine, cs.cubes[cube], self.clauses, self.linears):
+            if cs.owns(cube, sol):
+                result.owners.append(tuple(sorted(sol)))
+                result.count += len(cs.expand(sol, raw))
+                result.classes += 1
+        result.cpu, result.worker = time.process_time() - start, os.getpid()
+        return result
 
 
 # -- running cubes ------------------------------------------------------------------------------
@@ -602,24 +617,10 @@ def _build_runner(job: Job) -> CubeRunner:
 PLAN_TASKS = 64
 
 
-def run_plan_cubes(plan: Plan, cubes: Sequence[int], raw: bool) -> list[CubeResult]:
-    """Consecutive cubes of an exact cover in a worker (see :func:`run_plan_cube`)."""
-    return [run_plan_cube(plan, cube, raw) for cube in cubes]
-
-
-def run_plan_cube(plan: Plan, cube: int, raw: bool) -> CubeResult:
-    """One cube of an exact cover in a worker: what it counts and the owners it found, which the
-    driver verifies (the worker has the matrix, not the puzzle)."""
-    start = time.process_time()
-    engine, cs = _plan_engine(plan), plan.cubes
-    result = CubeResult(cube)
-    for sol in engine_solutions(engine, cs.cubes[cube], plan.clauses, plan.linears):
-        if cs.owns(cube, sol):
-            result.owners.append(tuple(sorted(sol)))
-            result.count += len(cs.expand(sol, raw))
-            result.classes += 1
-    result.cpu, result.worker = time.process_time() - start, os.getpid()
-    return result
+def run_plan_cubes(plan: Any, cubes: Sequence[int], raw: bool, keep: bool = True) -> list[CubeResult]:
+    """Consecutive cubes in a worker, by a plan's own engine (an exact cover's :class:`Plan`, or
+    the edge-matching backtracker's :class:`~.edgespace.EdgePlan`); ``keep``: every owner back."""
+    return [plan.run_cube(cube, raw, keep) for cube in cubes]
 
 
 def _plan_engine(plan: Plan) -> ExactCover:
@@ -632,7 +633,7 @@ def _plan_engine(plan: Plan) -> ExactCover:
 
 
 def results(executor: cf.Executor, job: Job, cubes: Iterable[int], raw: bool, keep: bool,
-            verify: bool, plan: Plan | None = None) -> Iterator[CubeResult]:
+            verify: bool, plan: Any = None) -> Iterator[CubeResult]:
     """Run cubes on an executor; results as they complete (the queue is dynamic: cubes differ a
     lot in size, so a worker that finishes early takes the next one).  With a ``plan`` the workers
     search its matrix and return every owner, unverified: the caller verifies them."""
@@ -640,7 +641,7 @@ def results(executor: cf.Executor, job: Job, cubes: Iterable[int], raw: bool, ke
     if plan is not None:
         size = max(1, -(-len(cubes) // PLAN_TASKS))
         batches = [cubes[k:k + size] for k in range(0, len(cubes), size)]
-        futures = [executor.submit(run_plan_cubes, plan, batch, raw) for batch in batches]
+        futures = [executor.submit(run_plan_cubes, plan, batch, raw, keep) for batch in batches]
     else:
         futures = [executor.submit(run_cube, job, i, raw, keep, verify) for i in cubes]
     try:
@@ -786,17 +787,3 @@ def _incidence(groups: list, n: int) -> tuple:
     ids = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
     order = np.argsort(flat, kind="stable")
     return np.searchsorted(flat[order], np.arange(n + 2)), ids[order]
-
-
-def space_solutions(space: Any, raw: bool, engine: str = "auto",
-                    solver: str = "cadical") -> Iterator[frozenset[int]]:
-    """Every solution of a :class:`~.cubes.CubeSpace` (one per class of its group, or with
-    ``raw`` every member), cube by cube in the order ``enumerate`` writes them, in this process:
-    a generator that runs only as far as it is read (the library's ``puzzle.solutions()``)."""
-    runner = CubeRunner(space, engine, solver)
-    try:
-        for cube in range(len(space.cubes)):
-            for rep in runner.owners(cube):
-                yield from space.expand(rep, raw)
-    finally:
-        runner.close()

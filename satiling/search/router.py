@@ -7,8 +7,8 @@
     solve              placements only, no clauses (an exact cover,       walk: the compiled exact
                        side constraints at the leaves)                    cover, else the Python walk
     solve              anything else (IQ-Link, SAT-model options, ...)    cadical (SAT)
-    count, enumerate   edge matching the backtracker takes, all pieces    backtrack
-                       different, no --resume or --proof
+    count, enumerate   edge matching the backtracker takes, all pieces    backtrack (its prefix
+                       different, no --proof                              jobs as the run's cubes)
     count, enumerate   placements only, no clauses                        walk
     count, enumerate   anything else                                      sat (incremental CaDiCaL,
                                                                           blocking clauses)
@@ -76,10 +76,10 @@ def use_backtrack(puzzle: Any, options: dict[str, Any], asked: str | None,
 
 
 def backtrack_answers(puzzle: Any, options: dict[str, Any], asked: str | None, counting: bool = False,
-                      resume: bool = False, proof: bool = False) -> bool:
+                      proof: bool = False) -> bool:
     """Whether a command runs the backtracker: :func:`use_backtrack`, except that it writes no
-    run file to resume and no proof (those runs take the SAT model)."""
-    return not (resume or proof) and use_backtrack(puzzle, options, asked, counting)
+    proof (a run with ``--proof`` takes the SAT model)."""
+    return not proof and use_backtrack(puzzle, options, asked, counting)
 
 
 def prover(asked: str | None) -> str:

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Iterator
 from ..errors import SatilingError
 from ..signals import stop_on
 from .cubes import CubeResult, CubeRunner, CubeSpace, Job, Position, executor, in_order, results
+from .router import BACKTRACK
 from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
 from .runfiles import keep_stopped as keep_stopped_count
 
@@ -103,7 +104,7 @@ class Run:
 
     def __init__(self, name: str, puzzle: Any, problem: Any, options: dict[str, Any],
                  settings: Settings) -> None:
-        self.space = CubeSpace(puzzle, problem, settings.break_symmetry, symmetry=settings.symmetry)
+        self.space = cube_space(puzzle, problem, options, settings)
         self.settings = settings
         path = Path(name)          # workers find an instance file by its absolute path
         self.job = Job(str(path.resolve()) if path.is_file() else name, tuple(sorted(options.items())),
@@ -145,6 +146,37 @@ class Run:
         return self.space.restricted_members(solutions)
 
 
+def cube_space(puzzle: Any, problem: Any, options: dict[str, Any], settings: Settings) -> Any:
+    """The run's cubes: the edge-matching backtracker's prefix jobs when the router chose that
+    engine (:mod:`.edgespace`), else the model's (:class:`.cubes.CubeSpace`)."""
+    if settings.engine == BACKTRACK:
+        from .edgespace import EdgeSpace
+        return EdgeSpace(puzzle, problem, bool(options.get("hints")), settings.break_symmetry,
+                         settings.symmetry)
+    return CubeSpace(puzzle, problem, settings.break_symmetry, symmetry=settings.symmetry)
+
+
+def make_runner(space: Any, s: Settings) -> Any:
+    """What runs the cubes in this process: the backtracker's, or the model's engine."""
+    if s.engine == BACKTRACK:
+        from .edgespace import EdgeRunner
+        return EdgeRunner(space)
+    return CubeRunner(space, s.engine, s.solver)
+
+
+def space_solutions(space: Any, s: Settings) -> Iterator[frozenset[int]]:
+    """Every solution of a run's cubes (one per class of its group, or with ``s.raw`` every
+    member), cube by cube in the order ``enumerate`` writes them, in this process: a generator
+    that runs only as far as it is read (the library's ``puzzle.solutions()``)."""
+    run = make_runner(space, s)
+    try:
+        for cube in range(len(space.cubes)):
+            for rep in run.owners(cube):
+                yield from space.expand(rep, s.raw)
+    finally:
+        run.close()
+
+
 # -- enumerate ------------------------------------------------------------------------------------
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
@@ -154,14 +186,14 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
     ``work`` hears the part of the estimated search done (and the part in finished cubes)."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
-    runner = CubeRunner(space, s.engine, s.solver)
+    run = make_runner(space, s)
     problem, puzzle = space.problem, space.puzzle
     meter = Meter(space, range(resume.cube), work)
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         try:
             with executor(s.workers, s.dask) as ex:
-                for rep in _owners_in_order(runner, ex, job, resume.cube, meter):
+                for rep in _owners_in_order(run, ex, job, resume.cube, meter):
                     for sol in space.expand(rep, s.raw):
                         if sol in resume.skip:
                             continue
@@ -177,7 +209,7 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
                             out.solutions.append(sol)
         except _LimitReached:
             out.stopped = "limit"
-    runner.close()
+    run.close()
     out.stopped = out.stopped or stop.reason
     return out
 
@@ -196,7 +228,7 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
             yield from runner.owners(cube)
             meter.finish(cube)
         return
-    plan = space.plan() if runner.engine == "walk" else None
+    plan = space.plan(runner.engine)
     done = results(ex, job, range(first, n), raw=False, keep=True, verify=False, plan=plan)
     for r in in_order(done, first, n):
         yield from map(frozenset, r.owners)
@@ -215,10 +247,10 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
     parts = dict(record.partial) if record else {}      # cubes a stopped count searched in part
     out = Outcome(total=sum(done.values()) + sum(p.count for p in parts.values()))
     todo = [i for i in range(len(space.cubes)) if i not in done]
-    runner = CubeRunner(space, s.engine, s.solver)
+    run = make_runner(space, s)
     here = not (s.dask or (s.workers or 1) > 1)
-    plan = None if here or runner.engine != "walk" else space.plan()
-    if not here or runner.engine != "walk":
+    plan = None if here else space.plan(run.engine)
+    if not here or run.engine != "walk":
         todo = [i for i in todo if i not in parts]   # workers and SAT run whole cubes:
         todo += sorted(parts)                        # the parts' counts are dropped below
         out.total -= sum(p.count for p in parts.values())
@@ -230,7 +262,7 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
         stop.arm()
         with executor(s.workers, s.dask) as ex:
             if here:
-                finished = (_run_here(runner, i, s.raw, keep, progress, meter, parts.get(i)) for i in todo)
+                finished = (_run_here(run, i, s.raw, keep, progress, meter, parts.get(i)) for i in todo)
             else:
                 finished = results(ex, job, todo, s.raw, keep, verify=True, plan=plan)
             for r in finished:
@@ -250,10 +282,10 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
                 if not here:
                     progress(r.count)
                     meter.finish(r.cube)
-    runner.close()
+    run.close()
     out.stopped = stop.reason
     if stop.reason and here:
-        at = runner.position
+        at = run.position
         at = at if at is not None and at.cube not in out.finished else None
         before = parts[at.cube].count if at is not None and at.cube in parts else 0
         if at is not None and not at.left:         # finished, stopped before it was recorded
@@ -264,8 +296,8 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
                 record.add(at.cube, at.counted)
             at = None
         else:
-            out.total += runner.partial - before   # the cube in progress, counted so far
-            out.found += runner.partial - before
+            out.total += run.partial - before   # the cube in progress, counted so far
+            out.found += run.partial - before
         if at is not None and at.left == (parts[at.cube].left if at.cube in parts else [()]):
             at = None                              # stopped before its first step: nothing new
         out.position = at

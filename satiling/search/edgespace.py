@@ -1,0 +1,307 @@
+"""The edge-matching backtracker's search as cubes, so that it runs through the same pipeline as
+every other engine (:mod:`.stream`: symmetry, job splitting, workers, progress, run files, resume,
+interrupts).
+
+A cube here is a *prefix job* of the compiled backtracker (:func:`satiling.engines.edgematch.split`):
+one of the engine's boards and the pieces it places first, sized by Knuth's estimate so that no
+cube holds more than a fiftieth of the tree.  The prefixes of one board partition its solutions,
+and the boards partition the puzzle's: a solution lies in exactly one cube, as with the exact
+cover's cubes.
+
+Solutions travel as sets of the SAT model's placement variables (the puzzle's ``problem()``), so
+that decoding, the solutions file, resuming and the owner rule of :mod:`.cubes` are the ones every
+other engine uses.  Symmetry: with ``break_symmetry`` the boards pin the lowest-numbered corner
+piece (:func:`.edgeboards.edge_boards`), which leaves exactly one member of every class (all pieces
+are different: the router sends boards with equal pieces to the SAT model); without it the whole
+board is searched and the owner rule keeps one member per class.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from ..engines.edgematch import EdgeBoard, Engine, Placed, rotate, split
+from ..families.edgematch import EdgeMatchPuzzle, Tile
+from ..problem import Problem
+from .cubes import Cube, CubeResult, CubeSet, Position, symmetries_keeping_units
+from .edgeboards import edge_boards
+
+#: (row, col, piece from 0, its colours N E S W as placed) -> the SAT model's variable
+Key = tuple[int, int, int, tuple[int, ...]]
+#: boards the compiled search hands over at a time
+BATCH = 1024
+
+
+class EdgeCubes(CubeSet):
+    """The backtracker's cubes with the owner rule, without the puzzle: what a worker needs.
+
+    ``boards`` are the engine's boards with their search order chosen; cube ``i`` is
+    ``cubes[i] = (board, *prefix)``, the prefix in table positions of that board's engine."""
+
+    def __init__(self, group: Any, boards: list[EdgeBoard], cubes: list[Cube], var_of: dict[Key, int],
+                 pinned: bool) -> None:
+        super().__init__(group, frozenset(), frozenset(), [])
+        self.cubes, self.boards, self.var_of, self.pinned = cubes, boards, var_of, pinned
+        self._engines: dict[int, Engine] = {}
+        self._entry_cubes: dict[tuple[int, tuple[int, ...]], int] | None = None
+        self._meaning: dict[int, Key] | None = None
+        self._entries: dict[int, dict[tuple[int, tuple[int, ...]], int]] = {}
+
+    def engine(self, b: int) -> Engine:
+        if b not in self._engines:
+            self._engines[b] = Engine(self.boards[b])
+        return self._engines[b]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the compiled engines stay behind: a worker builds its own from the boards
+        return {**self.__dict__, "_engines": {}, "_entry_cubes": None, "_meaning": None, "_entries": {}}
+
+    # -- solutions as variables ------------------------------------------------------------------
+    def variables(self, placed: list[Placed]) -> frozenset[int]:
+        """A board of the engine as the SAT model's placement variables."""
+        pieces = self.boards[0].pieces
+        return frozenset(self.var_of[r, c, p, rotate(pieces[p], rot)] for r, c, p, rot in placed)
+
+    def solutions(self, cube: int) -> Iterator[frozenset[int]]:
+        """The solutions of one cube, in search order.  The compiled search hands them over in
+        batches that grow from one board to :data:`BATCH` (the first solution of a hard board
+        comes at once; a cube of a clue puzzle may hold billions) and goes on where it stopped.
+        Ctrl-C and the time limit stop the search within milliseconds."""
+        b, *prefix = self.cubes[cube]
+        found: list[list[Placed]] = []
+        engine = self.engine(b)
+        engine.search.reset()
+        # a prefix of the whole board holds one board at most: one call (the compiled search's
+        # resume would meet that leaf again)
+        batch = 0 if len(prefix) >= len(engine.plan.steps) else 1
+        status = engine.solutions(prefix, limit=batch, on_solution=found.append)
+        while True:
+            for placed in found:
+                yield self.variables(placed)
+            found.clear()
+            if status != "limit":
+                return
+            batch = min(2 * batch, BATCH)
+            status = engine.solutions(prefix, limit=batch, on_solution=found.append, resume=True)
+
+    # -- the owner rule ----------------------------------------------------------------------------
+    def owns(self, cube: int, solution: frozenset[int]) -> bool:
+        if self.pinned:                 # exactly one member of each class is on the boards
+            return True
+        return super().owns(cube, solution)
+
+    def cube_of(self, solution: Any) -> int | None:
+        """The cube whose prefix the solution starts with (None: on none of the boards)."""
+        at: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        if self._meaning is None:
+            self._meaning = {v: k for k, v in self.var_of.items()}
+        meaning = self._meaning
+        for v in solution:
+            r, c, p, colours = meaning[v]
+            at[r, c] = (p, colours)
+        index = self._index()
+        for b, board in enumerate(self.boards):
+            if any(at.get((r, c), (None,))[0] != p or at[r, c][1] != rotate(board.pieces[p], rot)
+                   for r, c, p, rot in board.fixed):
+                continue
+            entry = self._entry_table(b)
+            entries: list[int] = []
+            for r, c in self.engine(b).plan.steps:
+                entries.append(entry[at[r, c]])
+                hit = index.get((b, tuple(entries)))
+                if hit is not None:
+                    return hit
+            return index.get((b, ()))
+        return None
+
+    def _index(self) -> dict[tuple[int, tuple[int, ...]], int]:
+        """Each cube as (board, its prefix as the engine's entries): a search path meets each
+        entry at most once among a node's children, so the entries name the path."""
+        if self._entry_cubes is None:
+            self._entry_cubes = {}
+            for i, (b, *prefix) in enumerate(self.cubes):
+                entry_of = self.engine(b).entry_of
+                self._entry_cubes[b, tuple(int(entry_of[x]) for x in prefix)] = i
+        return self._entry_cubes
+
+    def _entry_table(self, b: int) -> dict[tuple[int, tuple[int, ...]], int]:
+        """(piece, its colours as placed) -> the engine's entry, on board ``b``."""
+        if b not in self._entries:
+            plan = self.engine(b).plan
+            self._entries[b] = {(p, edges): e for e, (t, _, edges) in enumerate(plan.entries)
+                                for p, _ in plan.types[t]}
+        return self._entries[b]
+
+
+class EdgeSpace(EdgeCubes):
+    """An edge-matching puzzle's backtracker search as cubes, with the SAT model's placements
+    naming its solutions (module doc).  The interface of :class:`.cubes.CubeSpace`."""
+
+    def __init__(self, puzzle: EdgeMatchPuzzle, problem: Problem, hints: bool,
+                 break_symmetry_: bool = True, symmetry: str = "full") -> None:
+        self.puzzle, self.problem, self.symmetry = puzzle, problem, symmetry
+        group = symmetries_keeping_units(puzzle, problem, symmetry)
+        pinned = break_symmetry_ and group.order > 1
+        self.restricted = int(pinned)
+        var_of: dict[Key, int] = {}
+        for v in problem.primary_vars():
+            t: Tile = problem.meanings[v]
+            var_of[t.row, t.col, t.piece - 1, tuple(puzzle.edges(t.piece, t.rotation))] = v
+        boards, cubes = [], []
+        self.estimates: list[float] = []
+        for b, board in enumerate(edge_boards(puzzle, hints, distinct=pinned)):
+            engine = Engine(board)
+            boards.append(engine.board)              # with its search order chosen
+            for prefix, size in split(engine) if engine.possible else []:
+                cubes.append((b, *prefix))
+                self.estimates.append(size)
+        super().__init__(group, boards, cubes, var_of, pinned)
+
+    def verify_class(self, rep: frozenset[int], raw: bool) -> None:
+        """The owner verified by the puzzle's own verifier; with ``raw``, every member of the
+        first class too (the members are its images under the board's turns)."""
+        self.puzzle.verify(self.problem.decode(rep))
+        if raw and not getattr(self, "_members_checked", False):
+            for sol in self.expand(rep, raw):
+                self.puzzle.verify(self.problem.decode(sol))
+            self._members_checked = True
+
+    def exact_cover(self) -> None:
+        return None
+
+    def plan(self, engine: str = "backtrack") -> "EdgePlan":
+        """What workers need: the boards, the cubes, the placements' variables (no puzzle)."""
+        cubes = EdgeCubes(self.group, self.boards, self.cubes, self.var_of, self.pinned)
+        return EdgePlan(self.fingerprint(), cubes)
+
+    def fingerprint(self) -> str:
+        h = hashlib.sha256()
+        h.update(repr((self.problem.name, self.problem.num_vars, self.boards, self.cubes,
+                       self.group.order, self.pinned)).encode())
+        return h.hexdigest()[:16]
+
+
+@dataclass
+class EdgePlan:
+    """The backtracker's cubes for workers (picklable: plain data and boards)."""
+
+    fingerprint: str
+    cubes: EdgeCubes
+
+    def run_cube(self, cube: int, raw: bool, keep: bool = True) -> CubeResult:
+        """One cube in a worker: the count and the owners found (a counting cube: its first
+        solution), which the driver verifies."""
+        return EdgeRunner(_worker_cubes(self)).run(cube, raw, keep, verify=False)
+
+
+#: a worker's cubes (with their compiled engines), one per thread, kept across tasks
+_WORKER = threading.local()
+
+
+def _worker_cubes(plan: EdgePlan) -> EdgeCubes:
+    cache = _WORKER.__dict__.setdefault("cubes", {})
+    if plan.fingerprint not in cache:
+        cache.clear()
+        cache[plan.fingerprint] = plan.cubes
+    return cache[plan.fingerprint]
+
+
+class EdgeRunner:
+    """Runs the cubes of an :class:`EdgeSpace` in this process: the interface of
+    :class:`.cubes.CubeRunner`.  A stopped cube keeps its count so far (``partial``) but no
+    position inside it: a resumed count runs it again.
+
+    Counting where every solution found is its class's owner (the corner pinned, or no symmetry)
+    runs in the compiled search alone, which counts some 10^5 boards a second where decoding and
+    verifying each in Python manages 10^4 (a 5x5 board of 222,574 classes: 5.0 s against 30 s):
+    the first solution of every cube is verified, and every class has exactly as many members as
+    the group has turns (all pieces are different, so no turn keeps a board)."""
+
+    engine = "backtrack"
+
+    def __init__(self, space: EdgeCubes) -> None:
+        self.space = space
+        self._partial = 0
+        self._counting: tuple[Engine, int] | None = None    # (engine, members per class)
+        self.on_progress: Callable[[float], None] = lambda part: None
+        self.position: Position | None = None
+
+    @property
+    def partial(self) -> int:
+        """Solutions counted in the cube in progress."""
+        if self._counting is not None:
+            engine, members = self._counting
+            return engine.search.solutions * members
+        return self._partial
+
+    def owners(self, cube: int, within: Sequence[Cube] = ((),), done: float = 0.0) -> Iterator[frozenset[int]]:
+        self.position = None
+        for sol in self.space.solutions(cube):
+            if self.space.owns(cube, sol):
+                yield sol
+
+    def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
+            progress: Callable[[int], None] | None = None, within: Sequence[Cube] = ((),),
+            counted: int = 0, done: float = 0.0) -> CubeResult:
+        """Count one cube, verifying one solution per class (see :meth:`.cubes.CubeRunner.run`),
+        or in the compiled search alone (the class doc)."""
+        start = time.process_time()
+        self.position = None
+        if keep or not (self.space.pinned or self.space.group.order == 1):
+            # without a verifier here (a worker) the owners go back to be verified
+            result = self._run_classes(cube, raw, keep or not verify, verify, progress)
+        else:
+            result = self._run_compiled(cube, raw, verify)
+            if progress is not None:
+                progress(result.count)
+        self.position = Position(cube, result.count, [], 1.0)
+        result.cpu, result.worker = time.process_time() - start, os.getpid()
+        return result
+
+    def _run_classes(self, cube: int, raw: bool, keep: bool, verify: bool,
+                     progress: Callable[[int], None] | None) -> CubeResult:
+        result = CubeResult(cube)
+        self._partial = 0
+        for rep in self.owners(cube):
+            members = self.space.expand(rep, raw)
+            if verify:
+                self.space.verify_class(rep, raw)
+            result.count += len(members)
+            result.classes += 1
+            self._partial = result.count
+            if keep:
+                result.owners.append(tuple(sorted(rep)))
+            if progress is not None:
+                progress(len(members))
+        self._partial = 0
+        return result
+
+    def _run_compiled(self, cube: int, raw: bool, verify: bool) -> CubeResult:
+        space = self.space
+        b, *prefix = space.cubes[cube]
+        engine = space.engine(b)
+        engine.search.reset()
+        members = space.group.order if raw else 1
+        first: list[list[Placed]] = []
+        self._counting = (engine, members)
+        try:
+            whole = len(prefix) >= len(engine.plan.steps)     # one board at most (see solutions)
+            status = engine.solutions(prefix, limit=0 if whole else 1, on_solution=first.append)
+            sample = [tuple(sorted(space.variables(first[0])))] if first else []
+            if sample and verify:
+                space.verify_class(frozenset(sample[0]), raw)   # type: ignore[attr-defined]
+            if status == "limit":
+                engine.solutions(prefix, resume=True)
+            classes = engine.search.solutions
+        finally:
+            self._partial, self._counting = self.partial, None
+        self._partial = 0
+        # the sample goes back with the count, for a driver of workers to verify
+        return CubeResult(cube, count=classes * members, classes=classes, owners=sample)
+
+    def close(self) -> None:
+        pass
