@@ -283,3 +283,40 @@ def test_eternity2_gets_blackwoods_priority_colours_by_default():
     assert default_tuning(generate(6, 6, seed=1).puzzle()).priority == ()
     turned = [tuple(p[1:]) + (p[0],) for p in reversed(e2.pieces)]
     assert piece_fingerprint(turned) == piece_fingerprint(e2.pieces)
+
+
+@pytest.mark.parametrize("seed, order", [(1, "rows"), (2, "comb"), (3, "rows")])
+def test_break_kinds_and_subtree_budgets_follow_the_reference(seed, order):
+    """Squares that may break one join at a time, no join between two frame squares, and a
+    node budget for each subtree below a depth: the compiled search and the reference meet the
+    same boards after the same nodes; every board scores what the search says and breaks only
+    the joins allowed."""
+    pz = generate(5, 5, seed=seed).puzzle()
+    for double, rim in ((False, True), (True, False), (False, False)):
+        lay = edgescore.layout(pz, seed=seed, order=order, teeth=2, double=double, rim_breaks=rim)
+        for held, cap, limit in ((edgescore.reserve(25, 8, 0.3, 0.9), 8, 0), ([0] * 25, 40, 3000)):
+            for sub in ((0, 0), (6, 40), (12, 5)):
+                out = {}
+                for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
+                    seen = []
+                    got = search(lay, held, cap, lambda b, n, board: seen.append((b, n, board)) and False,
+                                 node_limit=limit, sub_depth=sub[0], sub_limit=sub[1])
+                    out[name] = (got, seen)
+                assert out["c"] == out["ref"]
+                for breaks, _, raw in out["c"][1]:
+                    board = lay.board(raw)
+                    assert checked_score(pz, pz.tiles(board)) == lay.joins - breaks
+                    for sq, (p, r) in board.items():
+                        e, (row, col) = pz.edges(p, r), sq
+                        for nb, mine, theirs in (((row + 1, col), 2, 0), ((row, col - 1), 3, 1)):
+                            if nb not in board or pz.edges(*board[nb])[theirs] == e[mine]:
+                                continue
+                            frame = lambda q: any(pz.on_rim(q, k) for k in range(4))   # noqa: E731
+                            assert rim or not (frame(sq) and frame(nb)), "a frame join broke"
+                    if not double:       # no square breaks both its south and west joins
+                        for sq, (p, r) in board.items():
+                            row, col = sq
+                            e = pz.edges(p, r)
+                            s_bad = (row + 1, col) in board and pz.edges(*board[row + 1, col])[0] != e[2]
+                            w_bad = (row, col - 1) in board and pz.edges(*board[row, col - 1])[1] != e[3]
+                            assert not (s_bad and w_bad)

@@ -158,7 +158,10 @@ class Tuning:
     ``restart_nodes``: a restart after that many nodes without a better board; ``repair``: the
     share of the time given to the closing repair of the best board (:mod:`repair`);
     ``priority``: colours whose pieces must be used early, at least
-    :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic)."""
+    :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic);
+    ``double``: a square may break both its placed joins at once; ``rim_breaks``: a join between
+    two frame squares may break; ``sub_depth``/``sub_limit``: the subtree below each node at
+    that fraction of the depth gets at most ``sub_limit`` nodes (0: no limit)."""
 
     order: str = "rows"
     start: float | None = None
@@ -168,6 +171,10 @@ class Tuning:
     restart_nodes: int = RESTART_NODES
     repair: float = 0.0
     priority: tuple[int, ...] = ()
+    double: bool = True
+    rim_breaks: bool = True
+    sub_depth: float = 0.0
+    sub_limit: int = 0
 
     def need(self, n: int) -> list[int] | None:
         from ..engines import edgescore
@@ -188,8 +195,10 @@ class Tuning:
 
 #: the tuning before issue 24 (one search, row scan, no repair): the benchmark's "old" engine
 OLD = Tuning()
-#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py)
-DEFAULT = Tuning()
+#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py): one break per square
+#: at a time, as Blackwood's solver (Eternity II, 30 CPU-s, seeds 1-6, with the priority colours:
+#: mean 461.0, worst 460, against 459.7 with double breaks)
+DEFAULT = Tuning(double=False)
 #: settings known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II: Blackwood's
 #: priority colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's) with his curve of
 #: sides needed by each depth, and a schedule from depth 205 to the last square.  Measured with
@@ -261,7 +270,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
         lay = edgescore.layout(puzzle, hints, seed=seed + k, order="rows" if exact else tuning.order,
-                               priority=() if exact else tuning.priority)
+                               priority=() if exact else tuning.priority,
+                               double=exact or tuning.double, rim_breaks=exact or tuning.rim_breaks)
 
         def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
             report(puzzle.tiles(lay.board(raw)), breaks)
@@ -272,7 +282,9 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
-                               tile=tuning.tile and not exact, need=None if exact else tuning.need(n))
+                               tile=tuning.tile and not exact, need=None if exact else tuning.need(n),
+                               sub_depth=min(n - 1, int(tuning.sub_depth * n)),
+                               sub_limit=0 if exact else tuning.sub_limit)
         exhausted = exact and out.status == "done"
         if exhausted:
             break

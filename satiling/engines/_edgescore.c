@@ -14,14 +14,17 @@
  *           (run + w) and south-colour runs (run + s, the run of all candidates after them); the
  *           colours a pinned north and east neighbour demand (-1 if none); the pinned piece's run
  *           (-1 if the square is free) and the breaks between a pinned square and the pinned
- *           squares before it; the north and east neighbour (depth, -1 on the rim);
+ *           squares before it; the north and east neighbour (depth, -1 on the rim); the phases
+ *           after the exact one the square may try (bit 1: break the south join, 2: the west
+ *           join, 3: both);
  *   reserve breaks held back at each depth for the squares after it.
  *
  * The order need not be a row scan: any order in which a square comes after its south and west
  * neighbours (a comb of rows and then columns, for one) reads the same two colours.
  *
  * A square is tried with its exact candidates first, then (if the schedule allows one more break)
- * those breaking the south join, then those breaking the west join, then (two more breaks) any.
+ * those breaking the south join, then those breaking the west join, then (two more breaks) any;
+ * the square's PHASES bits say which of those three later phases it may try.
  * At depth d the breaks so far may not exceed max(0, cap - reserve[d]); ``cap`` starts one below
  * the best board known and drops with every better board, so the whole schedule tightens (and its
  * first break moves deeper) as the search improves.
@@ -53,7 +56,7 @@ typedef struct {
     uint8_t rot, n, e, s, w, prio;  /* prio: the piece's sides of the priority colours */
 } Cand;
 
-enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, NORTH, EAST,
+enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, NORTH, EAST, PHASES,
        CELL_INTS };
 
 typedef struct {
@@ -70,6 +73,11 @@ typedef struct {
     PyObject *callback;
     int tile;                       /* cut by the tileability bound */
     int *F, *H, D;                  /* per colour: open half-edges, pieces' sides; the bound x 2 */
+    long long *hist;                /* nodes placed at each depth (NULL: not counted) */
+    int sub_depth;                  /* a subtree below this depth gets at most ``sub_limit`` nodes */
+    long long sub_limit, sub_start; /* (0: no limit); the node count when the subtree began */
+    int abandon;                    /* unwinding to ``sub_depth`` after the subtree's budget */
+    int prio_sorted;                /* every run lists its candidates by falling ``prio`` */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid. */
@@ -102,6 +110,13 @@ static inline void tile_move(Search *S, const Cand **board, int d, const Cand *c
             tile_add(S, col[k], sign, 0);              /* it stays open */
         }
     }
+}
+
+/* A node placed at depth d: a subtree begins at ``sub_depth``; below it, its budget may run out. */
+static inline void subtree_count(Search *S, int d) {
+    if (S->sub_limit <= 0) return;
+    if (d == S->sub_depth) S->sub_start = S->nodes;
+    else if (d > S->sub_depth && S->nodes - S->sub_start >= S->sub_limit) S->abandon = 1;
 }
 
 /* The most breaks a partial board may have after depth d. */
@@ -151,6 +166,7 @@ static int run(Search *S) {
     int d = 0;
 
 enter:                              /* square d gets its first candidate */
+    if (S->abandon) goto backtrack;
     if (d == n) {
         if (breaks <= S->cap) {
             int r = report(S, board, breaks);
@@ -181,6 +197,8 @@ enter:                              /* square d gets its first candidate */
             }
             breaks += cell[PINNED_BREAKS];
             S->nodes++;
+            if (S->hist) S->hist[d]++;
+            subtree_count(S, d);
             d++;
             goto enter;
         }
@@ -191,6 +209,10 @@ enter:                              /* square d gets its first candidate */
     }
 
 next:                               /* square d tries its next candidate */
+    if (S->abandon) {                   /* a subtree's budget ran out: back to where it began */
+        if (d > S->sub_depth) goto backtrack;
+        S->abandon = 0;
+    }
     {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         const long long avail = allowed(S, d) - base[d];
@@ -208,7 +230,14 @@ next:                               /* square d tries its next candidate */
             const int pmin = S->need ? S->need[d] - psum[d] : -1;
             while (cur[d] < end[d]) {
                 const Cand *c = cur[d]++;
-                if (used[c->piece] || c->prio < pmin) continue;
+                if (c->prio < pmin) {           /* too few priority sides: so are the rest of */
+                    if (S->prio_sorted) {       /* a run sorted by them */
+                        cur[d] = end[d];
+                        break;
+                    }
+                    continue;
+                }
+                if (used[c->piece]) continue;
                 if (ph == 1 && c->s == s) continue;     /* tried among the exact ones */
                 if (ph == 2 && c->w == w) continue;
                 if (ph == 3 && (c->s == s || c->w == w)) continue;
@@ -227,17 +256,21 @@ next:                               /* square d tries its next candidate */
                 used[c->piece] = 1;
                 breaks = base[d] + pen;
                 S->nodes++;
+                if (S->hist) S->hist[d]++;
                 if (handback_due(&S->hb, (unsigned long long)S->nodes)) {
                     int h = handback_look(&S->hb, (unsigned long long)S->nodes);
                     if (h) { status = h; goto out; }
                 }
                 if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = ENGINE_NODES; goto out; }
                 if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = ENGINE_NODES; goto out; }
+                subtree_count(S, d);
                 d++;
                 goto enter;
             }
-            if (ph >= 3 || avail < 1 || (ph == 2 && avail < 2)) break;
-            phase[d]++;
+            int nx = ph + 1;                        /* the next phase the square may try */
+            while (nx <= 3 && !(cell[PHASES] >> nx & 1)) nx++;
+            if (nx > 3 || avail < (nx == 3 ? 2 : 1)) break;
+            phase[d] = nx;
             cur[d] = NULL;
         }
     }
@@ -268,19 +301,24 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t size, const cha
 }
 
 /* The wrapper builds the buffers; still, never let a bad one send the search out of bounds. */
-static int check_layout(const Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
+static int check_layout(Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
     const int C = S->colours;
     for (Py_ssize_t i = 0; i < ncands; i++) {
         const Cand *c = S->cands + i;
         if (c->piece >= S->npieces || c->n >= C || c->e >= C || c->s >= C || c->w >= C || c->prio > 4)
             return -1;
     }
-    for (Py_ssize_t k = 0; k < nruns; k++)
+    S->prio_sorted = 1;
+    for (Py_ssize_t k = 0; k < nruns; k++) {
         if (S->spans[2 * k] < 0 || S->spans[2 * k] > S->spans[2 * k + 1] || S->spans[2 * k + 1] > ncands)
             return -1;
+        for (int32_t i = S->spans[2 * k] + 1; i < S->spans[2 * k + 1]; i++)
+            if (S->cands[i].prio > S->cands[i - 1].prio) S->prio_sorted = 0;
+    }
     for (int d = 0; d < S->n; d++) {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         if (cell[SOUTH] >= d || cell[WEST] >= d || cell[SOUTH] < -1 || cell[WEST] < -1) return -1;
+        if (cell[PHASES] < 0 || cell[PHASES] > 15) return -1;
         if (cell[NORTH] < -1 || cell[NORTH] >= S->n || cell[NORTH] == d ||
             cell[EAST] < -1 || cell[EAST] >= S->n || cell[EAST] == d) return -1;
         if (cell[PINNED] >= 0) {
@@ -320,7 +358,8 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
 
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
-"       cpu, callback, tile=False, need=None) -> (status, nodes, cap)\n\n"
+"       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0)\n"
+"    -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status, named as by every compiled\n"
@@ -328,19 +367,22 @@ PyDoc_STRVAR(search_doc,
 "or 'nodes'; 'nodes' after ``node_limit`` nodes in all or ``patience`` nodes without\n"
 "a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
 "``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  ``need``: per\n"
-"depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.  A signal raises\n"
+"depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.\n"
+"``hist``: a writable buffer of n + 1 int64, the nodes placed at each depth are added to it.\n"
+"``sub_limit`` > 0: a subtree below a node at depth ``sub_depth`` gets at most that many nodes,\n"
+"then the search goes on with that node's next sibling.  A signal raises\n"
 "its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None;
-    int n, npieces, colours;
-    long long cap, node_limit, patience;
+    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None, *hist_o = Py_None;
+    int n, npieces, colours, sub_depth = 0;
+    long long cap, node_limit, patience, sub_limit = 0;
     double seconds;
-    int cpu, tile = 0;
+    int cpu, tile = 0, status = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiL", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
-                          &callback, &tile, &need_o))
+                          &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -350,34 +392,42 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "bad board size");
         return NULL;
     }
-    Py_buffer cv, sv, ev, rv, nv = {0};
-    if (need_o != Py_None && get_buffer(need_o, &nv, (Py_ssize_t)n * 4, "need") < 0) return NULL;
-    const int32_t *need = need_o != Py_None ? nv.buf : NULL;
-    if (get_buffer(cands_o, &cv, 0, "cands") < 0) { if (need) PyBuffer_Release(&nv); return NULL; }
-    if (get_buffer(spans_o, &sv, 0, "spans") < 0) {
-        PyBuffer_Release(&cv); if (need) PyBuffer_Release(&nv); return NULL;
-    }
-    if (get_buffer(cells_o, &ev, (Py_ssize_t)n * CELL_INTS * 4, "cells") < 0) {
-        PyBuffer_Release(&cv); PyBuffer_Release(&sv); if (need) PyBuffer_Release(&nv); return NULL;
-    }
-    if (get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0) {
-        PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev);
-        if (need) PyBuffer_Release(&nv);
+    if (sub_limit > 0 && (sub_depth < 0 || sub_depth >= n)) {
+        PyErr_SetString(PyExc_ValueError, "sub_depth out of the board");
         return NULL;
     }
-    Search S = {cv.buf, sv.buf, ev.buf, rv.buf, need, n, npieces, colours, cap, 0, node_limit,
-                patience, 0, {0}, callback, tile, NULL, NULL, 0};
+    Py_buffer cv = {0}, sv = {0}, ev = {0}, rv = {0}, nv = {0}, hv = {0};
+    Search S = {0};
+    if (get_buffer(cands_o, &cv, 0, "cands") < 0 || get_buffer(spans_o, &sv, 0, "spans") < 0 ||
+        get_buffer(cells_o, &ev, (Py_ssize_t)n * CELL_INTS * 4, "cells") < 0 ||
+        get_buffer(reserve_o, &rv, (Py_ssize_t)n * 4, "reserve") < 0 ||
+        (need_o != Py_None && get_buffer(need_o, &nv, (Py_ssize_t)n * 4, "need") < 0))
+        goto done;
+    if (hist_o != Py_None) {
+        if (PyObject_GetBuffer(hist_o, &hv, PyBUF_WRITABLE) < 0) goto done;
+        if (hv.len < (Py_ssize_t)(n + 1) * 8) {
+            PyErr_Format(PyExc_ValueError, "hist: %zd bytes, expected at least %zd", hv.len,
+                         (Py_ssize_t)(n + 1) * 8);
+            goto done;
+        }
+    }
+    S.cands = cv.buf; S.spans = sv.buf; S.cells = ev.buf; S.reserve = rv.buf;
+    S.need = need_o != Py_None ? nv.buf : NULL;
+    S.hist = hist_o != Py_None ? hv.buf : NULL;
+    S.n = n; S.npieces = npieces; S.colours = colours; S.cap = cap; S.node_limit = node_limit;
+    S.patience = patience; S.callback = callback; S.tile = tile;
+    S.sub_depth = sub_depth; S.sub_limit = sub_limit;
     Py_ssize_t ncands = cv.len / (Py_ssize_t)sizeof(Cand);
-    int status = check_layout(&S, ncands, sv.len / 8);
-    if (status < 0) PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
-    else if (tile && tile_start(&S, ncands) < 0) status = -1;
-    else {
+    if (check_layout(&S, ncands, sv.len / 8) < 0)
+        PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
+    else if (!tile || tile_start(&S, ncands) == 0) {
         handback_start(&S.hb, seconds, cpu, 0);
         status = run(&S);
     }
+done:
     PyMem_Free(S.F); PyMem_Free(S.H);
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
-    if (need) PyBuffer_Release(&nv);
+    PyBuffer_Release(&nv); PyBuffer_Release(&hv);
     if (status < 0) return NULL;
     return Py_BuildValue("(sLL)", handback_name(status), S.nodes, S.cap);
 }

@@ -31,7 +31,7 @@ Cand = tuple[int, int, int, int, int, int]
 OnBoard = Callable[[int, int, list[tuple[int, int]]], Any]
 
 CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "pinned", "pinned_breaks",
-               "north", "east")
+               "north", "east", "phases")
 #: fill orders: "rows" scans rows from the bottom-left corner; "comb" scans the bottom rows, then
 #: fills the top ``teeth`` rows by columns (after a block of ``teeth`` columns by rows), as
 #: Blackwood's solver does on Eternity II (rows 1-11, then 5-high columns)
@@ -88,11 +88,14 @@ def fill_order(rows: int, cols: int, order: str = "rows", teeth: int | None = No
 
 
 def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str = "rows",
-           teeth: int | None = None, priority: tuple[int, ...] = ()) -> Layout:
+           teeth: int | None = None, priority: tuple[int, ...] = (), double: bool = True,
+           rim_breaks: bool = True) -> Layout:
     """The search tables of an edge-matching ``puzzle`` (its pinned pieces, and the hints if
     asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order;
     ``order`` and ``teeth``: see :func:`fill_order`; ``priority``: colours whose pieces come
-    first in every run (most such sides first), for the ``need`` of :func:`search`."""
+    first in every run (most such sides first), for the ``need`` of :func:`search`.
+    ``double``: a square may break both its placed joins at once; ``rim_breaks``: a join between
+    two frame squares may break (Blackwood's solver allows neither)."""
     rows, cols = puzzle.rows, puzzle.cols
     order = fill_order(rows, cols, order, teeth)
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
@@ -102,7 +105,7 @@ def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str
     tables = _Tables()
     tables.priority = frozenset(priority)
     runs = _class_runs(puzzle, order, pinned, colours, tables, random.Random(seed) if seed is not None else None)
-    cells = _cells(puzzle, order, pinned, runs, tables)
+    cells = _cells(puzzle, order, pinned, runs, tables, double, rim_breaks)
     cands, spans = tables.cands, tables.spans
     lay = Layout(order, colours, len(puzzle.pieces), len(puzzle.joins()), cands, spans, cells)
     lay.prio = [tables.prio(c) for c in cands]
@@ -158,11 +161,17 @@ def _class_runs(puzzle: Any, order: list, pinned: dict, colours: int, tables: _T
     return runs
 
 
-def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables) -> list[tuple[int, ...]]:
+def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables, double: bool = True,
+           rim_breaks: bool = True) -> list[tuple[int, ...]]:
     """The :data:`CELL_FIELDS` of each square in search order (a pinned square adds its run)."""
     depth = {sq: d for d, sq in enumerate(order)}
+    frame = lambda sq: any(puzzle.on_rim(sq, k) for k in range(4))     # noqa: E731
     cells = []
     for d, (r, c) in enumerate(order):
+        # the phases after the exact one: bit 1 breaks the south join, 2 the west one, 3 both
+        south_ok = rim_breaks or not (frame((r, c)) and r + 1 < puzzle.rows and frame((r + 1, c)))
+        west_ok = rim_breaks or not (frame((r, c)) and c > 0 and frame((r, c - 1)))
+        phases = 2 * south_ok + 4 * west_ok + 8 * (double and south_ok and west_ok)
         south = depth[r + 1, c] if r + 1 < puzzle.rows else -1
         west = depth[r, c - 1] if c > 0 else -1
         north = depth[r - 1, c] if r > 0 else -1
@@ -173,7 +182,7 @@ def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables) 
             p, rot = pinned[r, c]
             e = puzzle.edges(p, rot)
             cells.append((south, west, -1, -1, -1, -1, -1, len(tables.spans),
-                          _pinned_breaks(puzzle, pinned, (r, c), e), north, east))
+                          _pinned_breaks(puzzle, pinned, (r, c), e), north, east, phases))
             tables.add_run([(p - 1, rot, *e)])
             continue
         if (0 <= north < d and (r - 1, c) not in pinned) or (0 <= east < d and (r, c + 1) not in pinned):
@@ -182,7 +191,7 @@ def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables) 
         need_n = puzzle.edges(*up)[2] if up else -1         # a pinned north neighbour's S colour
         need_e = puzzle.edges(*right)[3] if right else -1   # a pinned east neighbour's W colour
         rim = tuple(puzzle.on_rim((r, c), k) for k in range(4))
-        cells.append((south, west, *runs[rim], need_n, need_e, -1, 0, north, east))
+        cells.append((south, west, *runs[rim], need_n, need_e, -1, 0, north, east, phases))
     return cells
 
 
@@ -231,18 +240,24 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
-           need: list[int] | None = None) -> Outcome:
+           need: list[int] | None = None, hist: bytearray | None = None, sub_depth: int = 0,
+           sub_limit: int = 0) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
     clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
     :func:`reserve`); boards with at most ``cap`` breaks are reported, each lowering the cap
     below itself.  ``tile`` cuts a branch whose breaks plus the tileability bound (the colours
     left open against the pieces left, ``_edgescore.c``) pass the cap.  Ctrl-C raises
-    KeyboardInterrupt within a few milliseconds (the boards reported so far are the caller's)."""
+    KeyboardInterrupt within a few milliseconds (the boards reported so far are the caller's).
+    ``hist``: a writable buffer of ``len(lay.order) + 1`` int64 to which the nodes placed at each
+    depth are added (for measurements).  ``sub_limit`` > 0: the subtree below each node at depth
+    ``sub_depth`` gets at most that many nodes, then the search goes on with the node's next
+    sibling (the tail of a board is searched a bounded time for each beginning)."""
     from . import _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
                                            on_board, tile,
-                                           None if need is None else struct.pack(f"<{len(need)}i", *need))
+                                           None if need is None else struct.pack(f"<{len(need)}i", *need),
+                                           hist, sub_depth, sub_limit)
     return Outcome(status, nodes, cap)

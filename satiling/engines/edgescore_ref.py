@@ -15,13 +15,16 @@ class _Stop(Exception):
 
 class _Search:
     def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
-                 node_limit: int, patience: int, tile: bool = False, need: list[int] | None = None) -> None:
+                 node_limit: int, patience: int, tile: bool = False, need: list[int] | None = None,
+                 sub_depth: int = 0, sub_limit: int = 0) -> None:
         self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
         self.node_limit, self.patience, self.nodes, self.last = node_limit, patience, 0, 0
         self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
         self.used = [False] * lay.npieces
         self.tile, self.need = tile, need
         self.psum = 0                   # priority sides placed so far
+        self.sub_depth, self.sub_limit, self.sub_start = sub_depth, sub_limit, 0
+        self.abandon = False            # unwinding to sub_depth: the subtree's budget ran out
         # tileability: per colour the open half-edges of placed squares and the sides in the pool
         self.open = [0] * lay.colours
         self.pool = [0] * lay.colours
@@ -68,6 +71,15 @@ class _Search:
             return True
         return False
 
+    def count(self, d: int) -> None:
+        """A node placed at depth ``d``: a subtree begins at ``sub_depth``; below it, its budget may run out."""
+        if self.sub_limit <= 0:
+            return
+        if d == self.sub_depth:
+            self.sub_start = self.nodes
+        elif d > self.sub_depth and self.nodes - self.sub_start >= self.sub_limit:
+            self.abandon = True
+
     def allowed(self, d: int) -> int:
         """The most breaks a partial board may have after depth ``d``."""
         return max(0, self.cap - self.held[d])
@@ -75,6 +87,8 @@ class _Search:
     def fill(self, d: int, breaks: int) -> None:
         """Try every candidate on square ``d`` that the schedule allows, with ``breaks`` so far."""
         lay = self.lay
+        if self.abandon:
+            return
         if d == len(lay.order):
             if breaks <= self.cap:
                 if self.on_board(breaks, self.nodes, [(c[0], c[1]) for c in self.board]):
@@ -85,6 +99,7 @@ class _Search:
                     raise _Stop("done")      # every join matches: nothing better exists
             return
         south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d][:9]
+        phases = lay.cells[d][11]
         if pinned >= 0:
             i = lay.spans[pinned][0]
             c = lay.cands[i]
@@ -92,8 +107,11 @@ class _Search:
                     and not self.cut(d, c, breaks + pinned_breaks)):
                 self.board[d] = c
                 self.nodes += 1
+                self.count(d)
                 self.psum += lay.prio[i]
                 self.fill(d + 1, breaks + pinned_breaks)
+                if self.abandon and d == self.sub_depth:
+                    self.abandon = False
                 self.psum -= lay.prio[i]
                 if self.tile:
                     self.move(d, c, -1)
@@ -105,6 +123,8 @@ class _Search:
             return
         runs = (exact + s * lay.colours + w, wonly + w, sonly + s, sonly + lay.colours)
         for phase, run in enumerate(runs):
+            if phase and not phases >> phase & 1:
+                continue                            # a break this square may not take
             if phase and avail < (2 if phase == 3 else 1):
                 return
             first, end = lay.spans[run]
@@ -123,11 +143,16 @@ class _Search:
                     raise _Stop("nodes")
                 if self.patience and self.nodes - self.last >= self.patience:
                     raise _Stop("nodes")
+                self.count(d)
                 self.fill(d + 1, breaks + pen)
                 if self.tile:
                     self.move(d, c, -1)
                 self.psum -= lay.prio[i]
                 self.used[c[0]] = False
+                if self.abandon:                    # a subtree's budget ran out
+                    if d > self.sub_depth:
+                        return
+                    self.abandon = False
                 avail = self.allowed(d) - breaks    # a board found below lowers the cap
                 if avail < 0:
                     return
@@ -140,9 +165,10 @@ def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
 
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
-           patience: int = 0, tile: bool = False, need: list[int] | None = None) -> Outcome:
+           patience: int = 0, tile: bool = False, need: list[int] | None = None,
+           sub_depth: int = 0, sub_limit: int = 0) -> Outcome:
     """:func:`satiling.engines.edgescore.search` without the clock."""
-    run = _Search(lay, held, cap, on_board, node_limit, patience, tile, need)
+    run = _Search(lay, held, cap, on_board, node_limit, patience, tile, need, sub_depth, sub_limit)
     try:
         run.fill(0, 0)
     except _Stop as stop:
