@@ -66,10 +66,9 @@ def exact_cover_arrays() -> list:
     """The exact-cover engine's arguments for a bitboard board (neighbours, areas, shift rules)."""
     from satiling import catalog
     from satiling.engines.exactcover import matrix_of
-    from satiling.search.cubes import board_of
     puzzle = catalog.load("tetromino-4x10")
     problem = puzzle.problem()
-    return list(matrix_of(problem, board_of(puzzle, problem)).arrays())
+    return list(matrix_of(problem, puzzle.cover_board(problem)).arrays())
 
 
 def test_a_good_exact_cover_matrix_is_taken():

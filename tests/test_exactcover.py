@@ -16,7 +16,7 @@ import pytest
 
 from satiling import catalog
 from satiling.engines.exactcover import Board, ExactCover, Matrix, matrix_of
-from satiling.search.cubes import CubeSpace, board_of
+from satiling.search.cubes import CubeSpace
 from satiling.engines.exactcover_ref import Walk
 
 #: bundled boards the Python walk enumerates within a second or so (restricted by symmetry); and
@@ -27,7 +27,7 @@ SMALL = 700
 def engine_for(name: str, strategy: str = "auto", restricted: bool = True, pocket: bool = True):
     puzzle = catalog.load(name)
     problem = CubeSpace(puzzle).problem if restricted else puzzle.problem()
-    matrix = matrix_of(problem, board_of(puzzle, problem) if pocket else None)
+    matrix = matrix_of(problem, puzzle.cover_board(problem) if pocket else None)
     return problem, ExactCover(dataclasses.replace(matrix, strategy=strategy))
 
 
@@ -231,10 +231,9 @@ def test_where_a_paused_search_stands_partitions_what_is_left(name, board):
     # not met yet (n-ary and in/out branchings, bitboards and dancing links, paused by a node
     # budget or after a number of solutions)
     from satiling import load
-    from satiling.search.cubes import board_of
     puzzle = load(name)
     problem = puzzle.problem()
-    matrix = matrix_of(problem, board_of(puzzle, problem) if board else None)
+    matrix = matrix_of(problem, puzzle.cover_board(problem) if board else None)
     engine = ExactCover(matrix)
     assert bool(matrix.search_board()) == board
     every = {tuple(sorted(s)) for s in engine.solutions()}

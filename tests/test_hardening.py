@@ -210,7 +210,7 @@ def test_a_dask_scheduler_that_never_answers_times_out():
     import time
     import pytest
     from satiling.errors import SatilingError
-    from satiling.search.cubes import _connect
+    from satiling.search.workers import _connect
     Client = pytest.importorskip("distributed").Client
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))

@@ -23,7 +23,8 @@ import pytest
 from satiling import catalog
 from satiling.cli import main
 from satiling.errors import SatilingError
-from satiling.search.cubes import CubeRunner, CubeSpace
+from satiling.search.cubes import CubeSpace
+from satiling.search.runner import CubeRunner
 from satiling.search.proof import check_proof, prove_complete
 from satiling.search.stream import Run, Settings
 

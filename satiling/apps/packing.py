@@ -36,7 +36,6 @@ from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
 from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
 from ..limits import check_seconds, check_workers
-from ..search.cubes import board_of
 from ..search.exact import engine_solutions
 
 if TYPE_CHECKING:
@@ -225,7 +224,7 @@ class Packer:
         if time_limit is not None:
             seconds = min(seconds, time_limit / 2)
         problem = question.problem()
-        matrix = matrix_of(problem, board_of(question, problem))
+        matrix = matrix_of(problem, question.cover_board(problem))
         if matrix is None:
             return None
         deadline = time.perf_counter() + seconds

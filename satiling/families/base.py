@@ -54,6 +54,11 @@ class Puzzle(ABC):
     def placement_from_json(self, data: Any) -> Any:
         """Inverse of ``placement.to_json()`` (raises SatilingError on malformed data)."""
 
+    def cover_board(self, problem: Problem) -> Any:
+        """The board as the exact-cover engine's items, for its pocket cut
+        (:class:`satiling.engines.exactcover.Board`); None: the family has no such board."""
+        return None
+
     def check_partial(self, problem: Problem, true_vars: frozenset[int]) -> None:
         """Raise :class:`~satiling.errors.SatilingError` if a partial model (the true primary
         variables of ``problem``) contradicts itself, e.g. two placements on one cell.

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..engines.edgematch import Placed
 from ..families.edgematch import EdgeMatchPuzzle, Tile
-from .cubes import executor, stop
+from .workers import executor, stop
 from .edgeboards import edge_boards, tiles
 
 #: with workers: below this estimated tree (a few seconds of search) one process answers

@@ -212,7 +212,7 @@ def _worker_cubes(plan: EdgePlan) -> EdgeCubes:
 
 class EdgeRunner:
     """Runs the cubes of an :class:`EdgeSpace` in this process: the interface of
-    :class:`.cubes.CubeRunner`.  A stopped cube keeps its count so far (``partial``) but no
+    :class:`.runner.CubeRunner`.  A stopped cube keeps its count so far (``partial``) but no
     position inside it: a resumed count runs it again.
 
     Counting where every solution found is its class's owner (the corner pinned, or no symmetry)
@@ -247,7 +247,7 @@ class EdgeRunner:
     def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
             progress: Callable[[int], None] | None = None, within: Sequence[Cube] = ((),),
             counted: int = 0, done: float = 0.0) -> CubeResult:
-        """Count one cube, verifying one solution per class (see :meth:`.cubes.CubeRunner.run`),
+        """Count one cube, verifying one solution per class (see :meth:`.runner.CubeRunner.run`),
         or in the compiled search alone (the class doc)."""
         start = time.process_time()
         self.position = None

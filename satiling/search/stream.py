@@ -32,7 +32,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
 from ..signals import stop_on
-from .cubes import CubeResult, CubeRunner, CubeSpace, Job, Position, executor, in_order, results
+from .cubes import CubeResult, CubeSpace, Position
+from .runner import CubeRunner
+from .workers import Job, executor, in_order, results
 from .router import BACKTRACK
 from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
 from .runfiles import keep_stopped as keep_stopped_count

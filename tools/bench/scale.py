@@ -51,7 +51,8 @@ def cube_profile(job: list[str], workers: int) -> None:
     so serial CPU / busiest worker's CPU is the speed-up a quiet machine would show.
     """
     from satiling import catalog
-    from satiling.search.cubes import CubeRunner, executor, results
+    from satiling.search.runner import CubeRunner
+    from satiling.search.workers import executor, results
     from satiling.search.stream import Run, Settings
     raw = "--raw" in job
     puzzle = catalog.load(job[0])

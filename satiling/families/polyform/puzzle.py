@@ -119,6 +119,11 @@ class PolyformPuzzle(Puzzle):
         return self._coverage
 
     # -- model -------------------------------------------------------------------------------
+    def cover_board(self, problem: Problem) -> Any:
+        """The board's cells as items of ``problem``, for the exact-cover engine's pocket cut."""
+        from .cover import cover_board
+        return cover_board(self, problem)
+
     def problem(self, **options: Any) -> Problem:
         """The exact-cover model: one primary variable per placement."""
         check_known(self.family, options, {"parity"})
