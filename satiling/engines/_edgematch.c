@@ -50,6 +50,9 @@ typedef struct {
     uint32_t *score;
     uint64_t rng;           /* the value orders' generator in a seeded run; 0: no randomness */
     uint64_t rng_saved;     /* its state when a seeded run stopped (for resume) */
+    int32_t *nx_k;          /* [i]: which of step i+1's four key reads sees step i's square (-1: none) */
+    int32_t *nx_side;       /* [i]: the side of step i's square that read looks at */
+    uint32_t *ent_tc;       /* [2e]: ent_type[e], [2e + 1]: ent_col[e] (one cache line apart less) */
     /* search state */
     uint8_t *col;
     int32_t *mult;
@@ -86,7 +89,7 @@ static void *copy_buffer(PyObject *obj, Py_ssize_t want, const char *what) {
 static void Search_dealloc(Search *s) {
     void *arrays[] = {s->start, s->ent_type, s->ent_col, s->mult0, s->step_cell, s->step_base,
                       s->step_nbr, s->step_w, s->col0, s->col, s->mult, s->pos, s->end, s->choice,
-                      s->buf, s->score};
+                      s->buf, s->score, s->nx_k, s->nx_side, s->ent_tc};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -190,6 +193,29 @@ static int Search_init(Search *s, PyObject *args, PyObject *kw) {
     s->nkeys = nkeys;
     if (s->tight && ensure_lists(s) < 0)
         return -1;
+    PyMem_Free(s->nx_k);               /* __init__ called again */
+    PyMem_Free(s->nx_side);
+    PyMem_Free(s->ent_tc);
+    s->nx_k = PyMem_Malloc(4 * ((size_t)n + 1));
+    s->nx_side = PyMem_Malloc(4 * ((size_t)n + 1));
+    s->ent_tc = PyMem_Malloc(8 * ((size_t)s->nentries + 1));
+    if (!s->nx_k || !s->nx_side || !s->ent_tc) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int e = 0; e < s->nentries; e++) {
+        const uint8_t *c = (const uint8_t *)s->ent_col + 4 * e;     /* side q in byte q */
+        s->ent_tc[2 * e] = (uint32_t)s->ent_type[e];
+        s->ent_tc[2 * e + 1] = c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 24;
+    }
+    for (int i = 0; i < n; i++) {          /* the read of step i+1's key that step i's square sets */
+        s->nx_k[i] = -1, s->nx_side[i] = 0;
+        for (int k = 0; i + 1 < n && k < 4; k++) {
+            int32_t slot = s->step_nbr[4 * (i + 1) + k];
+            if (s->step_w[4 * (i + 1) + k] && slot < s->nslots && slot / 4 == s->step_cell[i])
+                s->nx_k[i] = k, s->nx_side[i] = slot % 4;
+        }
+    }
     s->col = PyMem_Malloc(s->nslots + 1);
     s->mult = PyMem_Malloc(4 * (s->ntypes + 1));
     s->pos = PyMem_Malloc(4 * (n + 1));
@@ -241,24 +267,44 @@ static inline void open_step(Search *s, int d) {
         s->end[d] = s->pos[d] + m;
         return;
     }
-    for (uint32_t e = s->start[key]; e < s->start[key + 1]; e++) {
-        if (s->mult[s->ent_type[e]] == 0)
+    /* the next step's key but for the read that sees step d's square (``kk``; -1: none reads
+     * it, and every candidate leaves the next step the same range) */
+    const uint32_t *restrict start = s->start;
+    const uint32_t *restrict tc = s->ent_tc;
+    const int32_t *restrict mult = s->mult;
+    uint32_t *restrict score = s->score;
+    uint32_t part = 0, wk = 0, sc0 = 0, shift = 0;
+    int kk = -1;
+    if (d + 1 < s->nsteps) {
+        const int32_t *nb = s->step_nbr + 4 * (d + 1);
+        const uint32_t *w = s->step_w + 4 * (d + 1);
+        kk = s->nx_k[d], shift = 8 * (uint32_t)s->nx_side[d];
+        part = s->step_base[d + 1];
+        for (int k = 0; k < 4; k++)
+            if (k != kk)
+                part += s->col[nb[k]] * w[k];
+        if (kk >= 0)
+            wk = w[kk];
+        else
+            sc0 = start[part + 1] - start[part];
+    }
+    for (uint32_t e = start[key], stop = start[key + 1]; e < stop; e++) {
+        if (mult[tc[2 * e]] == 0)
             continue;
-        uint32_t sc = 0;
-        if (d + 1 < s->nsteps) {
-            put(s, d, e);              /* overwritten when a candidate is placed */
-            uint32_t next = key_of(s, d + 1);
-            sc = s->start[next + 1] - s->start[next];
+        uint32_t sc = sc0;
+        if (kk >= 0) {                 /* as if e were placed: the next step's range */
+            uint32_t next = part + (tc[2 * e + 1] >> shift & 0xff) * wk;
+            sc = start[next + 1] - start[next];
         }
         if (s->rng)                    /* ties at random: the size in the high bits */
             sc = ((sc < 0xFFFFF ? sc : 0xFFFFF) << 12) | (uint32_t)(xorshift(&s->rng) & 0xfff);
         uint32_t j = m++;
-        while (j > 0 && s->score[j - 1] > sc) {          /* insertion sort: a few candidates */
-            s->score[j] = s->score[j - 1];
+        while (j > 0 && score[j - 1] > sc) {             /* insertion sort: a few candidates */
+            score[j] = score[j - 1];
             b[j] = b[j - 1];
             j--;
         }
-        s->score[j] = sc;
+        score[j] = sc;
         b[j] = e;
     }
     s->pos[d] = (uint32_t)(b - s->buf);
@@ -393,10 +439,17 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     int status = ENGINE_DONE;
     for (;;) {
         if (pos[d] < end[d]) {
-            uint32_t e = listed ? buf[pos[d]++] : pos[d]++;
-            int32_t t = ent_type[e];
-            if (mult[t] == 0)
-                continue;
+            uint32_t e;
+            int32_t t;
+            if (listed) {              /* live when listed, and the same pieces are free again */
+                e = buf[pos[d]++];
+                t = ent_type[e];
+            } else {
+                e = pos[d]++;
+                t = ent_type[e];
+                if (mult[t] == 0)
+                    continue;
+            }
             nodes++;
             choice[d] = e;
             if (d + 1 == n) {

@@ -142,7 +142,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cap", type=float, default=60.0, help="CPU seconds per exact run (default 60)")
     ap.add_argument("--seeds", type=seeds_arg, default=seeds_arg("1-5"), help="generated 8x8 seeds (1-5)")
-    ap.add_argument("--owen", default="7,8,9", help="Owen's boards (default 7,8,9)")
+    ap.add_argument("--owen", default="7,8,9", help="Owen's boards (default 7,8,9; '' for none)")
+    ap.add_argument("--exact-engines", default="old,new",
+                    help="of old (the default search), new (Luby restarts, seed 1) (default both)")
     ap.add_argument("--skip-e2", action="store_true")
     ap.add_argument("--skip-exact", action="store_true")
     ap.add_argument("--keep", metavar="DIR", help="keep the best boards in DIR")
@@ -185,23 +187,29 @@ def e2(args: argparse.Namespace) -> None:
 
 def exact(args: argparse.Namespace) -> None:
     boards = [f"owen{n}" for n in seeds_arg(args.owen)] + [f"gen8-{s}" for s in args.seeds]
+    engines = args.exact_engines.split(",")
     print(f"\nCPU seconds to a first solution (cap {args.cap:g} CPU-s; '>' = not within the cap)")
-    print(f"{'board':10}{'old':>10}{'new':>10}  {'nodes old':>12}{'nodes new':>12}  before / published")
-    spent: dict[str, list[float]] = {"old": [], "new": []}
+    print(f"{'board':10}" + "".join(f"{w:>10}" for w in engines) + "  " +
+          "".join(f"{'nodes ' + w:>12}" for w in engines) + "  before / published")
+    spent: dict[str, list[float]] = {w: [] for w in engines}
     for name in boards:
         row, nodes = [], []
-        for which in ("old", "new"):
+        for which in engines:
             res, cpu = run_child(["exact", which, name], cpu_cap=args.cap)
             ok = res is not None and res["status"] == "limit"
             row.append(f"{cpu:.1f}" if ok else f">{cpu:.0f}")
             nodes.append(f"{res['nodes']:.3g}" if res else "-")
-            spent[which].append(cpu if ok else float("inf"))
+            if name.startswith("gen"):            # the summary: generated boards only
+                spent[which].append(cpu if ok else float("inf"))
         note = " / ".join(x for x in (BEFORE_EXACT.get(name, ""), PUBLISHED_EXACT.get(name, "")) if x)
-        print(f"{name:10}{row[0]:>10}{row[1]:>10}  {nodes[0]:>12}{nodes[1]:>12}  {note}", flush=True)
+        print(f"{name:10}" + "".join(f"{x:>10}" for x in row) + "  " + "".join(f"{x:>12}" for x in nodes)
+              + f"  {note}", flush=True)
     for which, times in spent.items():
+        if not times:
+            continue
         times = sorted(times)
         median = times[len(times) // 2] if len(times) % 2 else (times[len(times) // 2 - 1] + times[len(times) // 2]) / 2
-        print(f"{which}: median {median:.1f} CPU-s, {sum(t <= 60 for t in times)} of {len(times)} within 60 CPU-s, "
+        print(f"{which}, generated boards: median {median:.1f} CPU-s, {sum(t <= 60 for t in times)} of {len(times)} within 60 CPU-s, "
               f"{sum(t < float('inf') for t in times)} within the cap")
 
 
