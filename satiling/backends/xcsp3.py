@@ -10,7 +10,7 @@ Written directly rather than through ``pycsp3``, measured: pycsp3 builds the XML
 modelling session (``satisfy``/``compile``, to a file it names from ``sys.argv``), which a library
 call cannot use cleanly, and on the 6x10 pentomino board it took 0.26 s to build and compile the
 same sums where this writer takes 0.025 s; it would also make a 20 MB package (jars, lxml) a
-dependency.  What is written is solved by pycsp3's own ACE in ``tests/test_formats.py``.
+dependency.  What is written is solved by pycsp3's own ACE in ``tests/backends/test_formats.py``.
 """
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ import pytest
 
 from conftest import run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "solvers.md"
 #: Knuth's DLX1 / SSXCC, tangled from his CWEB sources (tools/bench/exactcover.py builds them the
 #: same way); kept beside the repository, never in it: SATILING_PEERS, else ../shared/peers

@@ -8,7 +8,7 @@ import pytest
 from satiling import SatilingError, load
 from satiling.apps.packing import Packer, hole_components
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 def check_packing(puzzle, packing) -> None:

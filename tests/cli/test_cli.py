@@ -298,7 +298,7 @@ def test_make_demo_installs_satiling_without_the_test_tools(tmp_path):
     from pathlib import Path
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     venv = f"VENV={tmp_path / 'venv'}"            # a dry run (-n) against a venv that is not there
     demo = subprocess.run(["make", "-n", "demo", venv], cwd=root, capture_output=True, text=True).stdout
     test = subprocess.run(["make", "-n", "test", venv], cwd=root, capture_output=True, text=True).stdout

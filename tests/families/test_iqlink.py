@@ -205,7 +205,7 @@ def test_pictures_are_svg():
 def test_empty_board_cube_matches_an_independent_search():
     """Piece A on CAA: the same 64 solutions as an independent exhaustive search listed (the full
     empty-board count, 50000, is tools/experiments/iqlink_count.py's job: 18 CPU-minutes)."""
-    path = Path(__file__).parent / "data" / "iqlink_empty_cube_CAA.txt"
+    path = Path(__file__).parents[1] / "data" / "iqlink_empty_cube_CAA.txt"
     listed = {line for line in path.read_text().splitlines() if line and not line.startswith("#")}
     puzzle = q.IQLinkPuzzle(placed=q.parse_placements("CAA"), linked=False)
     problem = puzzle.problem()

@@ -8,7 +8,7 @@ import pytest
 from satiling import load
 from satiling.backends.cnf import CnfEncoder
 
-PAGE = Path(__file__).resolve().parent.parent / "encodings" / "exact-cover.md"
+PAGE = Path(__file__).resolve().parents[2] / "encodings" / "exact-cover.md"
 
 
 def table_rows():

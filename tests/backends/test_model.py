@@ -13,7 +13,7 @@ from satiling.problem import Problem
 from satiling.search.enumerate import puzzle_solutions, solutions
 from satiling.search.solve import solve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def brute_force(problem: Problem) -> set[frozenset[int]]:
