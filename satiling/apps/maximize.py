@@ -8,9 +8,23 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board; one search per core by default
   (different seeds; each better board comes back to this process and is checked again); on Eternity
-  II with Blackwood's priority colours (:data:`KNOWN_TUNING`).  On small boards it runs without a
-  schedule to the end, which proves the best score (branch and bound).  Options measured and left
-  off by default (:class:`Tuning`; 30 CPU-s runs on Eternity II, seeds 1-3, scores at the end):
+  II with Blackwood's priority colours (:data:`KNOWN_TUNING`); a square breaks at most one join
+  (:data:`DEFAULT`).  On small boards it runs without a schedule to the end, which proves the best
+  score (branch and bound).
+
+  Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
+  about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a
+  new random candidate order; 60% of the nodes in rows 2-5, where the priority colours' need cuts
+  most branches; about 100 boards a run reach depth 207 (the schedule's first break) without a
+  break, and the breaks below them take only 8% of the nodes.  Without the priority colours the
+  nodes pile up in rows 9-10 and depth 205 is reached a few times a run (441 in 15 s).
+
+  Measured on Eternity II (30 CPU-s, seeds 1-6, mean and worst at the end; one break per square
+  unless said): one break per square 461.0/460 against two 459.7; frame joins kept whole 457 on
+  seed 1 against 462; the schedule from depth 200: 459.2/458, from 210: 455.0/449, to depth 250:
+  460.0/459; the comb order 460.8/460; the need curve scaled by 0.9: 457.8/456; candidates with
+  any priority side first (Blackwood's order) instead of most sides first: 459.7/459; restarts
+  after 6.6e7 nodes: 460.0/457.  Older measurements, with two breaks per square (seeds 1-3):
   the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
   457, 458 against 459, 457), an earlier schedule (from depth 190: 451, 451, 450), a later one (from
   210: no board in 30 s), restarts after 1e8 nodes (453, 452), the tileability cut (half the node

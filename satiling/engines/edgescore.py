@@ -7,7 +7,9 @@ pieces indexed by those two colours; frame pieces sit only on frame squares (a t
 square); pinned pieces (the starter, optionally the hints) are placed when the scan reaches them and
 checked by the squares that touch them.  Some joins may break: a square first tries the pieces
 that match both placed neighbours, then, if the schedule allows one more break, those that match
-only one, and with two more allowed any piece (so a loose schedule always reaches a full board).
+only one, and with two more allowed any piece (so a loose schedule always reaches a full board);
+the layout may keep a square to one break (``double=False``, as Blackwood's solver) or keep the
+joins between frame squares whole (``rim_breaks=False``).
 The schedule (:func:`reserve`) allows no break before a depth ``start`` and a growing number after
 it, up to the cap -- one below the best board found so far -- at depth ``full``: the shape of the
 schedules behind the 460+ Eternity II boards (Blackwood's breaks at depths 201-239).
@@ -89,13 +91,15 @@ def fill_order(rows: int, cols: int, order: str = "rows", teeth: int | None = No
 
 def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str = "rows",
            teeth: int | None = None, priority: tuple[int, ...] = (), double: bool = True,
-           rim_breaks: bool = True) -> Layout:
+           rim_breaks: bool = True, prio_order: str = "count") -> Layout:
     """The search tables of an edge-matching ``puzzle`` (its pinned pieces, and the hints if
     asked, in place); ``seed`` shuffles the candidate order, None keeps the piece order;
     ``order`` and ``teeth``: see :func:`fill_order`; ``priority``: colours whose pieces come
     first in every run (most such sides first), for the ``need`` of :func:`search`.
     ``double``: a square may break both its placed joins at once; ``rim_breaks``: a join between
-    two frame squares may break (Blackwood's solver allows neither)."""
+    two frame squares may break (Blackwood's solver allows neither).  ``prio_order``: "count" puts
+    the candidates with most priority sides first, "any" those with any before the others (in
+    the shuffled order within each group, as Blackwood's solver)."""
     rows, cols = puzzle.rows, puzzle.cols
     order = fill_order(rows, cols, order, teeth)
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
@@ -104,6 +108,7 @@ def layout(puzzle: Any, hints: bool = False, seed: int | None = None, order: str
         raise SatilingError("the scoring search takes at most 255 colours and 65535 pieces")
     tables = _Tables()
     tables.priority = frozenset(priority)
+    tables.any_first = prio_order == "any"
     runs = _class_runs(puzzle, order, pinned, colours, tables, random.Random(seed) if seed is not None else None)
     cells = _cells(puzzle, order, pinned, runs, tables, double, rim_breaks)
     cands, spans = tables.cands, tables.spans
@@ -122,6 +127,7 @@ class _Tables:
     cands: list[Cand] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
     priority: frozenset = frozenset()
+    any_first: bool = False
 
     def prio(self, c: Cand) -> int:
         return sum(x in self.priority for x in c[2:])
@@ -147,7 +153,7 @@ def _class_runs(puzzle: Any, order: list, pinned: dict, colours: int, tables: _T
         if rng is not None:
             rng.shuffle(entries)
         if tables.priority:
-            entries.sort(key=lambda e: -tables.prio(e))
+            entries.sort(key=lambda e: -min(tables.prio(e), 1) if tables.any_first else -tables.prio(e))
         first = len(tables.spans)
         for s in range(colours):
             for w in range(colours):

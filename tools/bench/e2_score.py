@@ -18,6 +18,7 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py                  # 60 s each, 2e8 nodes for the rate
     python tools/bench/e2_score.py --quick          # 10 s each, 2e7 nodes
     python tools/bench/e2_score.py --seconds 600 --wall --skip-lns   # ten minutes on the clock
+    python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
 
 Measured (shared 2-core machine, load average 7-10, seed 0):
 
@@ -95,6 +96,35 @@ def rescore(path: str) -> int:
     return int(re.search(r"^score (\d+)/480", r.stdout, re.M).group(1))
 
 
+def by_seed(args) -> None:
+    """The backtracker once per seed (one search process each; CPU seconds unless --wall, when
+    it uses every core), every board re-scored by ``satiling score``."""
+    from concurrent.futures import ThreadPoolExecutor
+    a, _, b = args.seeds.partition("-")
+    seeds = list(range(int(a), int(b) + 1)) if b else [int(x) for x in args.seeds.split(",")]
+    folder = args.keep or tempfile.mkdtemp(prefix="e2score-")
+    os.makedirs(folder, exist_ok=True)
+    clock = "wall" if args.wall else "cpu"
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; backtrack, {args.seconds:g} {clock}-s per seed")
+
+    def one(seed: int) -> tuple:
+        path = os.path.join(folder, f"backtrack-{seed}.txt")
+        out = subprocess.run([sys.executable, __file__, "--child", "best", "backtrack", str(args.seconds),
+                              str(seed), path, clock], capture_output=True, text=True, cwd=ROOT, check=True)
+        res = json.loads(out.stdout.strip().splitlines()[-1])
+        return seed, res, rescore(path)
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        rows = list(pool.map(one, seeds))
+    for seed, res, checked in rows:
+        if checked != res["score"]:
+            raise SystemExit(f"seed {seed}: the engine's score {res['score']} is not the board's {checked}")
+        print(f"seed {seed}: {checked}/480 (satiling score agrees)  improvements (score, s): {res['trace'][-4:]}")
+    scores = [r[2] for r in rows]
+    print(f"mean {sum(scores) / len(scores):.2f}, worst {min(scores)}, best {max(scores)}; "
+          f"load average at end: {os.getloadavg()[0]:.2f}; boards in {folder}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="budget per engine (default 60)")
@@ -104,6 +134,10 @@ def main() -> None:
     ap.add_argument("--skip-lns", action="store_true", help="only the backtracker")
     ap.add_argument("--wall", action="store_true", help="wall-clock budgets (default: CPU seconds)")
     ap.add_argument("--keep", metavar="DIR", help="keep the best boards in DIR")
+    ap.add_argument("--seeds", help="only the backtracker, once per seed (e.g. 1-6 or 1,3): "
+                    "the score of each, the mean and the worst")
+    ap.add_argument("--jobs", type=int, default=1, help="with --seeds: runs at a time (CPU seconds "
+                    "measure each run alone; default 1)")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
@@ -113,6 +147,8 @@ def main() -> None:
             child_best(rest[0], float(rest[1]), int(rest[2]), rest[3], rest[4] == "cpu")
         print(json.dumps(answer))
         return
+    if args.seeds:
+        return by_seed(args)
     seconds, nodes = (10.0, 2e7) if args.quick else (args.seconds, args.nodes)
     folder = args.keep or tempfile.mkdtemp(prefix="e2score-")
     os.makedirs(folder, exist_ok=True)

@@ -12,6 +12,7 @@ each depth from 186 on (where the search spends its nodes).  Settings, as ``key=
     pat=3.3e7               restart after that many nodes without a better board
     double=0 rim=1          a square may break both joins; a frame join may break
     prio=1 ns=1.0           Blackwood's priority colours; his curve of sides needed, scaled
+    po=count                candidates with most priority sides first (any: any such side first)
     tile=0                  the tileability cut
     sd=0 sl=0               each subtree below depth sd gets at most sl nodes (0: no limit)
 
@@ -33,7 +34,7 @@ def main() -> None:
     from satiling import catalog
     from satiling.engines import edgescore
     o = dict(secs=30.0, seed=1, order="rows", start=205.0, full=255.0, slips="", pat=3.3e7, double=1,
-             rim=1, prio=1, ns=1.0, tile=0, sd=0, sl=0.0, hist=0)
+             rim=1, prio=1, ns=1.0, po="count", tile=0, sd=0, sl=0.0, hist=0)
     for arg in sys.argv[1:]:
         key, value = arg.split("=", 1)
         if key not in o:
@@ -52,7 +53,7 @@ def main() -> None:
             break
         lay = edgescore.layout(e2, seed=o["seed"] * 1000 + k, order=o["order"],
                                priority=(5, 7, 20) if o["prio"] else (), double=bool(o["double"]),
-                               rim_breaks=bool(o["rim"]))
+                               rim_breaks=bool(o["rim"]), prio_order=o["po"])
         cap = best - 1
         held = (edgescore.slips(n, cap, slips) if slips else
                 edgescore.reserve(n, cap, o["start"] / n, o["full"] / n))
