@@ -15,6 +15,32 @@ pictures.  :class:`Plan` turns it into the arrays the compiled search (``_edgema
 
 :mod:`satiling.engines.edgematch_ref` is the same search in plain Python (it scans the pieces
 instead of the table), held to the same solutions and node counts by the tests.
+
+First solution of hard boards (issue 24; CPU seconds, the shared 2-core machine).  The default
+stays one depth-first search in the order of the smallest estimated tree with the "tight" value
+order (:func:`race`); every alternative below was measured against it and lost:
+
+* where the nodes go: on a generated 7x7 board (3 + 7 colours, seed 6, 1.41e8 nodes to the first
+  solution) all but 2e4 of them exhaust wrong choices for the first row (the frame row: 3 frame
+  colours, ties in the tight order), subtrees of 1e6-6e7 nodes each; once the first row is right
+  the solution follows at once.  Cheap local pruning does not reach those subtrees (colour counts
+  cut 1 % of the nodes, forward checking none: ``tools/bench/edgematch_engine.py``);
+* value orders, nodes to the first solution on 7x7 boards (3 + 7 colours, seeds 1-10 / 11-20,
+  geometric means; tight: 6.1e7 / 6.0e7): Knuth's estimate of each candidate's subtree below
+  depth 2 (2000 paths) 9.5e7 / 4.8e7, below depth 4 (500 paths) 7.9e7 / 5.8e7 (paths not
+  counted); paths of length two instead of the next square's range 7.0e7 / 9.3e7; the range
+  times the free half-edges of the colours facing later squares about even (4.6e7 / 6.7e7
+  against 6.9e7 / 5.5e7 on seeds 1-8 / 9-20);
+* spending the search otherwise (same boards): Luby restarts (:func:`restarts`) 3.0e8 against
+  6.9e7 on seeds 1-8; the subtrees below every prefix of 3 / 4 / 5 squares in turns, node budget
+  doubling, 1.7e8 / 1.3e8 / 8.5e7 against 6.1e7 on seeds 1-10 (1.6e8 / 3.5e7 / 5.8e7 against
+  6.0e7 on 11-20); the 4 corner subtrees in turns 1.5e8 against 6.9e7 (seeds 1-8).  On 8x8 boards
+  the 4 scan orders x 4 corner pieces in turns (16 searches, each resumed) found nothing on Owen's
+  board within 8.2e9 nodes (182 CPU-s: every one of the 16 needs more than 5.1e8 nodes; the
+  depth-first search needs 1.5e10) nor on generated seeds 2 and 5 within 4.1e9 (87 CPU-s);
+* fill orders, Knuth's estimate (1e5 paths) on Owen's 8x8 board and generated seeds 1, 2, 5: row
+  scans 1.3e12-2.3e13, snake 1.3e12-5.5e12, bands of 2 / 3 / 4 rows filled column by column
+  1e13-8e13, anti-diagonals 4.5e14-6.5e14: nothing clearly below the row scans.
 """
 from __future__ import annotations
 

@@ -19,6 +19,10 @@ Parts (all by default; pick some with --parts):
   Knuth's SSXCC (dancing cells) on the same board as an exact cover with colours.
 * ``values``: nodes to the first solution with the table and the "tight" value order (the one
   solve uses on few-solution boards) on generated 7x7 boards (3 + 6 colours, ``--value-seeds``).
+* ``strategies``: nodes to the first solution on generated 7x7 boards (3 + 7 colours,
+  ``--value-seeds``) by one depth-first search, Luby restarts, and the subtrees below every prefix
+  of ``--prefix-depth`` squares in turns (node budget doubling per round); then where the
+  depth-first search spends its nodes on ``--profile-seed`` (subtrees exhausted per depth).
 * ``cliff``: the CNF of a generated 12x12 board, pairwise at-most-one up to 500 literals against the
   clause budget now in ``backends/cnf.py`` (clauses, CPU seconds to produce them).
 
@@ -50,6 +54,13 @@ Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
   solution, table / tight: geometric mean 2.18, fewer nodes with tight on 15 of 24 boards.  A
   variant counting only the next square's entries of pieces still free ("free") gave table / free
   1.92 and tight / free 0.88 (free fewer on 11 of 24): not kept.
+* First-solution strategies (issue 24), ``--parts strategies --value-seeds 20`` and variants
+  measured with scratch builds of the engine (7x7, 3 + 7 colours, geometric means of nodes, seeds
+  1-10 / 11-20): depth-first 6.1e7 / 6.0e7 (worst 2.8e8); prefixes of 3 / 4 / 5 squares in turns
+  1.7e8 / 1.6e8, 1.3e8 / 3.5e7, 8.5e7 / 5.8e7; Luby restarts 3.0e8 against 6.9e7 (seeds 1-8).
+  Seed 6: 1.41e8 nodes to the first solution, 1.41e8 of them in wrong choices for the first row
+  (depths 1-3: 8.7e7, 5.1e7, 3.1e6), 2e4 after it.  The engine's module doc lists the value orders
+  and fill orders tried.
 * SAT oracle on 8x8 seed 1: below prefixes of 16 / 24 / 32 squares the backtracker exhausts the
   whole subtree in 0.48 / 0.03 / 0.02 ms, one CaDiCaL call costs 308 / 113 / 18 ms (every answer
   UNSAT): 640 to 3500 times the subtree it could prune.  It does not pay; not built in.
@@ -296,11 +307,93 @@ def cliff(args: argparse.Namespace) -> None:
               f"{time.process_time() - t:.2f} CPU-s")
 
 
+def strategies(args: argparse.Namespace) -> None:
+    """Nodes to the first solution on generated 7x7 boards (3 + 7 colours, seeds 1 to
+    ``--value-seeds``, each in the order of the smallest estimated tree, tight value order) by
+    three ways of spending the search: one depth-first search (what solve does); Luby restarts
+    (``restarts``, unit ``LUBY_UNIT``); the subtrees below every prefix of ``--prefix-depth``
+    squares taken in turns with a node budget doubling per round (restarted from the prefix each
+    round).  Then, for ``--profile-seed``, where the depth-first search spends its nodes: per
+    depth, the subtrees it exhausts before the choice that leads to its first solution."""
+    import math
+    from dataclasses import replace
+    from satiling.engines import edgematch as em
+    from satiling.families.edgematch.generate import generate
+    cap = int(args.node_cap)
+
+    def interleaved(eng: "em.Engine", depth: int) -> int:
+        jobs = [()]
+        for _ in range(depth):
+            jobs = [p + (c,) for p in jobs for c in eng.children(p)] or jobs
+        budget, total = 1 << 12, 0
+        while jobs and total < cap:
+            left = []
+            for p in jobs:
+                found: list = []
+                before = eng.nodes
+                status = eng.solutions(p, limit=1, on_solution=found.append, max_nodes=budget)
+                total += eng.nodes - before
+                if found:
+                    return total
+                if status != "exhausted":
+                    left.append(p)
+            jobs, budget = left, 2 * budget
+        return total
+
+    def lubys(eng: "em.Engine") -> int:
+        i = 0
+        while eng.nodes < cap:
+            i += 1
+            found: list = []
+            status = eng.solutions(limit=1, on_solution=found.append,
+                                   max_nodes=em.luby(i) * em.LUBY_UNIT, seed=em._mix(1, i))
+            if found or status == "exhausted":
+                break
+        return eng.nodes
+
+    print(f"\n## first solution of 7x7 boards (3 + 7 colours): nodes by strategy (cap {cap:.3g})")
+    names = ("depth-first", "Luby restarts", f"prefixes of {args.prefix_depth} in turns")
+    logs: list[list[float]] = [[], [], []]
+    for seed in range(1, args.value_seeds + 1):
+        pz = generate(7, 7, 3, 7, seed).puzzle()
+        board = replace(em.Engine(em.EdgeBoard(7, 7, tuple(pz.pieces))).board, values="tight")
+        dfs = em.Engine(board)
+        dfs.solutions(limit=1, max_nodes=cap)
+        got = [dfs.nodes, lubys(em.Engine(board)), interleaved(em.Engine(board), args.prefix_depth)]
+        for log, n in zip(logs, got):
+            log.append(math.log(max(n, 1)))
+        print(f"seed {seed} ({board.order}): " + ", ".join(f"{n} {x:.3g}" for n, x in zip(names, got)),
+              flush=True)
+    for name, log in zip(names, logs):
+        print(f"{name}: geometric mean {math.exp(sum(log) / len(log)):.3g}, worst {math.exp(max(log)):.3g}")
+    pz = generate(7, 7, 3, 7, args.profile_seed).puzzle()
+    board = replace(em.Engine(em.EdgeBoard(7, 7, tuple(pz.pieces))).board, values="tight")
+    eng = em.Engine(board)
+    path: list[list[int]] = []
+    eng.search.run([], 1, -1.0, lambda t: path.append(list(t)))
+    print(f"\nseed {args.profile_seed} ({board.order}): first solution after {eng.nodes} nodes; "
+          f"subtrees exhausted before it, by depth (square, candidates, rank of the solution's)")
+    for d, choice in enumerate(path[0]):
+        kids = eng.children(path[0][:d])
+        sizes = []
+        for c in kids[:kids.index(choice)]:
+            sub = em.Engine(board)
+            sub.solutions(path[0][:d] + [c])
+            sizes.append(sub.nodes + 1)
+        if sum(sizes) > 1000:
+            print(f"depth {d} {eng.plan.steps[d]}: {len(kids)} candidates, rank {kids.index(choice)}, "
+                  f"{sum(sizes):.3g} nodes ({', '.join(f'{x:.2g}' for x in sizes)})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--parts", nargs="+",
                     default=["clues", "rate", "counts", "cliff", "oracle", "values", "boards"],
-                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle", "values", "peer"))
+                    choices=("boards", "clues", "rate", "counts", "cliff", "oracle", "values", "peer",
+                             "strategies"))
+    ap.add_argument("--prefix-depth", type=int, default=4, help="for --parts strategies")
+    ap.add_argument("--profile-seed", type=int, default=6, help="for --parts strategies")
+    ap.add_argument("--node-cap", type=float, default=2e9, help="for --parts strategies")
     ap.add_argument("--value-seeds", type=int, default=24, help="7x7 boards for --parts values")
     ap.add_argument("--ssxcc", help="Knuth's SSXCC binary, built from the peers (for --parts peer)")
     ap.add_argument("--size", type=int, default=8)
