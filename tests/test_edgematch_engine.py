@@ -311,3 +311,30 @@ def test_owens_7x7_board_is_solved_and_verified(capsys):
     found, status, _ = race(board, seed=7)
     assert status == "limit"
     pz.verify(tiles(found))
+
+
+def test_one_corner_piece_decides_whether_a_square_board_has_a_solution():
+    """The fixed-starter partition: on a square board without fixed pieces, solve searches below
+    one corner piece only.  With solutions it meets the same first one as the whole search; with
+    none it proves it in a part of the nodes.  Rectangles and boards with a fixed piece keep the
+    whole search."""
+    from satiling.engines.edgematch import corner_starter, race, solve_engines
+    pz = generate(5, 5, None, None, 2).puzzle()
+    (eng,) = solve_engines(board_of(pz))
+    whole = Engine(eng.board)
+    met = []
+    whole.solutions(limit=1, on_solution=met.append)
+    assert race(board_of(pz))[0] == met[0]
+    pieces = list(generate(5, 5, None, None, 1).puzzle().pieces)
+    e = pieces[22]                              # an inner piece turned inside out: no board left
+    pieces[22] = (e[0], e[3], e[2], e[1])
+    board = EdgeBoard(5, 5, tuple(pieces))
+    (eng,) = solve_engines(board)
+    solutions, status, all_nodes = count(replace(board, order=eng.board.order, values="tight"))
+    assert (solutions, status) == (0, "exhausted")
+    found, status, engines = race(board)
+    assert (found, status) == (None, "exhausted")
+    assert sum(e.nodes for e in engines) < all_nodes / 2
+    rect = generate(4, 6, None, None, 1).puzzle()
+    assert corner_starter(Engine(board_of(rect))) == ()
+    assert corner_starter(Engine(board_of(pz, [(0, 0, 0, 0)]))) == ()
