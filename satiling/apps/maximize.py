@@ -24,7 +24,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   seed 1 against 462; the schedule from depth 200: 459.2/458, from 210: 455.0/449, to depth 250:
   460.0/459; the comb order 460.8/460; the need curve scaled by 0.9: 457.8/456; candidates with
   any priority side first (Blackwood's order) instead of most sides first: 459.7/459; restarts
-  after 6.6e7 nodes: 460.0/457.  Older measurements, with two breaks per square (seeds 1-3):
+  after 1.6e7 nodes: 459.3/458, after 6.6e7: 460.0/457; a budget of 1e7 nodes for each subtree
+  below depth 48 (a restart of the later squares): 459.2/458.  Older measurements, with two
+  breaks per square (seeds 1-3):
   the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
   457, 458 against 459, 457), an earlier schedule (from depth 190: 451, 451, 450), a later one (from
   210: no board in 30 s), restarts after 1e8 nodes (453, 452), the tileability cut (half the node
@@ -59,8 +61,11 @@ from ..search.router import maximise_engine
 ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
-#: the backtracker restarts after this many nodes without a better board (about a CPU second)
+#: the backtracker restarts after this many nodes without a better board (about 0.6 CPU-s on
+#: Eternity II; 1.6e7 and 6.6e7 measured worse, see the module doc)
 RESTART_NODES = 1 << 25
+#: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
+LAYOUT_STRIDE = 1_000_003
 
 
 @dataclass
@@ -283,8 +288,11 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         left = None if search_limit is None else search_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
             break
-        lay = edgescore.layout(puzzle, hints, seed=seed + k, order="rows" if exact else tuning.order,
-                               priority=() if exact else tuning.priority,
+        # restart k of seed s shuffles with s * LAYOUT_STRIDE + k: the restarts of two seeds never
+        # share a candidate order (with s + k, seeds 1-4 ran one another's layouts and ended, on
+        # Eternity II after 120 CPU-s, with one and the same board)
+        lay = edgescore.layout(puzzle, hints, seed=seed * LAYOUT_STRIDE + k,
+                               order="rows" if exact else tuning.order, priority=() if exact else tuning.priority,
                                double=exact or tuning.double, rim_breaks=exact or tuning.rim_breaks)
 
         def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
