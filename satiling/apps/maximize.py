@@ -10,7 +10,12 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   (different seeds; each better board comes back to this process and is checked again); on Eternity
   II with Blackwood's priority colours (:data:`KNOWN_TUNING`); a square breaks at most one join
   (:data:`DEFAULT`).  On small boards it runs without a schedule to the end, which proves the best
-  score (branch and bound).
+  score (branch and bound).  Eternity II, one search process, 120 CPU-s, seeds 1-6 (``python
+  tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2``, every board re-scored by
+  ``satiling score``): 461, 462, 460, 461, 460, 461, mean 460.8, worst 460; both cores of this
+  machine (load average 5-6 from other work), 10 wall minutes, seed 0 (``python
+  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``): 463 after 208 s, no better by 600 s
+  -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
   about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a
@@ -226,6 +231,9 @@ DEFAULT = Tuning(double=False)
 #: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and
 #: 208-255: 459.8 (seeds 1-4); 210-250: 451.2; 195-250: 456.0 and 200-245: 448.5 (seeds 4-5); the
 #: comb order with the priority, 200-250: 457.7 (seeds 1-3).
+#: No rule from the colours' statistics picks these three (5 is the frame colour on no corner; 7
+#: and 20 stand out neither by half-edges, 48 and 50, nor by pieces with two sides of them), so the
+#: settings stay tied to the piece set.
 KNOWN_TUNING = {"5aa3b7e4a9456f15": {"priority": (5, 7, 20), "start": 205 / 256, "full": 255 / 256}}
 
 

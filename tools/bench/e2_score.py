@@ -20,7 +20,14 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 600 --wall --skip-lns   # ten minutes on the clock
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
 
-Measured (shared 2-core machine, load average 7-10, seed 0):
+Measured after issue 24 (one break per square, Blackwood's priority colours; shared 2-core
+machine, load average 3-7):
+
+* ``--seconds 120 --seeds 1-6 --jobs 2``: 461, 462, 460, 461, 460, 461 (mean 460.83, worst 460);
+* ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 208 wall-s
+  (595 CPU-s in all), no better by the end; node rate 59.7 M nodes per CPU second.
+
+Measured before (shared 2-core machine, load average 7-10, seed 0):
 
 * node rate: 48.9 M nodes per CPU second (2e8 nodes; 9.9 M per wall second under that load);
   54.9 M per CPU second over the first 2e7 nodes;
