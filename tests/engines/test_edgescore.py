@@ -285,7 +285,10 @@ def test_eternity2_gets_blackwoods_priority_colours_by_default():
     assert piece_fingerprint(turned) == piece_fingerprint(e2.pieces)
 
 
-@pytest.mark.parametrize("seed, order", [(1, "rows"), (2, "comb"), (3, "rows")])
+# one board in make test (each takes some 10-15 CPU-s, most of it in the Python reference); the
+# others in the slow set
+@pytest.mark.parametrize("seed, order", [(1, "rows"), pytest.param(2, "comb", marks=pytest.mark.slow),
+                                         pytest.param(3, "rows", marks=pytest.mark.slow)])
 def test_break_kinds_and_subtree_budgets_follow_the_reference(seed, order):
     """Squares that may break one join at a time, no join between two frame squares, and a
     node budget for each subtree below a depth: the compiled search and the reference meet the
