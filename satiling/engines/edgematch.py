@@ -18,7 +18,14 @@ instead of the table), held to the same solutions and node counts by the tests.
 
 First solution of hard boards (issue 24; CPU seconds, the shared 2-core machine).  The default
 stays one depth-first search in the order of the smallest estimated tree with the "tight" value
-order (:func:`race`); every alternative below was measured against it and lost:
+order (:func:`race`), below one corner piece on square boards (:func:`corner_starter`).  Measured
+with ``tools/bench/eternity2.py --skip-e2 --exact-engines old`` (cap 600 CPU-s unless said): Owen's
+8x8 board 278.5 CPU-s (1.32e10 nodes, row scan; the issue's 380 was the same nodes on a slower
+share of the machine); generated 8x8 boards (3 + 8 colours) seeds 1 and 6 not within 600 CPU-s,
+seeds 7-10 not within 150; seed 6 not within 240 with the 4 scan orders in turns either.  Seed 1
+in the order 300 paths chose before (columns-left, not columns): 42.1 CPU-s, 2.09e9 nodes (the
+issue's 56): which order meets a solution soon is luck that the tree-size estimate does not see.
+Every alternative below was measured against this search and lost:
 
 * where the nodes go: on a generated 7x7 board (3 + 7 colours, seed 6, 1.41e8 nodes to the first
   solution) all but 2e4 of them exhaust wrong choices for the first row (the frame row: 3 frame
