@@ -22,8 +22,9 @@ order (:func:`race`), below one corner piece on square boards (:func:`corner_sta
 with ``tools/bench/eternity2.py --skip-e2 --exact-engines old`` (cap 600 CPU-s unless said): Owen's
 8x8 board 278.5 CPU-s (1.32e10 nodes, row scan; the issue's 380 was the same nodes on a slower
 share of the machine); generated 8x8 boards (3 + 8 colours): seed 4 29.0 CPU-s (1.4e9 nodes),
-seeds 1, 3, 6, 7 not within 600 CPU-s, 8-10 not within 150 (2 and 5: over 1100 and 530 in the
-issue, the same search); seeds 6, 8, 9 not within 240 with the 4 scan orders in turns either.  Seed 1
+seeds 1, 3, 6, 7 not within 600 CPU-s, 8-10 not within 150 (2 and 5 not run: over 1100 and 530 in
+the issue, orders chosen from 300 paths); seeds 6, 8, 9 not within 240 with the 4 scan orders in
+turns either.  Seed 1
 in the order 300 paths chose before (columns-left, not columns): 42.1 CPU-s, 2.09e9 nodes (the
 issue's 56): which order meets a solution soon is luck that the tree-size estimate does not see.
 Every alternative below was measured against this search and lost:
