@@ -24,9 +24,9 @@ with ``tools/bench/eternity2.py --skip-e2 --exact-engines old`` (cap 600 CPU-s u
 share of the machine); generated 8x8 boards (3 + 8 colours): seed 4 29.0 CPU-s (1.4e9 nodes),
 seeds 1, 3, 6, 7 not within 600 CPU-s, 8-10 not within 150 (2 and 5 not run: over 1100 and 530 in
 the issue, orders chosen from 300 paths); seeds 6, 8, 9 not within 240 with the 4 scan orders in
-turns either.  Seed 1
-in the order 300 paths chose before (columns-left, not columns): 42.1 CPU-s, 2.09e9 nodes (the
-issue's 56): which order meets a solution soon is luck that the tree-size estimate does not see.
+turns either.  Seed 1 in the order 300 paths chose before (columns-left, not columns): 42.1
+CPU-s, 2.09e9 nodes (the issue's 56): which order meets a solution soon is luck that the
+tree-size estimate does not see.
 Every alternative below was measured against this search and lost:
 
 * where the nodes go: on a generated 7x7 board (3 + 7 colours, seed 6, 1.41e8 nodes to the first
