@@ -58,7 +58,7 @@ typedef struct {
     int32_t *mult;
     uint32_t *pos, *end, *choice;
     unsigned long long nodes, solutions;
-    int d, k, live;         /* where a stopped run() resumes */
+    int d, k, live;         /* where a stopped run() resumes (2: after a whole-board prefix) */
 } Search;
 
 static uint64_t xorshift(uint64_t *x) {
@@ -405,6 +405,10 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     int32_t *mult = s->mult;
     uint32_t *pos = s->pos, *end = s->end, *choice = s->choice;
     int d, k;
+    if (resume && s->live == 2) {          /* a whole-board prefix: its one leaf was handed over */
+        s->live = 0;
+        return PyLong_FromLong(ENGINE_DONE);
+    }
     if (resume && s->live) {
         d = s->d;
         k = s->k;
@@ -419,6 +423,8 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             return PyLong_FromLong(ENGINE_DONE);
         if (k == n) {
             int r = found(s, callback, &limit);
+            if (r == 0)
+                s->live = 2;                   /* a resume finds nothing more below it */
             return r < 0 ? NULL : PyLong_FromLong(r == 0 ? ENGINE_LIMIT : ENGINE_DONE);
         }
         d = k;

@@ -75,9 +75,7 @@ class EdgeCubes(CubeSet):
         found: list[list[Placed]] = []
         engine = self.engine(b)
         engine.search.reset()
-        # a prefix of the whole board holds one board at most: one call (the compiled search's
-        # resume would meet that leaf again)
-        batch = 0 if len(prefix) >= len(engine.plan.steps) else 1
+        batch = 1
         status = engine.solutions(prefix, limit=batch, on_solution=found.append)
         while True:
             for placed in found:
@@ -289,8 +287,7 @@ class EdgeRunner:
         first: list[list[Placed]] = []
         self._counting = (engine, members)
         try:
-            whole = len(prefix) >= len(engine.plan.steps)     # one board at most (see solutions)
-            status = engine.solutions(prefix, limit=0 if whole else 1, on_solution=first.append)
+            status = engine.solutions(prefix, limit=1, on_solution=first.append)
             sample = [tuple(sorted(space.variables(first[0])))] if first else []
             if sample and verify:
                 space.verify_class(frozenset(sample[0]), raw)   # type: ignore[attr-defined]

@@ -150,6 +150,21 @@ def test_a_stopped_search_resumes_without_loss_or_repeat():
     assert pieces == whole
 
 
+def test_a_whole_board_prefix_resumes_to_nothing_more():
+    # a prefix that fills the board is its one leaf: handed over at the limit, then exhausted (a
+    # resume met that leaf again, so prefix jobs of small boards counted their leaves twice)
+    pz = generate(3, 4, 2, 3, 1).puzzle()
+    eng = Engine(board_of(pz, order="rows"))
+    whole = []
+    eng.solutions(on_solution=lambda b: whole.append(b))
+    assert whole
+    prefix = next(p for p, _ in split(eng, share=0) if len(p) == len(eng.plan.steps))
+    got = []
+    assert eng.solutions(prefix, limit=1, on_solution=got.append) == "limit"
+    assert eng.solutions(prefix, limit=1, on_solution=got.append, resume=True) == "exhausted"
+    assert len(got) == 1 and got[0] in whole
+
+
 def test_dask_gives_identical_counts(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     path = instance(tmp_path, 6, 6, 3, inner=6)
@@ -304,7 +319,7 @@ def test_owens_7x7_board_is_solved_and_verified(capsys):
 
     from satiling.search.edgeboards import edge_boards, tiles
     from satiling.engines.edgematch import race
-    path = str(Path(__file__).parent / "data" / "owen" / "owen7.toml")
+    path = str(Path(__file__).parents[1] / "data" / "owen" / "owen7.toml")
     assert main(["solve", path]) == 0
     pz = catalog.load(path)
     (board,) = edge_boards(pz, False, distinct=False)
