@@ -29,6 +29,7 @@ from ..families.edgematch import EdgeMatchPuzzle, Tile
 from ..problem import Problem
 from .cubes import Cube, CubeResult, CubeSet, Position, symmetries_keeping_units
 from .edgeboards import edge_boards
+from .runner import CubeRunner
 
 #: (row, col, piece from 0, its colours N E S W as placed) -> the SAT model's variable
 Key = tuple[int, int, int, tuple[int, ...]]
@@ -208,22 +209,21 @@ def _worker_cubes(plan: EdgePlan) -> EdgeCubes:
     return cache[plan.fingerprint]
 
 
-class EdgeRunner:
-    """Runs the cubes of an :class:`EdgeSpace` in this process: the interface of
-    :class:`.runner.CubeRunner`.  A stopped cube keeps its count so far (``partial``) but no
-    position inside it: a resumed count runs it again.
+class EdgeRunner(CubeRunner):
+    """Runs the cubes of an :class:`EdgeSpace` (or a worker's :class:`EdgeCubes`) in this
+    process, as :class:`.runner.CubeRunner` runs a model's.  A stopped cube keeps its count so
+    far (``partial``) but no position inside it: a resumed count runs it again.
 
     Counting where every solution found is its class's owner (the corner pinned, or no symmetry)
     runs in the compiled search alone, which counts some 10^5 boards a second where decoding and
-    verifying each in Python manages 10^4 (a 5x5 board of 222,574 classes: 5.0 s against 30 s):
+    verifying each in Python manages 10^4 (a 5x5 board of 222,574 classes: 1.9 s against 30 s):
     the first solution of every cube is verified, and every class has exactly as many members as
     the group has turns (all pieces are different, so no turn keeps a board)."""
 
-    engine = "backtrack"
-
-    def __init__(self, space: EdgeCubes) -> None:
-        self.space = space
-        self._partial = 0
+    def __init__(self, space: EdgeCubes) -> None:    # (no model engine or SAT solver to set up)
+        self.space, self.engine, self.solver = space, "backtrack", ""
+        self._sat = None
+        self._count = self._partial = 0
         self._counting: tuple[Engine, int] | None = None    # (engine, members per class)
         self.on_progress: Callable[[float], None] = lambda part: None
         self.position: Position | None = None
@@ -236,6 +236,10 @@ class EdgeRunner:
             return engine.search.solutions * members
         return self._partial
 
+    @partial.setter
+    def partial(self, n: int) -> None:
+        self._partial = n
+
     def owners(self, cube: int, within: Sequence[Cube] = ((),), done: float = 0.0) -> Iterator[frozenset[int]]:
         self.position = None
         for sol in self.space.solutions(cube):
@@ -245,37 +249,18 @@ class EdgeRunner:
     def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
             progress: Callable[[int], None] | None = None, within: Sequence[Cube] = ((),),
             counted: int = 0, done: float = 0.0) -> CubeResult:
-        """Count one cube, verifying one solution per class (see :meth:`.runner.CubeRunner.run`),
-        or in the compiled search alone (the class doc)."""
+        """Count one cube, verifying one solution per class (:meth:`.runner.CubeRunner.run`;
+        without a verifier here, in a worker, the owners go back to be verified), or in the
+        compiled search alone (the class doc)."""
+        if keep or not (self.space.pinned or self.space.group.order == 1):
+            return super().run(cube, raw, keep or not verify, verify, progress)
         start = time.process_time()
         self.position = None
-        if keep or not (self.space.pinned or self.space.group.order == 1):
-            # without a verifier here (a worker) the owners go back to be verified
-            result = self._run_classes(cube, raw, keep or not verify, verify, progress)
-        else:
-            result = self._run_compiled(cube, raw, verify)
-            if progress is not None:
-                progress(result.count)
+        result = self._run_compiled(cube, raw, verify)
+        if progress is not None:
+            progress(result.count)
         self.position = Position(cube, result.count, [], 1.0)
         result.cpu, result.worker = time.process_time() - start, os.getpid()
-        return result
-
-    def _run_classes(self, cube: int, raw: bool, keep: bool, verify: bool,
-                     progress: Callable[[int], None] | None) -> CubeResult:
-        result = CubeResult(cube)
-        self._partial = 0
-        for rep in self.owners(cube):
-            members = self.space.expand(rep, raw)
-            if verify:
-                self.space.verify_class(rep, raw)
-            result.count += len(members)
-            result.classes += 1
-            self._partial = result.count
-            if keep:
-                result.owners.append(tuple(sorted(rep)))
-            if progress is not None:
-                progress(len(members))
-        self._partial = 0
         return result
 
     def _run_compiled(self, cube: int, raw: bool, verify: bool) -> CubeResult:
@@ -299,6 +284,3 @@ class EdgeRunner:
         self._partial = 0
         # the sample goes back with the count, for a driver of workers to verify
         return CubeResult(cube, count=classes * members, classes=classes, owners=sample)
-
-    def close(self) -> None:
-        pass
