@@ -169,9 +169,6 @@ class EdgeSpace(EdgeCubes):
                 self.puzzle.verify(self.problem.decode(sol))
             self._members_checked = True
 
-    def exact_cover(self) -> None:
-        return None
-
     def plan(self, engine: str = "backtrack") -> "EdgePlan":
         """What workers need: the boards, the cubes, the placements' variables (no puzzle)."""
         cubes = EdgeCubes(self.group, self.boards, self.cubes, self.var_of, self.pinned)

@@ -141,15 +141,22 @@ def _leftovers(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
 
 
+def _fifo_reader(path):
+    """A FIFO at ``path`` and a thread reading it whole: (thread, list that gets the bytes)."""
+    import os
+    import threading
+    os.mkfifo(path)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(path.read_bytes()))
+    reader.start()
+    return reader, received
+
+
 def test_svg_to_a_fifo_is_written_through(tmp_path, capsys):
     import os
     import stat
-    import threading
     fifo = tmp_path / "picture.svg"
-    os.mkfifo(fifo)
-    received: list[bytes] = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
-    reader.start()
+    reader, received = _fifo_reader(fifo)
     assert main(["solve", "pentomino-3x20", "--svg", str(fifo)]) == 0
     reader.join(10)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)                  # still a FIFO
@@ -338,15 +345,11 @@ def test_enumerate_out_to_a_fifo_streams_the_file(tmp_path, capsys):
     """--out to a FIFO: written through (header, then the 2 distinct tilings), nothing replaced."""
     import os
     import stat
-    import threading
     fifo = tmp_path / "stream.jsonl"
-    os.mkfifo(fifo)
-    received: list[str] = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
-    reader.start()
+    reader, received = _fifo_reader(fifo)
     assert _enumerate(capsys, "--out", str(fifo))[0] == 0
     reader.join(10)
-    lines = received[0].splitlines()
+    lines = received[0].decode().splitlines()
     assert lines[0].startswith('{"satiling":"enumerate"') and len(_solutions_of(lines)) == 2
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
