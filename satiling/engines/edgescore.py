@@ -201,11 +201,13 @@ def _cells(puzzle: Any, order: list, pinned: dict, runs: dict, tables: _Tables, 
     return cells
 
 
-def reserve(n: int, cap: int, start: float = START, full: float = FULL) -> list[int]:
+def reserve(n: int, cap: int, start: float = START, full: float = FULL, bend: float = 1.0) -> list[int]:
     """Breaks held back at each depth of ``n`` for a cap of ``cap``: all of them before depth
-    ``start * n``, none from ``full * n`` on, falling evenly in between."""
+    ``start * n``, none from ``full * n`` on; in between, the breaks allowed grow as the fraction
+    of the way to the power ``bend`` (1: evenly; above 1, fewer early and more at the end)."""
     d0, d1 = start * n, max(start * n + 1, full * n)
-    return [cap - min(cap, max(0, math.floor(cap * (d - d0) / (d1 - d0)))) for d in range(n)]
+    return [cap - min(cap, max(0, math.floor(cap * max(0.0, (d - d0) / (d1 - d0)) ** bend)))
+            for d in range(n)]
 
 
 def slips(n: int, cap: int, depths: list[int]) -> list[int]:

@@ -185,6 +185,16 @@ def test_slips_unlock_one_break_at_each_depth():
     assert allowed[15] == 3 and allowed[-1] == 5
 
 
+def test_the_schedule_holds_breaks_back_evenly_or_bent_towards_the_end():
+    # 10 squares, cap 4, breaks from depth 2 to depth 8: allowed = floor(4 * x ** bend), x the
+    # fraction of the way (worked by hand: bend 1 at depth 5 is 4 * 3/6 = 2; bend 2, 4 * 1/4 = 1)
+    assert edgescore.reserve(10, 4, 0.2, 0.8) == [4, 4, 4, 4, 3, 2, 2, 1, 0, 0]
+    assert edgescore.reserve(10, 4, 0.2, 0.8, bend=2.0) == [4, 4, 4, 4, 4, 3, 3, 2, 0, 0]
+    even, bent = edgescore.reserve(256, 21, 205 / 256, 1.0), edgescore.reserve(256, 21, 205 / 256, 1.0, 1.3)
+    assert all(b >= e for b, e in zip(bent, even)) and bent[:206] == even[:206] == [21] * 206
+    assert all(x >= y for x, y in zip(bent, bent[1:])) and bent[-1] == even[-1]
+
+
 def test_the_comb_search_reports_boards_the_scorer_agrees_with():
     e2 = catalog.load("eternity2")
     lay = edgescore.layout(e2, seed=3, order="comb")

@@ -65,9 +65,29 @@ def child_rate(nodes: int, seed: int) -> dict:
     return {"nodes": out.nodes, "cpu": cpu, "wall": wall}
 
 
-def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool) -> dict:
+def tuning_of(settings: list[str]):
+    """The default tuning of Eternity II with ``KEY=VALUE`` settings of its fields, or None."""
+    if not settings:
+        return None
+    from dataclasses import fields, replace
+    from satiling import catalog
+    from satiling.apps.maximize import Tuning, default_tuning
+    kinds = {f.name: type(getattr(Tuning(), f.name)) for f in fields(Tuning)}
+    changes = {}
+    for item in settings:
+        key, _, value = item.partition("=")
+        if key not in kinds:
+            raise SystemExit(f"--set: unknown setting {key!r} (choose from {', '.join(kinds)})")
+        kind = kinds[key]
+        changes[key] = (value.lower() in ("1", "true") if kind is bool else
+                        tuple(int(x) for x in value.split(",")) if kind is tuple else
+                        float(value) if kind in (float, type(None)) else kind(float(value)))
+    return replace(default_tuning(catalog.load("eternity2")), **changes)
+
+
+def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool, settings: list[str]) -> dict:
     """The best board of ``engine`` in ``seconds`` (CPU seconds for backtrack if ``cpu``),
-    written to ``path``."""
+    written to ``path``; ``settings``: changes to the backtracker's tuning (``KEY=VALUE``)."""
     from satiling import catalog
     from satiling.render.edgematch_svg import board_text
     from satiling.apps.maximize import maximize_matches
@@ -76,7 +96,7 @@ def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool) -> 
     w0 = time.perf_counter()
     cpu = cpu and engine == "backtrack"
     result = maximize_matches(e2, seconds, lambda imp: trace.append((imp.score, round(imp.seconds, 1))),
-                              engine=engine, seed=seed, cpu_time=cpu,
+                              engine=engine, seed=seed, cpu_time=cpu, tuning=tuning_of(settings),
                               workers=1 if cpu else None)     # CPU seconds: one search process
     wall = time.perf_counter() - w0
     with open(path, "w") as f:
@@ -112,12 +132,14 @@ def by_seed(args) -> None:
     folder = args.keep or tempfile.mkdtemp(prefix="e2score-")
     os.makedirs(folder, exist_ok=True)
     clock = "wall" if args.wall else "cpu"
-    print(f"load average at start: {os.getloadavg()[0]:.2f}; backtrack, {args.seconds:g} {clock}-s per seed")
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; backtrack, {args.seconds:g} {clock}-s per seed"
+          + (f"; settings {' '.join(args.set)}" if args.set else ""))
 
     def one(seed: int) -> tuple:
         path = os.path.join(folder, f"backtrack-{seed}.txt")
         out = subprocess.run([sys.executable, __file__, "--child", "best", "backtrack", str(args.seconds),
-                              str(seed), path, clock], capture_output=True, text=True, cwd=ROOT, check=True)
+                              str(seed), path, clock, *args.set], capture_output=True, text=True, cwd=ROOT,
+                             check=True)
         res = json.loads(out.stdout.strip().splitlines()[-1])
         return seed, res, rescore(path)
 
@@ -145,13 +167,16 @@ def main() -> None:
                     "the score of each, the mean and the worst")
     ap.add_argument("--jobs", type=int, default=1, help="with --seeds: runs at a time (CPU seconds "
                     "measure each run alone; default 1)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting of the backtracker's tuning (satiling.apps.maximize.Tuning), "
+                    "e.g. --set bend=1.3; repeatable")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
     if args.child:
         kind, *rest = args.child
         answer = child_rate(int(float(rest[0])), int(rest[1])) if kind == "rate" else \
-            child_best(rest[0], float(rest[1]), int(rest[2]), rest[3], rest[4] == "cpu")
+            child_best(rest[0], float(rest[1]), int(rest[2]), rest[3], rest[4] == "cpu", rest[5:])
         print(json.dumps(answer))
         return
     if args.seeds:
@@ -168,7 +193,7 @@ def main() -> None:
     rows = []
     path = os.path.join(folder, "backtrack.txt")
     clock = "wall" if args.wall else "cpu"
-    bt, cpu = run_child("best", "backtrack", str(seconds), str(args.seed), path, clock)
+    bt, cpu = run_child("best", "backtrack", str(seconds), str(args.seed), path, clock, *args.set)
     rows.append(("backtrack", bt, cpu, rescore(path)))
     if not args.skip_lns:
         path = os.path.join(folder, "lns.txt")
