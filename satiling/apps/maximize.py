@@ -14,9 +14,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2``, every board re-scored by
   ``satiling score``): 463, 462, 461, 461, 461, 462, 460, 462, 462, 461, 461, 460, mean 461.33,
   worst 460 (with the schedule evenly, before: mean 461.08, 3 of 12 at 462); both cores of this
-  machine (load average 5-6 from other work), 10 wall minutes, seed 0 (``python
-  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``), the even schedule: 463 after 208 s,
-  no better by 600 s -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
+  machine, 10 wall minutes, seed 0 (``python tools/bench/e2_score.py --seconds 600 --wall
+  --skip-lns``): 463 after 48 s (the even schedule: after 208 s), no better by 600 s -- short of
+  Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
   about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a

@@ -19,9 +19,19 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --quick          # 10 s each, 2e7 nodes
     python tools/bench/e2_score.py --seconds 600 --wall --skip-lns   # ten minutes on the clock
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
+    python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
-Measured after issue 24 (one break per square, Blackwood's priority colours; shared 2-core
-machine, load average 3-7):
+Measured with the schedule bent (``bend`` 1.2, Eternity II's default; load average 1-2):
+
+* ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 461, 461, 461, 462, 460, 462, 462, 461, 461,
+  460 (mean 461.33, worst 460; 6 of 12 at 462 or more); ``--set bend=1.3``: mean 461.33, 7 of 12;
+  ``--set bend=1.5`` (seeds 1-6): 459.67; ``--set bend=1`` (the even schedule, before): 461, 462,
+  460, 461, 460, 461, 461, 461, 461, 462, 461, 462 (mean 461.08, 3 of 12);
+* ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 48 wall-s
+  (1196 CPU-s in all), no better by the end.
+
+Measured after issue 24 with the even schedule (one break per square, Blackwood's priority
+colours; shared 2-core machine, load average 3-7):
 
 * ``--seconds 120 --seeds 1-6 --jobs 2``: 461, 462, 460, 461, 460, 461 (mean 460.83, worst 460);
 * ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 208 wall-s
