@@ -205,6 +205,8 @@ def reserve(n: int, cap: int, start: float = START, full: float = FULL, bend: fl
     """Breaks held back at each depth of ``n`` for a cap of ``cap``: all of them before depth
     ``start * n``, none from ``full * n`` on; in between, the breaks allowed grow as the fraction
     of the way to the power ``bend`` (1: evenly; above 1, fewer early and more at the end)."""
+    if bend <= 0:
+        raise ValueError(f"the schedule's bend must be positive, not {bend}")
     d0, d1 = start * n, max(start * n + 1, full * n)
     return [cap - min(cap, max(0, math.floor(cap * max(0.0, (d - d0) / (d1 - d0)) ** bend)))
             for d in range(n)]

@@ -193,6 +193,8 @@ def test_the_schedule_holds_breaks_back_evenly_or_bent_towards_the_end():
     even, bent = edgescore.reserve(256, 21, 205 / 256, 1.0), edgescore.reserve(256, 21, 205 / 256, 1.0, 1.3)
     assert all(b >= e for b, e in zip(bent, even)) and bent[:206] == even[:206] == [21] * 206
     assert all(x >= y for x, y in zip(bent, bent[1:])) and bent[-1] == even[-1]
+    with pytest.raises(ValueError, match="bend"):
+        edgescore.reserve(10, 4, 0.2, 0.8, bend=0)
 
 
 def test_the_comb_search_reports_boards_the_scorer_agrees_with():
