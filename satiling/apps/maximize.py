@@ -178,8 +178,9 @@ class Tuning:
     """How the scoring search runs (the defaults are measured: tools/bench/e2_score.py).
 
     ``order``: fill order (``edgescore.ORDERS``); ``start``/``full``: the schedule of breaks as
-    fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the depths that each unlock
-    one more break (:func:`edgescore.slips`); ``tile``: cut by the tileability bound;
+    fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
+    depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
+    tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board; ``repair``: the
     share of the time given to the closing repair of the best board (:mod:`repair`);
     ``priority``: colours whose pieces must be used early, at least
