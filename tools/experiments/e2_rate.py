@@ -57,7 +57,8 @@ def main() -> None:
             got.append(joins - breaks)
             return True                         # one hit per restart
 
-        out = edgescore.search(lay, held, cap, found, seconds=left, cpu=True, patience=int(o["pat"]), need=need)
+        out = edgescore.search(lay, held, cap, found, seconds=left, cpu=True, patience=int(o["pat"]),
+                               need=need)
         nodes += out.nodes
         restarts += 1
         if got:
