@@ -59,6 +59,23 @@ typedef struct {
 enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, NORTH, EAST, PHASES,
        CELL_INTS };
 
+/* Deep in the board most pieces are placed, and a square would scan runs full of them.  A level
+ * serves the squares from its depth on with copies of the runs that keep only the pieces not
+ * placed above that depth, made when a square first opens the run after the square just above
+ * the level changed (so a copy serves a whole subtree).  The copies keep the runs' order, so the
+ * search meets the same nodes in the same order; only runs of at least COMPACT_MIN candidates are
+ * copied (a short run costs less to scan than to copy). */
+#define LEVELS 2
+#define COMPACT_MIN 8
+static const int LEVEL_AT[LEVELS][2] = {{1, 2}, {3, 4}};   /* depths n * a / b */
+
+typedef struct {
+    int depth;                      /* the first depth it serves */
+    Cand *cands;                    /* the copies, each at ``first[run]`` */
+    int32_t *first, *stop;          /* per run: its copy (first -1: not copied), its end */
+    long long *made;                /* per run: the node count when its copy was made */
+} Level;
+
 typedef struct {
     const Cand *cands;
     const int32_t *spans;
@@ -78,6 +95,11 @@ typedef struct {
     long long sub_limit, sub_start; /* (0: no limit); the node count when the subtree began */
     int abandon;                    /* unwinding to ``sub_depth`` after the subtree's budget */
     int prio_sorted;                /* every run lists its candidates by falling ``prio`` */
+    int nruns;
+    Level lv[LEVELS];               /* copies of the runs for the deep squares */
+    int *level_of;                  /* per depth, the level it reads (-1: the full runs) */
+    long long *placed_at;           /* per depth, the node count when its square was last placed */
+    int32_t *pdepth;                /* per piece, the depth it is placed at (n: not placed) */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid. */
@@ -119,6 +141,69 @@ static inline void subtree_count(Search *S, int d) {
     else if (d > S->sub_depth && S->nodes - S->sub_start >= S->sub_limit) S->abandon = 1;
 }
 
+/* The levels' buffers (run() frees them with levels_free): 0, or -1 when out of memory. */
+static int levels_start(Search *S) {
+    const int n = S->n;
+    S->level_of = malloc(sizeof(int) * (size_t)(n + 1));
+    S->placed_at = calloc((size_t)n + 1, sizeof(long long));
+    S->pdepth = malloc(sizeof(int32_t) * ((size_t)S->npieces + 1));
+    if (!S->level_of || !S->placed_at || !S->pdepth) return -1;
+    for (int p = 0; p <= S->npieces; p++) S->pdepth[p] = n;
+    for (int d = 0; d <= n; d++) S->level_of[d] = -1;
+    Py_ssize_t total = 0;
+    for (int k = 0; k < S->nruns; k++) {
+        int32_t len = S->spans[2 * k + 1] - S->spans[2 * k];
+        if (len >= COMPACT_MIN) total += len;
+    }
+    for (int j = 0; j < LEVELS; j++) {
+        Level *L = &S->lv[j];
+        L->depth = (int)((long long)n * LEVEL_AT[j][0] / LEVEL_AT[j][1]);
+        if (L->depth < 1 || (j && L->depth <= S->lv[j - 1].depth)) continue;    /* a tiny board */
+        L->cands = malloc(sizeof(Cand) * (size_t)(total + 1));
+        L->first = malloc(sizeof(int32_t) * (size_t)(S->nruns + 1));
+        L->stop = malloc(sizeof(int32_t) * (size_t)(S->nruns + 1));
+        L->made = malloc(sizeof(long long) * (size_t)(S->nruns + 1));
+        if (!L->cands || !L->first || !L->stop || !L->made) return -1;
+        Py_ssize_t at = 0;
+        for (int k = 0; k < S->nruns; k++) {
+            int32_t len = S->spans[2 * k + 1] - S->spans[2 * k];
+            L->first[k] = len >= COMPACT_MIN ? (int32_t)at : -1;
+            L->made[k] = -1;
+            if (len >= COMPACT_MIN) at += len;
+        }
+        for (int d = L->depth; d <= n; d++) S->level_of[d] = j;
+    }
+    return 0;
+}
+
+static void levels_free(Search *S) {
+    for (int j = 0; j < LEVELS; j++) {
+        free(S->lv[j].cands); free(S->lv[j].first); free(S->lv[j].stop); free(S->lv[j].made);
+    }
+    free(S->level_of); free(S->placed_at); free(S->pdepth);
+}
+
+/* Run k for the square at depth d: the full run, or its level's copy, remade first if the square
+ * above the level was placed since the copy was made. */
+static inline void open_run(Search *S, int d, int32_t k, const Cand **cur, const Cand **end) {
+    const int j = S->level_of[d];
+    if (j >= 0 && S->lv[j].first[k] >= 0) {
+        Level *L = &S->lv[j];
+        if (L->made[k] < S->placed_at[L->depth - 1]) {
+            int32_t at = L->first[k];
+            for (int32_t i = S->spans[2 * k]; i < S->spans[2 * k + 1]; i++)
+                if (S->pdepth[S->cands[i].piece] >= L->depth) L->cands[at++] = S->cands[i];
+            L->stop[k] = at;
+            L->made[k] = S->nodes;
+        }
+        *cur = L->cands + L->first[k];
+        *end = L->cands + L->stop[k];
+        return;
+    }
+    *cur = S->cands + S->spans[2 * k];
+    *end = S->cands + S->spans[2 * k + 1];
+}
+
 /* The most breaks a partial board may have after depth d. */
 static inline long long allowed(const Search *S, int d) {
     long long a = S->cap - S->reserve[d];
@@ -157,7 +242,8 @@ static int run(Search *S) {
     int *psum = calloc((size_t)n + 1, sizeof *psum);      /* priority sides before each depth */
     uint8_t *used = calloc((size_t)S->npieces + 1, 1);
     int status = 0;
-    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used || !psum) {
+    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used || !psum ||
+        levels_start(S) < 0) {
         PyErr_NoMemory();
         status = -1;
         goto out;
@@ -197,6 +283,7 @@ enter:                              /* square d gets its first candidate */
             }
             breaks += cell[PINNED_BREAKS];
             S->nodes++;
+            S->placed_at[d] = S->nodes;
             if (S->hist) S->hist[d]++;
             subtree_count(S, d);
             d++;
@@ -222,8 +309,7 @@ next:                               /* square d tries its next candidate */
                 int32_t k = phase[d] == 0 ? cell[EXACT] + sc[d] * C + wc[d]
                           : phase[d] == 1 ? cell[WONLY] + wc[d]
                           : phase[d] == 2 ? cell[SONLY] + sc[d] : cell[SONLY] + C;
-                cur[d] = S->cands + S->spans[2 * k];
-                end[d] = S->cands + S->spans[2 * k + 1];
+                open_run(S, d, k, &cur[d], &end[d]);
             }
             const int s = sc[d], w = wc[d], ph = phase[d];
             const int nn = cell[NEED_N], ne = cell[NEED_E];
@@ -254,8 +340,10 @@ next:                               /* square d tries its next candidate */
                 }
                 board[d] = c;
                 used[c->piece] = 1;
+                S->pdepth[c->piece] = d;
                 breaks = base[d] + pen;
                 S->nodes++;
+                S->placed_at[d] = S->nodes;
                 if (S->hist) S->hist[d]++;
                 if (handback_due(&S->hb, (unsigned long long)S->nodes)) {
                     int h = handback_look(&S->hb, (unsigned long long)S->nodes);
@@ -279,13 +367,17 @@ backtrack:
     if (d == 0) goto out;
     d--;
     if (S->tile) tile_move(S, board, d, board[d], -1);
-    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) used[board[d]->piece] = 0;
+    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) {
+        used[board[d]->piece] = 0;
+        S->pdepth[board[d]->piece] = n;
+    }
     breaks = base[d];
     goto next;
 
 out:
     free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base); free(used);
     free(psum);
+    levels_free(S);
     return status;
 }
 
@@ -418,6 +510,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     S.patience = patience; S.callback = callback; S.tile = tile;
     S.sub_depth = sub_depth; S.sub_limit = sub_limit;
     Py_ssize_t ncands = cv.len / (Py_ssize_t)sizeof(Cand);
+    S.nruns = (int)(sv.len / 8);
     if (check_layout(&S, ncands, sv.len / 8) < 0)
         PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
     else if (!tile || tile_start(&S, ncands) == 0) {

@@ -12,6 +12,7 @@ per CPU minute, the best boards met, restarts, the node rate.  Settings, as ``ke
     pat=3.3e7               nodes a restart may spend
     prio=1 pc=5,7,20        Blackwood's priority colours (and which)
     double=0                a square may break both its joins
+    subd=0 sub=0            a budget of ``sub`` nodes for each subtree below depth ``subd`` (0: none)
 
 Each +1 of ``T`` costs about 4x in rate (T=459: 4.5-15 hits per CPU minute across seeds 1-5; T=460:
 4), and the rate differs from seed to seed by up to 3x, so compare settings on the same seeds.
@@ -32,7 +33,7 @@ def main() -> None:
     from satiling import catalog
     from satiling.engines import edgescore
     o = dict(T=459, secs=120.0, seed=1, start=205.0, full=255.0, bend=1.0, pat=float(1 << 25), prio=1,
-             pc="5,7,20", double=0)
+             pc="5,7,20", double=0, subd=0, sub=0.0)
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -58,7 +59,7 @@ def main() -> None:
             return True                         # one hit per restart
 
         out = edgescore.search(lay, held, cap, found, seconds=left, cpu=True, patience=int(o["pat"]),
-                               need=need)
+                               need=need, sub_depth=int(o["subd"]), sub_limit=int(o["sub"]))
         nodes += out.nodes
         restarts += 1
         if got:
