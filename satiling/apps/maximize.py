@@ -12,11 +12,11 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   (:data:`DEFAULT`).  On small boards it runs without a schedule to the end, which proves the best
   score (branch and bound).  Eternity II, one search process, 120 CPU-s, seeds 1-12 (``python
   tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2``, every board re-scored by
-  ``satiling score``): 463, 462, 461, 461, 461, 462, 460, 462, 462, 461, 461, 460, mean 461.33,
-  worst 460 (with the schedule evenly, before: mean 461.08, 3 of 12 at 462); both cores of this
-  machine, 10 wall minutes, seed 0 (``python tools/bench/e2_score.py --seconds 600 --wall
-  --skip-lns``): 463 after 48 s (the even schedule: after 208 s), no better by 600 s -- short of
-  Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
+  ``satiling score``): 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, worst 461, 462 first
+  met after a median of 45 CPU-s (with the schedule evenly from depth 205, before: mean 461.08, 3
+  of 12 at 462); both cores of this machine, 10 wall minutes, seed 0 (``python
+  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``): 463 after 111 s, no better by 600 s
+  -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
   about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a
@@ -228,7 +228,8 @@ OLD = Tuning()
 DEFAULT = Tuning(double=False)
 #: settings known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II: Blackwood's
 #: priority colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's) with his curve of
-#: sides needed by each depth, and a schedule from depth 205 to the last square.  Measured with
+#: sides needed by each depth, and a schedule from depth 200 to the last square, bent (below).
+#: Measured with
 #: tools/experiments/e2_schedule.py: one search, 30 CPU-s per run, seeds
 #: 1-6, mean final score: no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
 #: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and

@@ -21,7 +21,18 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
-Measured with the schedule bent (``bend`` 1.2, Eternity II's default; load average 1-2):
+Measured with the default (the schedule bent, 1.2, from depth 200) after the deep squares got
+copies of their candidate runs without the pieces placed above (``_edgescore.c``, levels; 49.6 M
+nodes per CPU second against 39.5 M on the same 3e8 nodes, both builds in turn; load average 1-2):
+
+* ``--seconds 120 --seeds 1-12 --jobs 2``: 462 x 6, 461, 463, 462, 461, 462, 462 (mean 461.92,
+  worst 461; 10 of 12 at 462 or more, the same boards as before the copies but sooner: 462 first
+  after 43, 44, 45, 16, 91, 18, -, 105 (463), 29, -, 9 and 59 CPU-s); ``--set
+  restart_nodes=134217728`` (4x longer restarts): mean 461.83, 9 of 12;
+* ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 111 wall-s
+  (1196 CPU-s in all), no better by the end.
+
+Measured with the schedule bent (``bend`` 1.2, from depth 205; load average 1-2):
 
 * ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 461, 461, 461, 462, 460, 462, 462, 461, 461,
   460 (mean 461.33, worst 460; 6 of 12 at 462 or more); ``--set bend=1.3``: mean 461.33, 7 of 12;
