@@ -99,7 +99,7 @@ typedef struct {
     Level lv[LEVELS];               /* copies of the runs for the deep squares */
     int *level_of;                  /* per depth, the level it reads (-1: the full runs) */
     long long *placed_at;           /* per depth, the node count when its square was last placed */
-    int32_t *pdepth;                /* per piece, the depth it is placed at (n: not placed) */
+    uint16_t *pdepth;               /* per piece, the depth it is placed at (n: not placed) */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid. */
@@ -146,9 +146,9 @@ static int levels_start(Search *S) {
     const int n = S->n;
     S->level_of = malloc(sizeof(int) * (size_t)(n + 1));
     S->placed_at = calloc((size_t)n + 1, sizeof(long long));
-    S->pdepth = malloc(sizeof(int32_t) * ((size_t)S->npieces + 1));
+    S->pdepth = malloc(sizeof(uint16_t) * ((size_t)S->npieces + 1));
     if (!S->level_of || !S->placed_at || !S->pdepth) return -1;
-    for (int p = 0; p <= S->npieces; p++) S->pdepth[p] = n;
+    for (int p = 0; p <= S->npieces; p++) S->pdepth[p] = (uint16_t)n;
     for (int d = 0; d <= n; d++) S->level_of[d] = -1;
     Py_ssize_t total = 0;
     for (int k = 0; k < S->nruns; k++) {
@@ -240,14 +240,14 @@ static int run(Search *S) {
     int *sc = calloc((size_t)n + 1, sizeof *sc), *wc = calloc((size_t)n + 1, sizeof *wc);
     long long *base = calloc((size_t)n + 1, sizeof *base);
     int *psum = calloc((size_t)n + 1, sizeof *psum);      /* priority sides before each depth */
-    uint8_t *used = calloc((size_t)S->npieces + 1, 1);
     int status = 0;
-    if (!board || !cur || !end || !phase || !sc || !wc || !base || !used || !psum ||
+    if (!board || !cur || !end || !phase || !sc || !wc || !base || !psum ||
         levels_start(S) < 0) {
         PyErr_NoMemory();
         status = -1;
         goto out;
     }
+    uint16_t *pdepth = S->pdepth;      /* the pieces placed (and where: the levels ask) */
     long long breaks = 0;
     int d = 0;
 
@@ -323,7 +323,7 @@ next:                               /* square d tries its next candidate */
                     }
                     continue;
                 }
-                if (used[c->piece]) continue;
+                if (pdepth[c->piece] < n) continue;     /* placed */
                 if (ph == 1 && c->s == s) continue;     /* tried among the exact ones */
                 if (ph == 2 && c->w == w) continue;
                 if (ph == 3 && (c->s == s || c->w == w)) continue;
@@ -339,8 +339,7 @@ next:                               /* square d tries its next candidate */
                     }
                 }
                 board[d] = c;
-                used[c->piece] = 1;
-                S->pdepth[c->piece] = d;
+                pdepth[c->piece] = (uint16_t)d;
                 breaks = base[d] + pen;
                 S->nodes++;
                 S->placed_at[d] = S->nodes;
@@ -368,14 +367,13 @@ backtrack:
     d--;
     if (S->tile) tile_move(S, board, d, board[d], -1);
     if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) {
-        used[board[d]->piece] = 0;
-        S->pdepth[board[d]->piece] = n;
+        pdepth[board[d]->piece] = (uint16_t)n;
     }
     breaks = base[d];
     goto next;
 
 out:
-    free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base); free(used);
+    free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base);
     free(psum);
     levels_free(S);
     return status;
@@ -480,7 +478,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
         return NULL;
     }
-    if (n < 1 || npieces < 1 || colours < 1 || npieces > 65535) {
+    if (n < 1 || n > 65535 || npieces < 1 || colours < 1 || npieces > 65535) {
         PyErr_SetString(PyExc_ValueError, "bad board size");
         return NULL;
     }
