@@ -366,9 +366,7 @@ backtrack:
     if (d == 0) goto out;
     d--;
     if (S->tile) tile_move(S, board, d, board[d], -1);
-    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) {
-        pdepth[board[d]->piece] = (uint16_t)n;
-    }
+    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) pdepth[board[d]->piece] = (uint16_t)n;
     breaks = base[d];
     goto next;
 
