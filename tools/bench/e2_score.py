@@ -30,7 +30,7 @@ nodes per CPU second against 39.5 M on the same 3e8 nodes, both builds in turn; 
   after 43, 44, 45, 16, 91, 18, -, 105 (463), 29, -, 9 and 59 CPU-s); ``--set
   restart_nodes=134217728`` (4x longer restarts): mean 461.83, 9 of 12;
 * ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 111 wall-s
-  (1196 CPU-s in all), no better by the end.
+  (1196 CPU-s in all), no better by the end; ``--seed 1``: 463 after 329 wall-s, no better.
 
 Measured with the schedule bent (``bend`` 1.2, from depth 205; load average 1-2):
 
