@@ -10,8 +10,9 @@ run in a forked child (:mod:`satiling.children`) while this process waits in Pyt
 
 :class:`stop_on` turns an interrupt or a time limit into a clean end of a block (counts and
 enumerations), with a critical section for writing a solution and counting it; :func:`on_signals`
-turns them into a call (a search in a thread that is asked to stop).  Every signal handler of
-satiling is installed here; the exit codes are in :mod:`satiling.exits`.
+turns them into a call, and :func:`in_thread` runs a compiled search in a thread that such a
+call stops.  Every signal handler of satiling is installed here; the exit codes are in
+:mod:`satiling.exits`.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from .errors import SatilingError
 from .exits import signal_exit
@@ -29,6 +30,7 @@ from .limits import MAX_SECONDS
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
 REASONS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+T = TypeVar("T")
 
 
 class Interrupt(KeyboardInterrupt):
@@ -118,6 +120,38 @@ def on_signals(callback: Callable[[int], None]) -> Iterator[list[int]]:
     finally:
         for sig, previous in old.items():
             signal.signal(sig, previous)
+
+
+def in_thread(work: Callable[[], T], stop: Callable[[], None]) -> tuple[T, int | None]:
+    """``work()`` in a thread while this thread takes SIGINT and SIGTERM, each calling ``stop()``:
+    for a compiled solver that a signal cannot interrupt but a call can stop (CP-SAT's
+    ``stop_search``).  Returns what ``work`` returned and the first signal that came (None if none).
+
+    Why not the solver's own handler: CP-SAT's logs from inside the C signal handler and can
+    deadlock there, and it takes no SIGTERM.  Why not ``except KeyboardInterrupt`` around
+    ``join``: a join an exception breaks may take the thread for finished, and the process then
+    exits under a running solver and aborts."""
+    if threading.current_thread() is not threading.main_thread():
+        return work(), None
+    result: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:     # handed to the caller's thread below
+            failed.append(exc)
+
+    with on_signals(lambda signum: stop()) as caught:
+        worker = threading.Thread(target=run, daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.2)
+            if caught:
+                stop()     # again: a stop that came before the solver started may have been lost
+    if failed:
+        raise failed[0]
+    return result[0], (caught[0] if caught else None)
 
 
 def default_in_child() -> None:

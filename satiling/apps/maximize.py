@@ -402,6 +402,7 @@ def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
 def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints) -> MaxResult:
     from ortools.sat.python import cp_model
     from ..backends.cpsat import to_cpsat
+    from ..signals import Interrupt, in_thread
     model, x = to_cpsat(problem)
     model.maximize(sum(x[m] for m in matched))
     if greedy_start:
@@ -424,11 +425,10 @@ def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_sta
     limit = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
     if limit is not None:
         solver.parameters.max_time_in_seconds = limit
-    began = time.perf_counter()
-    status = solver.solve(model, Report())   # in this thread: CP-SAT run in another one aborts on a signal
-    if status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and (
-            limit is None or time.perf_counter() - began < limit - 0.5):
-        raise KeyboardInterrupt       # CP-SAT stopped early: it caught Ctrl-C (its best is reported)
+    solver.parameters.catch_sigint_signal = False     # a signal calls stop_search instead
+    status, signum = in_thread(lambda: solver.solve(model, Report()), solver.stop_search)
+    if signum is not None:
+        raise Interrupt(signum)       # the caller reports the best board so far
     if best["score"] < 0:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     bound = int(solver.best_objective_bound) if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None

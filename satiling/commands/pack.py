@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import threading
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
 from ..apps.packing import EXACT_SECONDS
@@ -65,7 +64,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..fileio import write_file
     from ..exits import EXIT_FOUND, EXIT_TIMEOUT, signal_exit
-    from ..signals import on_signals
+    from ..signals import in_thread
     from .common import read_solutions, terminal_colour
     from ..render.pictures import solution_svg, solution_text
     from ..apps.packing import Packer, hole_components
@@ -73,7 +72,6 @@ def cmd_pack(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     packer = Packer(puzzle, args.objective)
     hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
-    result: list = []
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
@@ -82,18 +80,10 @@ def cmd_pack(args: argparse.Namespace) -> int:
         word = args.objective if args.objective == "pieces" else "cells"
         print(f"satiling: {puzzle.name}: at most {value} {word}: {reason}", file=sys.stderr)
 
-    with on_signals(lambda signum: packer.stop()) as caught:
-        # the search runs in a thread so that the main thread stays free to take signals
-        worker = threading.Thread(target=lambda: result.append(
-            packer.run(args.time_limit, threads, hint, on_improve=report,
-                       exact_seconds=args.exact_seconds, on_bound=bound)), daemon=True)
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.2)
-    if not result:
-        raise KeyboardInterrupt              # the search itself failed to return
-    packing = result[0]
-    interrupted = signal_exit(caught[0]) if caught else None
+    packing, signum = in_thread(lambda: packer.run(args.time_limit, threads, hint, on_improve=report,
+                                                   exact_seconds=args.exact_seconds, on_bound=bound),
+                                packer.stop)
+    interrupted = signal_exit(signum) if signum is not None else None
     if packing.status == "UNKNOWN":
         print(f"satiling: {puzzle.name}: no packing found in {packing.seconds:.1f} s", file=sys.stderr)
         return interrupted or EXIT_TIMEOUT
