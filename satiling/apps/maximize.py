@@ -51,8 +51,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 
 Every reported board is re-scored from the pieces (the model's own count is never trusted).
 Ctrl-C or SIGTERM (raised as ``KeyboardInterrupt``) ends any engine with the best board so far:
-the result's ``stopped_by`` holds the exception.  The whole-board CP-SAT call hears Ctrl-C itself
-(it stops with its best board); a SIGTERM reaches it only when the call ends.
+the result's ``stopped_by`` holds the exception.  The whole-board CP-SAT call runs in a thread
+that either signal stops at once (:func:`satiling.signals.in_thread`); an LNS window (seconds at
+most) ends first.
 """
 from __future__ import annotations
 
