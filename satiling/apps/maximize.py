@@ -7,8 +7,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board; one search per core by default
-  (different seeds; each better board comes back to this process and is checked again); on Eternity
-  II with Blackwood's priority colours (:data:`KNOWN_TUNING`); a square breaks at most one join
+  (different seeds; each better board comes back to this process and is checked again); with
+  priority colours, whose pieces must be used early, picked by a rule that gives Blackwood's own
+  three on Eternity II (:func:`default_tuning`); a square breaks at most one join
   (:data:`DEFAULT`).  On small boards it runs without a schedule to the end, which proves the best
   score (branch and bound).  Eternity II, one search process, 120 CPU-s, seeds 1-12 (``python
   tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2``, every board re-scored by
@@ -204,9 +205,12 @@ class Tuning:
     sub_limit: int = 0
     bend: float = 1.0
 
-    def need(self, n: int) -> list[int] | None:
+    def need(self, puzzle: Any) -> list[int] | None:
         from ..engines import edgescore
-        return edgescore.blackwood_need(n) if self.priority else None
+        if not self.priority:
+            return None
+        return edgescore.blackwood_need(puzzle.rows * puzzle.cols,
+                                        edgescore.priority_sides(puzzle.pieces, self.priority))
 
     def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
         """Breaks held back at each depth; one fewer from the square before each depth in
@@ -223,43 +227,36 @@ class Tuning:
 
 #: the tuning before issue 24 (one search, row scan, no repair): the benchmark's "old" engine
 OLD = Tuning()
-#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py): one break per square
-#: at a time, as Blackwood's solver (Eternity II, 30 CPU-s, seeds 1-6, with the priority colours:
-#: mean 461.0, worst 460, against 459.7 with double breaks)
-DEFAULT = Tuning(double=False)
-#: settings known to pay, by piece set (:func:`piece_fingerprint`).  Eternity II: Blackwood's
-#: priority colours 13, 16 and 10 (his numbering; 5, 20 and 7 in satiling's) with his curve of
-#: sides needed by each depth, and a schedule from depth 200 to the last square, bent (below).
-#: Measured with
-#: tools/experiments/e2_schedule.py: one search, 30 CPU-s per run, seeds
-#: 1-6, mean final score: no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
-#: 458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and
-#: 208-255: 459.8 (seeds 1-4); 210-250: 451.2; 195-250: 456.0 and 200-245: 448.5 (seeds 4-5); the
-#: comb order with the priority, 200-250: 457.7 (seeds 1-3).
-#: The schedule bent (``bend`` 1.2: fewer breaks early, more near the end; tools/bench/e2_score.py
-#: --seconds 120 --seeds 1-12 --jobs 2 --set bend=B): 120 CPU-s, seeds 1-12, mean 461.33 and 6 of
-#: 12 at 462 or more (one 463) against 461.08 and 3 of 12 evenly (bend 1); bend 1.3: 461.33, 7 of
-#: 12; bend 1.5: 459.67 on seeds 1-6 (461.17 with 1.3, 460.83 evenly).  Bent, the schedule may
-#: start earlier: from depth 200 (``--set start=0.78125``), seeds 1-12: 462 x 6, 461, 463, 462,
-#: 461, 462, 462, mean 461.92, 10 of 12 at 462 or more (the default since).
-#: No rule from the colours' statistics picks these three (5 is the frame colour on no corner; 7
-#: and 20 stand out neither by half-edges, 48 and 50, nor by pieces with two sides of them), so the
-#: settings stay tied to the piece set.
-KNOWN_TUNING = {"5aa3b7e4a9456f15": {"priority": (5, 7, 20), "start": 200 / 256, "full": 255 / 256,
-                                     "bend": 1.2}}
-
-
-def piece_fingerprint(pieces: Any) -> str:
-    """A name for a set of pieces, the same whatever their order and turns (colours as numbered)."""
-    import hashlib
-    canon = sorted(min(tuple(p[k:]) + tuple(p[:k]) for k in range(4)) for p in pieces)
-    return hashlib.sha256(repr(canon).encode()).hexdigest()[:16]
+#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py; the priority colours are
+#: picked per board by :func:`default_tuning`):
+#:
+#: * one break per square at a time, as Blackwood's solver (Eternity II, 30 CPU-s, seeds 1-6, with
+#:   the priority colours: mean 461.0, worst 460, against 459.7 with double breaks);
+#: * the schedule from depth 200 / 256 to the last square, bent.  Measured with
+#:   tools/experiments/e2_schedule.py (Eternity II, one search, 30 CPU-s per run, seeds 1-6,
+#:   mean final score): no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
+#:   458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and
+#:   208-255: 459.8 (seeds 1-4); 210-250: 451.2; 195-250: 456.0 and 200-245: 448.5 (seeds 4-5);
+#:   the comb order with the priority, 200-250: 457.7 (seeds 1-3).  Bent (``bend`` 1.2: fewer
+#:   breaks early, more near the end; tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2
+#:   --set bend=B): 120 CPU-s, seeds 1-12, mean 461.33 and 6 of 12 at 462 or more (one 463)
+#:   against 461.08 and 3 of 12 evenly (bend 1); bend 1.3: 461.33, 7 of 12; bend 1.5: 459.67 on
+#:   seeds 1-6 (461.17 with 1.3, 460.83 evenly).  Bent, the schedule may start earlier: from depth
+#:   200, seeds 1-12: 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, 10 of 12 at 462 or more.
+DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2)
 
 
 def default_tuning(puzzle: Any) -> Tuning:
-    """:data:`DEFAULT`, with the settings of :data:`KNOWN_TUNING` for a known piece set."""
+    """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
+    board (Blackwood's 5, 7 and 20 on Eternity II).  Generated boards, 5 frame + 17 inner colours
+    (or the generator's default), one search, CPU seconds, seeds 1-3 (``tools/experiments/
+    priority_rule.py``): 16x16 in 60 s 455, 455, 455 without priority colours and this schedule
+    (the default before), 457 x 3 with the schedule alone, 461 x 3 with both; seed 1 in 60 s:
+    18x18 558 against 583, 20x20 no board at all against 713/760; 10x10, 12x12 and 14x14 in 30-40
+    s, seeds 1-2: even (within one join)."""
     from dataclasses import replace
-    return replace(DEFAULT, **KNOWN_TUNING.get(piece_fingerprint(puzzle.pieces), {}))
+    from ..engines import edgescore
+    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
 
 
 def default_workers() -> int:
@@ -324,7 +321,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
-                               tile=tuning.tile and not exact, need=None if exact else tuning.need(n),
+                               tile=tuning.tile and not exact, need=None if exact else tuning.need(puzzle),
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit)
         exhausted = exact and out.status == "done"

@@ -19,11 +19,12 @@ This module builds the tables (:func:`layout`) and runs the compiled search (:fu
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..errors import SatilingError
 
@@ -41,6 +42,8 @@ ORDERS = ("rows", "comb")
 #: the schedule's first break and its full allowance, as fractions of the squares (measured on
 #: Eternity II: depths 200 and 250 of 256; see tools/bench/e2_score.py)
 START, FULL = 200 / 256, 250 / 256
+#: the sides of Blackwood's priority colours on Eternity II (his need curve is for these)
+BLACKWOOD_SIDES = 122
 
 
 @dataclass
@@ -224,18 +227,44 @@ def slips(n: int, cap: int, depths: list[int]) -> list[int]:
     return out
 
 
-def blackwood_need(n: int) -> list[int]:
+def blackwood_need(n: int, sides: int = BLACKWOOD_SIDES) -> list[int]:
     """The fewest priority sides placed by each depth in Blackwood's Eternity II solver (his
     ``heuristic_array``: nothing asked up to depth 16, then a piecewise linear rise to about 119 at
-    depth 160, nothing after), stretched to ``n`` squares."""
+    depth 160, nothing after), stretched to ``n`` squares and scaled to a board with ``sides``
+    sides of the priority colours: by the smaller of ``n / 256`` and ``sides / 122`` (Eternity
+    II's 122), so that it never asks for more sides than the board has."""
+    scale = min(n / 256, sides / BLACKWOOD_SIDES)
     out = []
     for d in range(n):
         i = d * 256 / n
         v = (0 if i <= 16 else (i - 16) * 2.8 if i <= 26 else (i - 26) * 1.43333 + 28 if i <= 56
              else (i - 56) * 0.9 + 71 if i <= 76 else (i - 76) * 0.6538 + 89 if i <= 102
              else (i - 102) / 4.4615 + 106 if i <= 160 else 0)
-        out.append(int(v * n / 256))
+        out.append(int(v * scale))
     return out
+
+
+def priority_colours(pieces: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The colours whose pieces the scoring search uses up early (Blackwood's heuristic), by the
+    rule of Eternity2Puzzles.jl: the frame colour on fewest corner sides (every corner is needed
+    at the end), then the two inner colours that, with it, are on the fewest pieces (ties to the
+    lowest colours).  On Eternity II it picks 5, 7 and 20, Blackwood's own three.  () when no
+    colour is carried by frame pieces only, or fewer than two colours by the others."""
+    rim = [p for p in pieces if 0 in p]
+    inside = {c for p in pieces if 0 not in p for c in p}
+    frame = sorted({c for p in rim for c in p if c} - inside)
+    if not frame or len(inside) < 2:
+        return ()
+    corners = [p for p in rim if list(p).count(0) == 2]
+    first = min(frame, key=lambda c: sum(list(p).count(c) for p in corners))
+    pair = min(itertools.combinations(sorted(inside), 2),
+               key=lambda ab: sum(1 for p in pieces if first in p or ab[0] in p or ab[1] in p))
+    return (first, *pair)
+
+
+def priority_sides(pieces: Sequence[Sequence[int]], colours: Sequence[int]) -> int:
+    """How many sides of the pieces have one of ``colours``."""
+    return sum(c in colours for p in pieces for c in p)
 
 
 def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple) -> int:

@@ -294,12 +294,34 @@ def test_priority_colours_follow_the_reference(seed, tile):
 
 
 def test_eternity2_gets_blackwoods_priority_colours_by_default():
-    from satiling.apps.maximize import default_tuning, piece_fingerprint
+    """The rule (Eternity2Puzzles.jl's: the frame colour on fewest corner sides, then the inner
+    pair on fewest pieces with it) gives Blackwood's published three, his 13, 16 and 10 (5, 20
+    and 7 here), whatever the pieces' order and turns; his need curve stays as he gave it."""
+    from satiling.apps.maximize import default_tuning
     e2 = catalog.load("eternity2")
     assert default_tuning(e2).priority == (5, 7, 20)
-    assert default_tuning(generate(6, 6, seed=1).puzzle()).priority == ()
     turned = [tuple(p[1:]) + (p[0],) for p in reversed(e2.pieces)]
-    assert piece_fingerprint(turned) == piece_fingerprint(e2.pieces)
+    assert edgescore.priority_colours(turned) == (5, 7, 20)
+    assert edgescore.priority_sides(e2.pieces, (5, 7, 20)) == edgescore.BLACKWOOD_SIDES
+    need = edgescore.blackwood_need(256)
+    assert max(need) == 119 and need[160] == 119 and need[161] == 0 and need[16] == 0
+
+
+def test_priority_colours_need_a_frame_colour_and_never_ask_too_much():
+    pz = generate(8, 8, seed=2).puzzle()
+    colours = edgescore.priority_colours(pz.pieces)
+    assert len(colours) == 3
+    sides = edgescore.priority_sides(pz.pieces, colours)
+    assert 0 < max(edgescore.blackwood_need(64, sides)) <= sides
+    # a board bigger than Eternity II with fewer priority sides than it: scaled to those sides
+    assert max(edgescore.blackwood_need(324, 100)) <= 100
+    # frame colours also inside the board: no colour belongs to the frame, so no priority colours
+    inside = {c for p in pz.pieces if 0 not in p for c in p}
+    frame = {c for p in pz.pieces if 0 in p for c in p if c} - inside
+    inner = min(inside)
+    assert colours[0] in frame
+    mixed = [tuple(inner if c in frame else c for c in p) for p in pz.pieces]
+    assert edgescore.priority_colours(mixed) == ()
 
 
 # one board in make test (each takes some 10-15 CPU-s, most of it in the Python reference); the

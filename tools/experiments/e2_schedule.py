@@ -16,7 +16,7 @@ each depth from 186 on (where the search spends its nodes).  Settings, as ``key=
     tile=0                  the tileability cut
     sd=0 sl=0               each subtree below depth sd gets at most sl nodes (0: no limit)
 
-The measurements behind ``satiling.apps.maximize.DEFAULT`` and ``KNOWN_TUNING`` were made with it,
+The Eternity II measurements behind ``satiling.apps.maximize.DEFAULT`` were made with it,
 30 CPU-s per run, seeds 1-6, e.g.
 
     python tools/experiments/e2_schedule.py secs=30 seed=1 double=0 hist=1

@@ -1,0 +1,50 @@
+"""Experiment: does a generated board gain from the priority colours and the schedule of Eternity II?
+
+Runs ``--maximize-matches backtrack`` (one search process, CPU seconds) on a generated square
+board (the generator's default colours: 5 frame + 17 inner on 16x16) with one of three tunings and
+prints one JSON line: the final score, the colours, the last improvements (score, wall s).
+
+    plain     the scoring search's default before the rule (no priority colours, the schedule
+              from depth 200/256 to 250/256 evenly: ``maximize.Tuning(double=False)``)
+    schedule  the default schedule (200/256 to 255/256, bent 1.2) without priority colours
+    default   ``maximize.default_tuning``: that schedule and the colours of
+              ``edgescore.priority_colours``, their need curve scaled to the board
+
+Measured (seeds 1-3, 60 CPU-s on 16x16): plain 455 x 3, schedule 457 x 3, default 461 x 3;
+seed 1, 60 CPU-s: 18x18 plain 558, default 583; 20x20 plain no board, default 713/760; 10x10,
+12x12 and 14x14 (seeds 1-2, 30-40 CPU-s): even.
+
+    python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def main() -> None:
+    from satiling.apps import maximize
+    from satiling.families.edgematch.generate import generate
+    o = dict(size=16, seed=1, secs=60.0, tuning="default")
+    for arg in sys.argv[1:]:
+        key, _, value = arg.partition("=")
+        if key not in o:
+            raise SystemExit(f"unknown setting {key!r} (choose from {', '.join(o)})")
+        o[key] = value if isinstance(o[key], str) else type(o[key])(float(value))
+    puzzle = generate(o["size"], o["size"], seed=o["seed"]).puzzle()
+    tunings = {"plain": maximize.Tuning(double=False),
+               "schedule": maximize.DEFAULT,
+               "default": maximize.default_tuning(puzzle)}
+    if o["tuning"] not in tunings:
+        raise SystemExit(f"unknown tuning {o['tuning']!r} (choose from {', '.join(tunings)})")
+    tuning = tunings[o["tuning"]]
+    steps: list = []
+    result = maximize.maximize_matches(puzzle, time_limit=o["secs"], engine="backtrack", workers=1,
+                                       cpu_time=True, tuning=tuning, seed=o["seed"],
+                                       on_improve=lambda imp: steps.append((imp.score, round(imp.seconds, 1))))
+    print(json.dumps({"size": o["size"], "seed": o["seed"], "tuning": o["tuning"], "score": result.score,
+                      "joins": result.joins, "priority": tuning.priority, "last": steps[-3:]}))
+
+
+if __name__ == "__main__":
+    main()
