@@ -45,6 +45,8 @@ PAIRS: list[tuple[str, str, list[str]]] = [
     ("solve", "auto (edge matching)", ["solve", "eternity2"]),
     ("solve", "cadical (edge matching)", ["solve", "eternity2", "--solver", "cadical", "--hints"]),
     ("solve", "maximize-matches", ["solve", "eternity2", "--maximize-matches", "--time-limit", "60"]),
+    ("solve", "maximize-matches cpsat", ["solve", GENERATED, "--maximize-matches", "--engine", "cpsat",
+                                         "--time-limit", "60"]),
     ("solve", "proof (cadical)", ["solve", "tortoise", "--proof", "p.drat"]),
     ("solve", "race", ["solve", "tortoise", "--solver", "race"]),
     ("solve", "backtrack, 2 workers", ["solve", GENERATED, "--workers", "2"]),
@@ -59,6 +61,7 @@ PAIRS: list[tuple[str, str, list[str]]] = [
     ("info", "-", ["info", "eternity"]),
     ("encode", "dimacs -o", ["encode", "eternity", "-o", "e.cnf"]),
     ("encode", "dimacs stdout", ["encode", "eternity"]),
+    ("pack", "cpsat", ["pack", "tortoise", "--exact-seconds", "0", "--time-limit", "60"]),
     ("iqlink unique", "cadical", ["iqlink", "unique", ""]),
     ("iqlink generate", "cadical", ["iqlink", "generate", "--pieces-to-place", "11", "--seed", "3"]),
 ]
