@@ -16,7 +16,7 @@ import satiling
 from satiling.errors import SatilingError
 from satiling.search.solve import open_pysat, primary_true, solve
 from satiling.children import ChildDied, race_in_children, run_in_child
-from satiling.signals import Interrupt, exit_code, stop_on
+from satiling.signals import Interrupt, exit_code, in_thread, stop_on
 
 CLI = [sys.executable, "-m", "satiling.cli"]
 
@@ -178,3 +178,27 @@ def test_stop_on_reasons():
     assert stop.reason == "interrupted" and exit_code(reason=stop.reason) == 130
     assert exit_code(Interrupt(signal.SIGTERM)) == 143 and exit_code(KeyboardInterrupt()) == 130
     assert ChildDied.__mro__[1] is Exception
+
+
+def test_in_thread_stops_the_work_and_hands_back_its_result_and_errors():
+    """A compiled search in a thread (CP-SAT's maximisation, pack): the signal calls ``stop`` and
+    the work's result comes back with the signal; its own error reaches the caller; the handlers
+    before are back afterwards."""
+    import threading
+    before = signal.getsignal(signal.SIGTERM)
+    stopped = threading.Event()
+
+    def work() -> str:
+        os.kill(os.getpid(), signal.SIGTERM)      # the signal comes while the work runs
+        assert stopped.wait(30)
+        return "best so far"
+
+    assert in_thread(work, stopped.set) == ("best so far", signal.SIGTERM)
+    assert in_thread(lambda: 7, stopped.set) == (7, None)
+
+    def broken() -> None:
+        raise SatilingError("bad input")
+
+    with pytest.raises(SatilingError, match="bad input"):
+        in_thread(broken, stopped.set)
+    assert signal.getsignal(signal.SIGTERM) is before
