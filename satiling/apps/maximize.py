@@ -16,8 +16,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   ``satiling score``): 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, worst 461, 462 first
   met after a median of 45 CPU-s (with the schedule evenly from depth 205, before: mean 461.08, 3
   of 12 at 462); both cores of this machine, 10 wall minutes, seed 0 (``python
-  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``): 463 after 111 s, no better by 600 s
-  -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a 464 every 34 s).
+  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``): 463 after 111 s, no better by 600 s;
+  an hour: 463 after 142 s, no 464 -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a
+  464 every 34 s).
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
   about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a

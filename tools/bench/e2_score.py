@@ -30,7 +30,11 @@ nodes per CPU second against 39.5 M on the same 3e8 nodes, both builds in turn; 
   after 43, 44, 45, 16, 91, 18, -, 105 (463), 29, -, 9 and 59 CPU-s); ``--set
   restart_nodes=134217728`` (4x longer restarts): mean 461.83, 9 of 12;
 * ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0): **463** after 111 wall-s
-  (1196 CPU-s in all), no better by the end; ``--seed 1``: 463 after 329 wall-s, no better.
+  (1196 CPU-s in all), no better by the end; ``--seed 1``: 463 after 329 wall-s, no better;
+* ``--seconds 3600 --wall --skip-lns --nodes 2e7`` (both cores, seed 0, an hour; the machine
+  shared with other work, 4765 CPU-s in all): **463** after 142 wall-s, no 464 within the hour;
+* ``--seeds 7,10 --seconds 400``: the two seeds short of 462 at 120 CPU-s meet it after 120.9 and
+  255.1 CPU-s.
 
 Measured with the schedule bent (``bend`` 1.2, from depth 205; load average 1-2):
 
