@@ -17,8 +17,7 @@ import math
 from typing import Any
 
 from ..errors import SatilingError
-from .lattice import Cell, Lattice, Transform
-from .triangle import parse_sizes
+from .lattice import Cell, Lattice, Transform, parse_named
 
 _R = 1 / math.sqrt(3)          # circumradius: neighbouring centres are 1 apart
 
@@ -86,14 +85,8 @@ class HexagonLattice(Lattice):
 
     def parse_spec(self, spec: dict[str, Any], where: str) -> list[Cell]:
         """``parallelogram = [rows, cols]``, ``triangle = side`` or ``hexagon = side``."""
-        if "parallelogram" in spec:
-            rows, cols = parse_sizes(spec["parallelogram"], 2, where)
-            return parallelogram(rows, cols)
-        if "triangle" in spec:
-            return triangle(*parse_sizes(spec["triangle"], 1, where))
-        if "hexagon" in spec:
-            return hexagon(*parse_sizes(spec["hexagon"], 1, where))
-        raise SatilingError(f"{where}: give 'ascii', 'cells', 'parallelogram', 'triangle' or 'hexagon'")
+        return parse_named(spec, where, {"parallelogram": (2, parallelogram), "triangle": (1, triangle),
+                                         "hexagon": (1, hexagon)})
 
 
 # -- standard regions ---------------------------------------------------------------------------

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
+
+from ..errors import SatilingError
 
 Cell = tuple[int, ...]
 Shape = tuple[Cell, ...]
@@ -53,6 +55,16 @@ class Lattice(ABC):
     @abstractmethod
     def neighbors(self, cell: Cell) -> list[Cell]:
         """Cells sharing an edge with ``cell``."""
+
+    # -- shapes from text ------------------------------------------------------------------------
+    def parse_ascii(self, text: str) -> list[Cell]:
+        """One cell per character other than space and '.': ``(line, column)``, both from 0."""
+        cells = []
+        for r, line in enumerate(text.strip("\n").splitlines()):
+            for c, ch in enumerate(line):
+                if ch not in " .":
+                    cells.append((r, c))
+        return cells
 
     # -- shared machinery -----------------------------------------------------------------------
     def normalize(self, cells: Iterable[Cell]) -> Shape:
@@ -119,3 +131,22 @@ class Lattice(ABC):
                     seen.add(n)
                     todo.append(n)
         return len(seen) == len(cells)
+
+
+def parse_sizes(value: Any, n: int, where: str) -> list[int]:
+    """``n`` positive integers from an instance file (a bare integer when ``n == 1``)."""
+    values = value if isinstance(value, list) else [value]
+    if len(values) != n or not all(isinstance(v, int) and v > 0 for v in values):
+        raise SatilingError(f"{where}: expected {n} positive integer{'s' if n > 1 else ''}, got {value!r}")
+    return values
+
+
+def parse_named(spec: dict[str, Any], where: str, shapes: dict[str, tuple[int, Callable[..., list[Cell]]]]
+                ) -> list[Cell]:
+    """The region of the first key of ``shapes`` in ``spec``: ``shapes[key]`` is (how many sizes
+    it takes, the function of them that gives its cells)."""
+    for key, (sizes, cells) in shapes.items():
+        if key in spec:
+            return cells(*parse_sizes(spec[key], sizes, where))
+    *first, last = [f"'{k}'" for k in ("ascii", "cells", *shapes)]
+    raise SatilingError(f"{where}: give {', '.join(first)} or {last}")

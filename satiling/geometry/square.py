@@ -46,11 +46,3 @@ class SquareLattice(Lattice):
         r, c = cell
         return [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
 
-    def parse_ascii(self, text: str) -> list[Cell]:
-        """Cells drawn as any non-space, non-'.' character; row 0 is the first line."""
-        cells = []
-        for r, line in enumerate(text.strip("\n").splitlines()):
-            for c, ch in enumerate(line):
-                if ch not in " .":
-                    cells.append((r, c))
-        return cells

@@ -20,8 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..errors import SatilingError
-from .lattice import Cell, Lattice, Transform
+from .lattice import Cell, Lattice, Transform, parse_named
 
 _H = math.sqrt(3) / 2          # height of a unit triangle
 
@@ -88,25 +87,10 @@ class TriangleLattice(Lattice):
         return [(r, c - 1), (r, c + 1), across]
 
     # -- shapes from text ------------------------------------------------------------------------
-    def parse_ascii(self, text: str) -> list[Cell]:
-        """One character per triangle (any but space and '.'); ``(row + col)`` even points up."""
-        cells = []
-        for r, line in enumerate(text.strip("\n").splitlines()):
-            for c, ch in enumerate(line):
-                if ch not in " .":
-                    cells.append((r, c))
-        return cells
-
     def parse_spec(self, spec: dict[str, Any], where: str) -> list[Cell]:
         """``parallelogram = [rows, cols]``, ``triangle = side`` or ``hexagon = side``."""
-        if "parallelogram" in spec:
-            rows, cols = parse_sizes(spec["parallelogram"], 2, where)
-            return parallelogram(rows, cols)
-        if "triangle" in spec:
-            return triangle(*parse_sizes(spec["triangle"], 1, where))
-        if "hexagon" in spec:
-            return hexagon(*parse_sizes(spec["hexagon"], 1, where))
-        raise SatilingError(f"{where}: give 'ascii', 'cells', 'parallelogram', 'triangle' or 'hexagon'")
+        return parse_named(spec, where, {"parallelogram": (2, parallelogram), "triangle": (1, triangle),
+                                         "hexagon": (1, hexagon)})
 
 
 # -- standard regions ---------------------------------------------------------------------------
@@ -131,11 +115,3 @@ def hexagon(side: int) -> list[Cell]:
             if abs(y - y0) < 3 * side and 3 * abs(x - x0) + abs(y - y0) < 6 * side:
                 cells.append((r, c))
     return cells
-
-
-def parse_sizes(value: Any, n: int, where: str) -> list[int]:
-    """``n`` positive integers from an instance file (a bare integer when ``n == 1``)."""
-    values = value if isinstance(value, list) else [value]
-    if len(values) != n or not all(isinstance(v, int) and v > 0 for v in values):
-        raise SatilingError(f"{where}: expected {n} positive integer{'s' if n > 1 else ''}, got {value!r}")
-    return values
