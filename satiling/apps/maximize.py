@@ -252,9 +252,9 @@ def default_tuning(puzzle: Any) -> Tuning:
     board (Blackwood's 5, 7 and 20 on Eternity II).  Generated boards, 5 frame + 17 inner colours
     (or the generator's default), one search, CPU seconds, seeds 1-3 (``tools/experiments/
     priority_rule.py``): 16x16 in 60 s 455, 455, 455 without priority colours and this schedule
-    (the default before), 457 x 3 with the schedule alone, 461 x 3 with both; seed 1 in 60 s:
-    18x18 558 against 583, 20x20 no board at all against 713/760; 10x10, 12x12 and 14x14 in 30-40
-    s, seeds 1-2: even (within one join)."""
+    (the default before), 457 x 3 with the schedule alone, 461 x 3 with both; 18x18 in 60 s 558,
+    564, 551 against 583, 586, 587; 20x20 in 60 s no board at all, 690, 689 against 713, 721, 721
+    (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2: even (within one join)."""
     from dataclasses import replace
     from ..engines import edgescore
     return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))

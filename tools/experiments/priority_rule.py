@@ -11,8 +11,8 @@ prints one JSON line: the final score, the colours, the last improvements (score
               ``edgescore.priority_colours``, their need curve scaled to the board
 
 Measured (seeds 1-3, 60 CPU-s on 16x16): plain 455 x 3, schedule 457 x 3, default 461 x 3;
-seed 1, 60 CPU-s: 18x18 plain 558, default 583; 20x20 plain no board, default 713/760; 10x10,
-12x12 and 14x14 (seeds 1-2, 30-40 CPU-s): even.
+seeds 1-3, 60 CPU-s: 18x18 plain 558, 564, 551, default 583, 586, 587; 20x20 plain no board,
+690, 689, default 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 (seeds 1-2, 30-40 CPU-s): even.
 
     python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default
 """
