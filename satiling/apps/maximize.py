@@ -288,6 +288,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     from ..engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
+    need = None if exact else tuning.need(puzzle)     # the same for every restart
     best = {"breaks": joins + 1, "solution": []}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
@@ -322,7 +323,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
-                               tile=tuning.tile and not exact, need=None if exact else tuning.need(puzzle),
+                               tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit)
         exhausted = exact and out.status == "done"
