@@ -6,21 +6,24 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
-  order when some 30 million nodes pass without a better board; one search per core by default
+  order when some 30 million nodes pass without a better board, twice as many at each restart up
+  to a billion (:func:`patience`); one search per core by default
   (different seeds; each better board comes back to this process and is checked again); with
   priority colours, whose pieces must be used early, picked by a rule that gives Blackwood's own
   three on Eternity II (:func:`default_tuning`); a square breaks at most one join
   (:data:`DEFAULT`).  On small boards it runs without a schedule to the end, which proves the best
   score (branch and bound).  Eternity II, one search process, 120 CPU-s, seeds 1-12 (``python
   tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2``, every board re-scored by
-  ``satiling score``): 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, worst 461, 462 first
-  met after a median of 45 CPU-s (with the schedule evenly from depth 205, before: mean 461.08, 3
-  of 12 at 462); both cores of this machine, 10 wall minutes, seed 0 (``python
-  tools/bench/e2_score.py --seconds 600 --wall --skip-lns``): 463 after 111 s, no better by 600 s;
-  an hour: 463 after 142 s, no 464 -- short of Verhaard's eii (a 463 every 2 s on a 2009 core, a
-  464 every 34 s).
+  ``satiling score``): 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462, 465, mean 462.33,
+  worst 461, 9 of 12 at 462 or more (restarts of 2^25 nodes throughout, before: 461.92, one
+  463); both cores of this machine, 10 wall minutes (``python tools/bench/e2_score.py --seconds
+  600 --wall --skip-lns --seed S``): seed 1 **465** after 159 s (463 after 57 s); with restarts of
+  2^30 nodes from the start, seed 0: 464 after 169 s.  Before the growing restarts, 463 after
+  111 s and no better in 10 minutes, nor in an hour -- Verhaard's eii logged a 463 every 2 s on
+  a 2009 core, a 464 every 34 s and a 465 every 10 minutes.
 
-  Where the nodes go (Eternity II, 15 CPU-s, seed 1, ``tools/experiments/e2_schedule.py hist=1``):
+  Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
+  ``tools/experiments/e2_schedule.py hist=1``):
   about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a
   new random candidate order; 60% of the nodes in rows 2-5, where the priority colours' need cuts
   most branches; about 100 boards a run reach depth 207 (the schedule's first break) without a
@@ -71,8 +74,10 @@ ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
 #: the backtracker restarts after this many nodes without a better board (about 0.6 CPU-s on
-#: Eternity II; 1.6e7 and 6.6e7 measured worse, see the module doc)
+#: Eternity II; 1.6e7 and 6.6e7 measured worse, see the module doc) ...
 RESTART_NODES = 1 << 25
+#: ... doubled at each restart up to this many (about 19 CPU-s; see DEFAULT)
+LONGEST_RESTART = 1 << 30
 #: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
 LAYOUT_STRIDE = 1_000_003
 
@@ -184,7 +189,8 @@ class Tuning:
     fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
     depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
     tileability bound;
-    ``restart_nodes``: a restart after that many nodes without a better board; ``repair``: the
+    ``restart_nodes``: a restart after that many nodes without a better board, the patience
+    doubling at each restart up to ``restart_max`` (:func:`patience`); ``repair``: the
     share of the time given to the closing repair of the best board (:mod:`repair`);
     ``priority``: colours whose pieces must be used early, at least
     :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic);
@@ -198,6 +204,7 @@ class Tuning:
     slips: tuple[int, ...] | None = None
     tile: bool = False
     restart_nodes: int = RESTART_NODES
+    restart_max: int = RESTART_NODES
     repair: float = 0.0
     priority: tuple[int, ...] = ()
     double: bool = True
@@ -244,14 +251,24 @@ OLD = Tuning()
 #:   against 461.08 and 3 of 12 evenly (bend 1); bend 1.3: 461.33, 7 of 12; bend 1.5: 459.67 on
 #:   seeds 1-6 (461.17 with 1.3, 460.83 evenly).  Bent, the schedule may start earlier: from depth
 #:   200, seeds 1-12: 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, 10 of 12 at 462 or more.
-DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2)
+#: * restarts growing from 2^25 nodes to 2^30 (:func:`patience`).  The rate of good boards at a fixed
+#:   cap (tools/experiments/e2_rate.py, 120 CPU-s a run, seeds 1-3 unless said): 462 or more, 0
+#:   boards with restarts of 2^25 nodes, 9 with 2^28 (five of them 463) and 11 with 2^30 (six
+#:   463); 461 or more (seeds 1-2): 10 with 2^25, 15 with 2^28; 463 or more: 2 with 2^30 (one of
+#:   them 464), 1 with 2^32.  A short restart abandons a beginning that the later squares fit well
+#:   before the search below it has found its best boards.  tools/bench/e2_score.py --seconds 120
+#:   --seeds 1-12 --jobs 2: growing, 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462, 465
+#:   (mean 462.33, 9 of 12 at 462 or more); 2^30 from the start: mean 461.58, 6 of 12 (the first
+#:   restarts too long while better boards still come easily); 2^25 throughout: 461.92, 10 of 12,
+#:   one 463.
+DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2, restart_max=LONGEST_RESTART)
 
 
 def default_tuning(puzzle: Any) -> Tuning:
     """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
     board (Blackwood's 5, 7 and 20 on Eternity II).  Generated boards, 5 frame + 17 inner colours
-    (or the generator's default), one search, CPU seconds, seeds 1-3 (``tools/experiments/
-    priority_rule.py``): 16x16 in 60 s 455, 455, 455 without priority colours and this schedule
+    (or the generator's default), one search, CPU seconds, seeds 1-3, restarts of 2^25 nodes
+    throughout (``tools/experiments/priority_rule.py``): 16x16 in 60 s 455, 455, 455 without priority colours and this schedule
     (the default before), 457 x 3 with the schedule alone, 461 x 3 with both; 18x18 in 60 s 558,
     564, 551 against 583, 586, 587; 20x20 in 60 s no board at all, 690, 689 against 713, 721, 721
     (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2: even (within one join)."""
@@ -322,7 +339,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
-                               cpu=cpu_time, patience=0 if exact else tuning.restart_nodes,
+                               cpu=cpu_time, patience=0 if exact else patience(tuning, k),
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit)
@@ -337,6 +354,14 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
+
+
+def patience(tuning: Tuning, k: int) -> int:
+    """Nodes restart ``k`` may spend without a better board: ``restart_nodes`` doubled ``k``
+    times, at most ``restart_max`` (short restarts while better boards come easily, long ones to
+    search below a good beginning for the rare best boards)."""
+    first = tuning.restart_nodes
+    return max(first, min(tuning.restart_max, first << min(k, 62)))
 
 
 def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, report) -> None:

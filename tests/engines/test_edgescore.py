@@ -233,6 +233,14 @@ def test_hints_pin_the_four_clue_pieces_when_maximising():
     assert checked_score(e2, result.solution, hints=True) == result.score
 
 
+def test_restarts_grow_from_the_first_patience_to_the_longest():
+    from satiling.apps.maximize import Tuning, patience
+    t = Tuning(restart_nodes=1000, restart_max=6000)
+    assert [patience(t, k) for k in range(5)] == [1000, 2000, 4000, 6000, 6000]
+    assert patience(t, 10 ** 6) == 6000                  # no overflow after many restarts
+    assert patience(Tuning(restart_nodes=1000, restart_max=10), 3) == 1000   # never below the first
+
+
 def test_assignment_is_optimal_against_brute_force():
     import itertools
 

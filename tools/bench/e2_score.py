@@ -21,9 +21,21 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
-Measured with the default (the schedule bent, 1.2, from depth 200) after the deep squares got
-copies of their candidate runs without the pieces placed above (``_edgescore.c``, levels; 49.6 M
-nodes per CPU second against 39.5 M on the same 3e8 nodes, both builds in turn; load average 1-2):
+Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.patience``;
+load average 1-2):
+
+* ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462,
+  **465** (mean 462.33, worst 461; 9 of 12 at 462 or more); ``--set restart_nodes=1073741824``
+  (2^30 from the first restart): mean 461.58, 6 of 12, three 463;
+* ``--seconds 600 --wall --skip-lns --nodes 2e7 --seed 1`` (both cores): **465** after 159 wall-s
+  (461 after 10 s, 463 after 57 s; 1197 CPU-s in all); with ``--set restart_nodes=1073741824``,
+  seed 0: **464** after 169 wall-s (462 after 103 s, 463 after 147 s);
+* HOUR
+
+Measured with the default before (restarts of 2^25 nodes; the schedule bent, 1.2, from depth
+200) after the deep squares got copies of their candidate runs without the pieces placed above
+(``_edgescore.c``, levels; 49.6 M nodes per CPU second against 39.5 M on the same 3e8 nodes, both
+builds in turn; load average 1-2):
 
 * ``--seconds 120 --seeds 1-12 --jobs 2``: 462 x 6, 461, 463, 462, 461, 462, 462 (mean 461.92,
   worst 461; 10 of 12 at 462 or more, the same boards as before the copies but sooner: 462 first

@@ -13,6 +13,7 @@ per CPU minute, the best boards met, restarts, the node rate.  Settings, as ``ke
     prio=1 pc=5,7,20        Blackwood's priority colours (and which)
     double=0                a square may break both its joins
     subd=0 sub=0            a budget of ``sub`` nodes for each subtree below depth ``subd`` (0: none)
+    ns=1.0                  Blackwood's need curve times this (for more or fewer priority sides)
 
 Each +1 of ``T`` costs about 4x in rate (T=459: 4.5-15 hits per CPU minute across seeds 1-5; T=460:
 4), and the rate differs from seed to seed by up to 3x, so compare settings on the same seeds.
@@ -20,6 +21,16 @@ Measured (T=459, 120 CPU-s, seeds 3 and 5): bend 1.0: 4.5 and 7.5 per minute; 1.
 1.6 (from depth 200): 8.5 on seed 5; 0.8: 1 on seed 5; 1.7 and 2.2: none on seed 5.
 
     python tools/experiments/e2_rate.py T=459 secs=120 seed=3 bend=1.3
+
+Measured with the default schedule (start=200 bend=1.2), 120 CPU-s per run:
+
+* restart length (``pat``), hits on seeds 1-3 (1-2 for T=461): T=461: 2^25 nodes 4 + 6, 2^28
+  6 + 9; T=462: 2^25 0 + 0 + 0, 2^28 3 + 5 + 1 (five of them 463), 2^30 6 + 3 + 2 (six 463);
+  T=463: 2^30 1 + 1 + 0 (one of them 464), 2^32 1 + 0 + 0.  Long restarts win as the target
+  rises (hence the growing restarts of ``maximize.DEFAULT``);
+* a fourth priority colour (``pc=5,7,20,9``, the rule's next pick, 170 sides; T=460, seed 1):
+  0 hits with the need curve as is or times 1.39 (seed 2 too), 2 times 1.2, against 12 with
+  the three colours (9 on seed 2).
 """
 from __future__ import annotations
 
@@ -33,7 +44,7 @@ def main() -> None:
     from satiling import catalog
     from satiling.engines import edgescore
     o = dict(T=459, secs=120.0, seed=1, start=205.0, full=255.0, bend=1.0, pat=float(1 << 25), prio=1,
-             pc="5,7,20", double=0, subd=0, sub=0.0)
+             pc="5,7,20", double=0, subd=0, sub=0.0, ns=1.0)
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -41,7 +52,7 @@ def main() -> None:
         o[key] = value if isinstance(o[key], str) else type(o[key])(float(value))
     e2 = catalog.load("eternity2")
     n, joins = 256, 480
-    need = edgescore.blackwood_need(n) if o["prio"] else None
+    need = [int(v * o["ns"]) for v in edgescore.blackwood_need(n)] if o["prio"] else None
     cap = joins - int(o["T"])
     held = edgescore.reserve(n, cap, o["start"] / n, o["full"] / n, o["bend"])
     hits, best, restarts, nodes = 0, [], 0, 0
