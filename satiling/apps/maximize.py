@@ -261,17 +261,19 @@ OLD = Tuning()
 #:   (mean 462.33, 9 of 12 at 462 or more); 2^30 from the start: mean 461.58, 6 of 12 (the first
 #:   restarts too long while better boards still come easily); 2^25 throughout: 461.92, 10 of 12,
 #:   one 463.
-DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2, restart_max=LONGEST_RESTART)
+DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
+                 restart_max=LONGEST_RESTART)
 
 
 def default_tuning(puzzle: Any) -> Tuning:
     """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
     board (Blackwood's 5, 7 and 20 on Eternity II).  Generated boards, 5 frame + 17 inner colours
     (or the generator's default), one search, CPU seconds, seeds 1-3, restarts of 2^25 nodes
-    throughout (``tools/experiments/priority_rule.py``): 16x16 in 60 s 455, 455, 455 without priority colours and this schedule
-    (the default before), 457 x 3 with the schedule alone, 461 x 3 with both; 18x18 in 60 s 558,
-    564, 551 against 583, 586, 587; 20x20 in 60 s no board at all, 690, 689 against 713, 721, 721
-    (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2: even (within one join)."""
+    throughout (``tools/experiments/priority_rule.py``): 16x16 in 60 s 455, 455, 455 without
+    priority colours and this schedule (the default before), 457 x 3 with the schedule alone, 461
+    x 3 with both; 18x18 in 60 s 558, 564, 551 against 583, 586, 587; 20x20 in 60 s no board at
+    all, 690, 689 against 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2:
+    even (within one join)."""
     from dataclasses import replace
     from ..engines import edgescore
     return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
@@ -299,7 +301,7 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
 def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                    cpu_time: bool, tuning: Tuning) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
-    cap one below the best board so far, each ending after ``tuning.restart_nodes`` nodes without
+    cap one below the best board so far, each ending after :func:`patience` nodes without
     a better board; then the closing repair of the best board.  Small boards get one run without
     a schedule: if it ends, its best board is optimal."""
     from ..engines import edgescore
