@@ -17,10 +17,10 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   ``satiling score``): 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462, 465, mean 462.33,
   worst 461, 9 of 12 at 462 or more (restarts of 2^25 nodes throughout, before: 461.92, one
   463); both cores of this machine, 10 wall minutes (``python tools/bench/e2_score.py --seconds
-  600 --wall --skip-lns --seed S``): seed 1 **465** after 159 s (463 after 57 s); with restarts of
-  2^30 nodes from the start, seed 0: 464 after 169 s.  Before the growing restarts, 463 after
-  111 s and no better in 10 minutes, nor in an hour -- Verhaard's eii logged a 463 every 2 s on
-  a 2009 core, a 464 every 34 s and a 465 every 10 minutes.
+  600 --wall --skip-lns --seed S``): seed 1 **465** after 159 s (463 after 57 s); seed 0, an
+  hour: 464 after 92.5 s, no better by the end.  Before the growing restarts, 463 after 111 s
+  and no better in 10 minutes, nor in an hour -- Verhaard's eii logged a 463 every 2 s on a 2009
+  core, a 464 every 34 s and a 465 every 10 minutes.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):
