@@ -233,6 +233,19 @@ def test_hints_pin_the_four_clue_pieces_when_maximising():
     assert checked_score(e2, result.solution, hints=True) == result.score
 
 
+def test_slack_gives_the_schedule_of_a_looser_cap_within_the_cap():
+    from satiling.apps.maximize import Tuning
+    from satiling.engines.edgescore import reserve
+    n, cap = 256, 17
+    loose = reserve(n, cap + 1, 200 / 256, 1.0, 1.2)
+    held = Tuning(start=200 / 256, full=1.0, bend=1.2, slack=1).held(n, cap)
+    # allowed breaks: the looser cap's schedule, but never more than the cap
+    assert [cap - h for h in held] == [min(cap, cap + 1 - h) for h in loose]
+    assert held[0] == cap and held[-1] == 0
+    tight = Tuning(start=200 / 256, full=1.0, bend=1.2).held(n, cap)
+    assert all(a <= b for a, b in zip(held, tight)) and held != tight     # looser, somewhere
+
+
 def test_restarts_grow_from_the_first_patience_to_the_longest():
     from satiling.apps.maximize import Tuning, patience
     t = Tuning(restart_nodes=1000, restart_max=6000)
