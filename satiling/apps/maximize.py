@@ -7,7 +7,7 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board, twice as many at each restart up
-  to a billion (:func:`patience`); one search per core by default
+  to a billion (:meth:`Tuning.patience`); one search per core by default
   (different seeds; each better board comes back to this process and is checked again); with
   priority colours, whose pieces must be used early, picked by a rule that gives Blackwood's own
   three on Eternity II (:func:`default_tuning`); a square breaks at most one join
@@ -190,7 +190,7 @@ class Tuning:
     depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
     tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board, the patience
-    doubling at each restart up to ``restart_max`` (:func:`patience`); ``repair``: the
+    doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`); ``repair``: the
     share of the time given to the closing repair of the best board (:mod:`repair`);
     ``priority``: colours whose pieces must be used early, at least
     :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic);
@@ -222,6 +222,12 @@ class Tuning:
             return None
         return edgescore.blackwood_need(puzzle.rows * puzzle.cols,
                                         edgescore.priority_sides(puzzle.pieces, self.priority))
+
+    def patience(self, k: int) -> int:
+        """Nodes restart ``k`` may spend without a better board: ``restart_nodes`` doubled ``k``
+        times, at most ``restart_max`` (short restarts while better boards come easily, long ones
+        to search below a good beginning for the rare best boards)."""
+        return max(self.restart_nodes, min(self.restart_max, self.restart_nodes << min(k, 62)))
 
     def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
         """Breaks held back at each depth; one fewer from the square before each depth in
@@ -255,7 +261,7 @@ OLD = Tuning()
 #:   against 461.08 and 3 of 12 evenly (bend 1); bend 1.3: 461.33, 7 of 12; bend 1.5: 459.67 on
 #:   seeds 1-6 (461.17 with 1.3, 460.83 evenly).  Bent, the schedule may start earlier: from depth
 #:   200, seeds 1-12: 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, 10 of 12 at 462 or more.
-#: * restarts growing from 2^25 nodes to 2^30 (:func:`patience`).  The rate of good boards at a fixed
+#: * restarts growing from 2^25 nodes to 2^30 (:meth:`Tuning.patience`).  The rate of good boards at a fixed
 #:   cap (tools/experiments/e2_rate.py, 120 CPU-s a run, seeds 1-3 unless said): 462 or more, 0
 #:   boards with restarts of 2^25 nodes, 9 with 2^28 (five of them 463) and 11 with 2^30 (six
 #:   463); 461 or more (seeds 1-2): 10 with 2^25, 15 with 2^28; 463 or more: 2 with 2^30 (one of
@@ -305,7 +311,7 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
 def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                    cpu_time: bool, tuning: Tuning) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
-    cap one below the best board so far, each ending after :func:`patience` nodes without
+    cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
     a better board; then the closing repair of the best board.  Small boards get one run without
     a schedule: if it ends, its best board is optimal."""
     from ..engines import edgescore
@@ -345,7 +351,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
-                               cpu=cpu_time, patience=0 if exact else patience(tuning, k),
+                               cpu=cpu_time, patience=0 if exact else tuning.patience(k),
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit)
@@ -360,14 +366,6 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
-
-
-def patience(tuning: Tuning, k: int) -> int:
-    """Nodes restart ``k`` may spend without a better board: ``restart_nodes`` doubled ``k``
-    times, at most ``restart_max`` (short restarts while better boards come easily, long ones to
-    search below a good beginning for the rare best boards)."""
-    first = tuning.restart_nodes
-    return max(first, min(tuning.restart_max, first << min(k, 62)))
 
 
 def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, report) -> None:

@@ -247,11 +247,11 @@ def test_slack_gives_the_schedule_of_a_looser_cap_within_the_cap():
 
 
 def test_restarts_grow_from_the_first_patience_to_the_longest():
-    from satiling.apps.maximize import Tuning, patience
+    from satiling.apps.maximize import Tuning
     t = Tuning(restart_nodes=1000, restart_max=6000)
-    assert [patience(t, k) for k in range(5)] == [1000, 2000, 4000, 6000, 6000]
-    assert patience(t, 10 ** 6) == 6000                  # no overflow after many restarts
-    assert patience(Tuning(restart_nodes=1000, restart_max=10), 3) == 1000   # never below the first
+    assert [t.patience(k) for k in range(5)] == [1000, 2000, 4000, 6000, 6000]
+    assert t.patience(10 ** 6) == 6000                   # no overflow after many restarts
+    assert Tuning(restart_nodes=1000, restart_max=10).patience(3) == 1000   # never below the first
 
 
 def test_assignment_is_optimal_against_brute_force():

@@ -21,7 +21,7 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
-Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.patience``;
+Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.Tuning.patience``;
 load average 1-2):
 
 * ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462,

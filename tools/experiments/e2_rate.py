@@ -46,6 +46,7 @@ import time
 
 def main() -> None:
     from satiling import catalog
+    from satiling.apps.maximize import Tuning
     from satiling.engines import edgescore
     o = dict(T=459, secs=120.0, seed=1, start=205.0, full=255.0, bend=1.0, pat=float(1 << 25), prio=1,
              pc="5,7,20", double=0, subd=0, sub=0.0, ns=1.0, slack=0)
@@ -58,8 +59,7 @@ def main() -> None:
     n, joins = 256, 480
     need = [int(v * o["ns"]) for v in edgescore.blackwood_need(n)] if o["prio"] else None
     cap = joins - int(o["T"])
-    loose = edgescore.reserve(n, cap + o["slack"], o["start"] / n, o["full"] / n, o["bend"])
-    held = [max(0, h - o["slack"]) for h in loose]
+    held = Tuning(start=o["start"] / n, full=o["full"] / n, bend=o["bend"], slack=int(o["slack"])).held(n, cap)
     hits, best, restarts, nodes = 0, [], 0, 0
     t0 = time.process_time()
     for k in itertools.count():
