@@ -14,7 +14,9 @@ Measured (seeds 1-3, 60 CPU-s on 16x16): plain 455 x 3, schedule 457 x 3, defaul
 seeds 1-3, 60 CPU-s: 18x18 plain 558, 564, 551, default 583, 586, 587; 20x20 plain no board,
 690, 689, default 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 (seeds 1-2, 30-40 CPU-s): even.
 
-    python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default
+    python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default [slack=1]
+
+``slack=N`` sets :attr:`maximize.Tuning.slack` on the chosen tuning (default: the tuning's own).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import sys
 def main() -> None:
     from satiling.apps import maximize
     from satiling.families.edgematch.generate import generate
-    o = dict(size=16, seed=1, secs=60.0, tuning="default")
+    o = dict(size=16, seed=1, secs=60.0, tuning="default", slack=-1)
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -38,11 +40,15 @@ def main() -> None:
     if o["tuning"] not in tunings:
         raise SystemExit(f"unknown tuning {o['tuning']!r} (choose from {', '.join(tunings)})")
     tuning = tunings[o["tuning"]]
+    if o["slack"] >= 0:
+        from dataclasses import replace
+        tuning = replace(tuning, slack=int(o["slack"]))
     steps: list = []
     result = maximize.maximize_matches(puzzle, time_limit=o["secs"], engine="backtrack", workers=1,
                                        cpu_time=True, tuning=tuning, seed=o["seed"],
                                        on_improve=lambda imp: steps.append((imp.score, round(imp.seconds, 1))))
-    print(json.dumps({"size": o["size"], "seed": o["seed"], "tuning": o["tuning"], "score": result.score,
+    print(json.dumps({"size": o["size"], "seed": o["seed"], "tuning": o["tuning"], "slack": tuning.slack,
+                      "score": result.score,
                       "joins": result.joins, "priority": tuning.priority, "last": steps[-3:]}))
 
 
