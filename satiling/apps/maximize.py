@@ -292,7 +292,9 @@ def default_tuning(puzzle: Any) -> Tuning:
     priority colours and this schedule (the default before), 457 x 3 with the schedule alone, 461
     x 3 with both; 18x18 in 60 s 558, 564, 551 against 583, 586, 587; 20x20 in 60 s no board at
     all, 690, 689 against 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2:
-    even (within one join)."""
+    even (within one join).  The default as it is now (growing restarts, ``slack`` 2), same
+    runs: 16x16 462, 462, 461; 18x18 581, 584, 580; 20x20 706, 719, 717 (with ``slack`` 0: 704,
+    714, 718: the growing restarts, tuned on Eternity II, cost 20x20 a few joins in 60 s)."""
     from dataclasses import replace
     from ..engines import edgescore
     return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))

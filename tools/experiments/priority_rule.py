@@ -13,6 +13,10 @@ prints one JSON line: the final score, the colours, the last improvements (score
 Measured (seeds 1-3, 60 CPU-s on 16x16): plain 455 x 3, schedule 457 x 3, default 461 x 3;
 seeds 1-3, 60 CPU-s: 18x18 plain 558, 564, 551, default 583, 586, 587; 20x20 plain no board,
 690, 689, default 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 (seeds 1-2, 30-40 CPU-s): even.
+Those ran with restarts of 2^25 nodes throughout.  The default with growing restarts, 60 CPU-s,
+``slack=0`` / ``1`` / ``2`` (2 is the default): 16x16 seeds 1-3 461, 460, 460 / 462, 461, 460 / 462,
+462, 461; 18x18 seeds 1-6 580, 583, 585, 578, 581, 581 / 579, 583, 581, 573, 582, 583 / 581, 584,
+580, 578, 581, 582; 20x20 seeds 1-3, slack 0 / 2: 704, 714, 718 / 706, 719, 717.
 
     python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default [slack=1]
 
