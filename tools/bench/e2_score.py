@@ -27,7 +27,10 @@ runs side by side each time (load average 1-2):
 * ``--seconds 120 --seeds 1-12``: 463, 463, 463, 463, 462, 463, 462, 462, 462, 463, 463, **465**
   (mean 462.83, worst 462); beside it, ``--set slack=0`` (the default before) gave the boards
   below again, mean 462.33, worst 461; ``--set slack=1``: mean 462.58, worst 462; ``--set
-  slack=3``: mean 462.42, worst 461, one 464.
+  slack=3``: mean 462.42, worst 461, one 464;
+* ``--seconds 600 --wall --skip-lns --nodes 2e7 --seed 1`` (both cores): **465** after 192.8
+  wall-s (463 after 76 s, 464 and 465 in the same report), no better by the end (1196 CPU-s).
+  The runs below (465 after 159 s, the hour's 464) used the default before it (``slack`` 0).
 
 Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.Tuning.patience``;
 load average 1-2):
