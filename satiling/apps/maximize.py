@@ -18,11 +18,11 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   463, 465, mean 462.83, worst 462 (the schedule of the cap itself: 462.33, worst 461; restarts of
   2^25 nodes throughout: 461.92); both cores of this machine, 10 wall minutes (``python
   tools/bench/e2_score.py --seconds 600 --wall --skip-lns --seed S``): seed 1 **465** after
-  192.8 s (463 after 76 s); seed 0, an hour: 464 after 978.5 s, 465 after 3178 s.  With the schedule of
-  the cap itself, seed 1 465 after 159 s and seed 0, an hour, 464 after 92.5 s, no better by the
-  end.  Before the growing restarts, 463 after 111 s and no better in 10 minutes, nor in an hour --
-  Verhaard's eii logged a 463 every 2 s on a 2009 core, a 464 every 34 s and a 465 every 10
-  minutes.
+  192.8 s (463 after 76 s); seed 0, an hour: 464 after 978.5 s, 465 after 3178 s.  With the
+  schedule of the cap itself, seed 1 465 after 159 s and seed 0, an hour, 464 after 92.5 s, no
+  better by the end.  Before the growing restarts, 463 after 111 s and no better in 10 minutes, nor
+  in an hour -- Verhaard's eii logged a 463 every 2 s on a 2009 core, a 464 every 34 s and a 465
+  every 10 minutes.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):
