@@ -6,23 +6,26 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
-  order when some 30 million nodes pass without a better board, twice as many at each restart up
-  to a billion (:meth:`Tuning.patience`); one search per core by default
-  (different seeds; each better board comes back to this process and is checked again); with
-  priority colours, whose pieces must be used early, picked by a rule that gives Blackwood's own
-  three on Eternity II (:func:`default_tuning`); a square breaks at most one join, and the
-  schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs without a
-  schedule to the end, which proves the best score (branch and bound).  Eternity II, one search
-  process, 120 CPU-s, seeds 1-12 (``python tools/bench/e2_score.py --seconds 120 --seeds 1-12``,
-  every board re-scored by ``satiling score``): 463, 463, 463, 463, 462, 463, 462, 462, 462, 463,
-  463, 465, mean 462.83, worst 462 (the schedule of the cap itself: 462.33, worst 461; restarts of
-  2^25 nodes throughout: 461.92); both cores of this machine, 10 wall minutes (``python
-  tools/bench/e2_score.py --seconds 600 --wall --skip-lns --seed S``): seed 1 **465** after
-  192.8 s (463 after 76 s); seed 0, an hour: 464 after 978.5 s, 465 after 3178 s.  With the
+  order when some 30 million nodes pass without a better board, twice as many at each restart
+  since the best board last improved, up to a billion (:meth:`Tuning.patience`); one search per
+  core by default (different seeds; each better board comes back to this process and is checked
+  again); with priority colours, whose pieces must be used early, picked by a rule that gives
+  Blackwood's own three on Eternity II (:func:`default_tuning`); a square breaks at most one join,
+  and the schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs
+  without a schedule to the end, which proves the best score (branch and bound).  Eternity II, one
+  search process, 120 CPU-s, seeds 1-12 (``python tools/bench/e2_score.py --seconds 120 --seeds
+  1-12``, every board re-scored by ``satiling score``): 463, 463, 463, 463, 462, 463, 462, 462,
+  462, 463, 463, 465, mean 462.83, worst 462 (the schedule of the cap itself: 462.33, worst 461;
+  restarts of 2^25 nodes throughout: 461.92); both cores of this machine, 10 wall minutes
+  (``python tools/bench/e2_score.py --seconds 600 --wall --skip-lns --seed S``): seed 1 **465**
+  after 192.8 s (463 after 76 s); seed 0, an hour: 464 after 978.5 s, 465 after 3178 s.  With the
   schedule of the cap itself, seed 1 465 after 159 s and seed 0, an hour, 464 after 92.5 s, no
   better by the end.  Before the growing restarts, 463 after 111 s and no better in 10 minutes, nor
   in an hour -- Verhaard's eii logged a 463 every 2 s on a 2009 core, a 464 every 34 s and a 465
-  every 10 minutes.
+  every 10 minutes.  Those figures were measured with the patience doubling at every restart; with
+  it doubling only at restarts since the last better board (the default now), 120 CPU-s, seeds
+  1-12: mean 462.58, worst 462, and on generated 18x18 and 20x20 boards 4 to 6 joins more in 60
+  CPU-s (:data:`DEFAULT`).
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):
@@ -200,7 +203,8 @@ class Tuning:
     two frame squares may break; ``sub_depth``/``sub_limit``: the subtree below each node at
     that fraction of the depth gets at most ``sub_limit`` nodes (0: no limit); ``slack``: the
     schedule of a cap this many breaks looser, only better boards still reported (see
-    :data:`DEFAULT`)."""
+    :data:`DEFAULT`); ``stall``: the patience doubles only with each restart since the best board
+    last improved, not with every restart."""
 
     order: str = "rows"
     start: float | None = None
@@ -217,6 +221,7 @@ class Tuning:
     sub_limit: int = 0
     bend: float = 1.0
     slack: int = 0
+    stall: bool = False
 
     def need(self, puzzle: Any) -> list[int] | None:
         from ..engines import edgescore
@@ -230,6 +235,11 @@ class Tuning:
         times, at most ``restart_max`` (short restarts while better boards come easily, long ones
         to search below a good beginning for the rare best boards)."""
         return max(self.restart_nodes, min(self.restart_max, self.restart_nodes << min(k, 62)))
+
+    def restart_patience(self, k: int, stalled: int) -> int:
+        """The patience of restart ``k`` (from 0) when the last ``stalled`` restarts found no
+        better board: with ``stall`` it grows with those alone, else with every restart."""
+        return self.patience(stalled if self.stall else k)
 
     def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
         """Breaks held back at each depth; one fewer from the square before each depth in
@@ -282,8 +292,16 @@ OLD = Tuning()
 #:   slack 3: 462.42, worst 461, one 464.
 #:   Generated boards, 60 CPU-s (tools/experiments/priority_rule.py slack=S): 16x16, seeds 1-3,
 #:   slack 0 / 1 / 2: mean 460.33 / 461.0 / 461.67; 18x18, seeds 1-6: 581.33 / 580.17 / 581.0.
+#: * the patience grown by stalled restarts only (``stall``): a restart that improved the best
+#:   board starts the doubling again, so restarts stay short while better boards come easily, on
+#:   larger boards for longer.  Generated boards, 60 CPU-s (tools/experiments/priority_rule.py
+#:   stall=1), growing with every restart / with stalled ones: 16x16 seeds 1-3, 462, 462, 461 /
+#:   463, 462, 462; 18x18 seeds 1-6, 581, 584, 580, 578, 581, 582 / 585, 585, 585, 585, 584, 585;
+#:   20x20 seeds 1-3, 706, 719, 717 / 720, 722, 719 (restarts of 2^25 throughout: 719, 719, 721).
+#:   Eternity II, 120 CPU-s, seeds 1-12 (e2_score.py --set stall=1): 463, 462, 463, 462, 463,
+#:   463, 462, 462, 463, 462, 463, 463, mean 462.58, worst 462, against 462.83, worst 462.
 DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
-                 restart_max=LONGEST_RESTART, slack=2)
+                 restart_max=LONGEST_RESTART, slack=2, stall=True)
 
 
 def default_tuning(puzzle: Any) -> Tuning:
@@ -294,9 +312,11 @@ def default_tuning(puzzle: Any) -> Tuning:
     priority colours and this schedule (the default before), 457 x 3 with the schedule alone, 461
     x 3 with both; 18x18 in 60 s 558, 564, 551 against 583, 586, 587; 20x20 in 60 s no board at
     all, 690, 689 against 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2:
-    even (within one join).  The default as it is now (growing restarts, ``slack`` 2), same
-    runs: 16x16 462, 462, 461; 18x18 581, 584, 580; 20x20 706, 719, 717 (with ``slack`` 0: 704,
-    714, 718: the growing restarts, tuned on Eternity II, cost 20x20 a few joins in 60 s)."""
+    even (within one join).  With restarts growing at every restart and ``slack`` 2, same runs:
+    16x16 462, 462, 461; 18x18 581, 584, 580; 20x20 706, 719, 717 (with ``slack`` 0: 704, 714,
+    718): growing at every restart cost the larger boards a few joins in 60 s.  The default now
+    (growing only while the best board stalls): 16x16 463, 462, 462; 18x18 585, 585, 585; 20x20
+    720, 722, 719."""
     from dataclasses import replace
     from ..engines import edgescore
     return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
@@ -345,6 +365,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         best.update(breaks=breaks, solution=solution)
         on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
 
+    stalled = 0                       # restarts since the best board last improved
     for k in itertools.count():
         left = None if search_limit is None else search_limit - (clock() - begin)
         if best["breaks"] == 0 or (left is not None and left <= 0):
@@ -363,12 +384,14 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         cap = best["breaks"] - 1
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
         held = [0] * n if exact else tuning.held(n, cap, hinted)
+        patience = 0 if exact else tuning.restart_patience(k, stalled)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
-                               cpu=cpu_time, patience=0 if exact else tuning.patience(k),
+                               cpu=cpu_time, patience=patience,
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit)
         exhausted = exact and out.status == "done"
+        stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
             break
     if share > 0 and best["solution"] and best["breaks"] > 0:

@@ -254,6 +254,17 @@ def test_restarts_grow_from_the_first_patience_to_the_longest():
     assert Tuning(restart_nodes=1000, restart_max=10).patience(3) == 1000   # never below the first
 
 
+def test_restarts_grow_only_while_the_best_board_stalls():
+    from dataclasses import replace
+
+    from satiling.apps.maximize import Tuning
+    t = Tuning(restart_nodes=1000, restart_max=6000, stall=True)
+    # restart 5 after two restarts without a better board: doubled twice, not five times
+    assert t.restart_patience(5, 2) == 4000
+    assert t.restart_patience(5, 0) == 1000           # a better board starts the doubling again
+    assert replace(t, stall=False).restart_patience(5, 0) == 6000   # growing at every restart
+
+
 def test_assignment_is_optimal_against_brute_force():
     import itertools
 

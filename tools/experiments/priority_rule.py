@@ -16,11 +16,15 @@ seeds 1-3, 60 CPU-s: 18x18 plain 558, 564, 551, default 583, 586, 587; 20x20 pla
 Those ran with restarts of 2^25 nodes throughout.  The default with growing restarts, 60 CPU-s,
 ``slack=0`` / ``1`` / ``2`` (2 is the default): 16x16 seeds 1-3 461, 460, 460 / 462, 461, 460 / 462,
 462, 461; 18x18 seeds 1-6 580, 583, 585, 578, 581, 581 / 579, 583, 581, 573, 582, 583 / 581, 584,
-580, 578, 581, 582; 20x20 seeds 1-3, slack 0 / 2: 704, 714, 718 / 706, 719, 717.
+580, 578, 581, 582; 20x20 seeds 1-3, slack 0 / 2: 704, 714, 718 / 706, 719, 717; slack 2 with
+``restart_max=33554432`` (2^25 throughout): 719, 719, 721.  ``stall=1`` (the default since): 16x16
+463, 462, 462; 18x18 585, 585, 585, 585, 584, 585; 20x20 720, 722, 719.
 
     python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default [slack=1]
 
-``slack=N`` sets :attr:`maximize.Tuning.slack` on the chosen tuning (default: the tuning's own).
+``slack=N`` sets :attr:`maximize.Tuning.slack` on the chosen tuning, ``restart_max=N`` its longest
+restart in nodes, ``stall=1`` its patience grown by stalled restarts only (default, -1: the
+tuning's own).
 """
 from __future__ import annotations
 
@@ -31,7 +35,7 @@ import sys
 def main() -> None:
     from satiling.apps import maximize
     from satiling.families.edgematch.generate import generate
-    o = dict(size=16, seed=1, secs=60.0, tuning="default", slack=-1)
+    o = dict(size=16, seed=1, secs=60.0, tuning="default", slack=-1, restart_max=-1, stall=-1)
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -44,14 +48,19 @@ def main() -> None:
     if o["tuning"] not in tunings:
         raise SystemExit(f"unknown tuning {o['tuning']!r} (choose from {', '.join(tunings)})")
     tuning = tunings[o["tuning"]]
+    from dataclasses import replace
     if o["slack"] >= 0:
-        from dataclasses import replace
         tuning = replace(tuning, slack=int(o["slack"]))
+    if o["restart_max"] >= 0:
+        tuning = replace(tuning, restart_max=int(o["restart_max"]))
+    if o["stall"] >= 0:
+        tuning = replace(tuning, stall=bool(o["stall"]))
     steps: list = []
     result = maximize.maximize_matches(puzzle, time_limit=o["secs"], engine="backtrack", workers=1,
                                        cpu_time=True, tuning=tuning, seed=o["seed"],
                                        on_improve=lambda imp: steps.append((imp.score, round(imp.seconds, 1))))
     print(json.dumps({"size": o["size"], "seed": o["seed"], "tuning": o["tuning"], "slack": tuning.slack,
+                      "restart_max": tuning.restart_max, "stall": tuning.stall,
                       "score": result.score,
                       "joins": result.joins, "priority": tuning.priority, "last": steps[-3:]}))
 
