@@ -35,7 +35,9 @@ runs side by side each time (load average 1-2):
   The runs below (465 after 159 s, the hour's 464) used the default before it (``slack`` 0).
 * With the patience doubling only at restarts since the last better board (``--set stall=1``,
   the default since): ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 463, 462, 463, 463,
-  462, 462, 463, 462, 463, 463, mean 462.58, worst 462; the runs above used ``stall`` off.
+  462, 462, 463, 462, 463, 463, mean 462.58, worst 462; ``--seconds 600 --wall --skip-lns
+  --nodes 2e7 --seed 1`` (both cores): **465** after 520.4 wall-s (463 after 96 s, 464 after
+  337 s; 1196 CPU-s in all).  The runs above used ``stall`` off.
 
 Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.Tuning.patience``;
 load average 1-2):
