@@ -26,7 +26,7 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   it doubling only at restarts since the last better board (the default now), 120 CPU-s, seeds
   1-12: mean 462.58, worst 462, and on generated 18x18 and 20x20 boards 4 to 6 joins more in 60
   CPU-s (:data:`DEFAULT`); both cores, 10 wall minutes, seed 1: 464 after 337 s, **465** after
-  520 s.
+  520 s; seed 2: 464 after 84 s; seed 0: 463 after 45 s, no better.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):

@@ -37,7 +37,9 @@ runs side by side each time (load average 1-2):
   the default since): ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 463, 462, 463, 463,
   462, 462, 463, 462, 463, 463, mean 462.58, worst 462; ``--seconds 600 --wall --skip-lns
   --nodes 2e7 --seed 1`` (both cores): **465** after 520.4 wall-s (463 after 96 s, 464 after
-  337 s; 1196 CPU-s in all).  The runs above used ``stall`` off.
+  337 s; 1196 CPU-s in all); ``--seed 0``: 463 after 44.7 s, no better by the end; ``--seed 2``: **464** after 84.1 s (463
+  after 48 s), no better.  The runs
+  above used ``stall`` off.
 
 Measured with the default after restarts grew (2^25 nodes doubling to 2^30, ``maximize.Tuning.patience``;
 load average 1-2):
