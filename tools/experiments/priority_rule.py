@@ -31,11 +31,14 @@ from __future__ import annotations
 import json
 import sys
 
+#: settings of the chosen tuning that a ``key=N`` replaces (-1: the tuning's own)
+OVERRIDES = ("slack", "restart_max", "stall")
+
 
 def main() -> None:
     from satiling.apps import maximize
     from satiling.families.edgematch.generate import generate
-    o = dict(size=16, seed=1, secs=60.0, tuning="default", slack=-1, restart_max=-1, stall=-1)
+    o = dict(size=16, seed=1, secs=60.0, tuning="default", **{k: -1 for k in OVERRIDES})
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -49,12 +52,8 @@ def main() -> None:
         raise SystemExit(f"unknown tuning {o['tuning']!r} (choose from {', '.join(tunings)})")
     tuning = tunings[o["tuning"]]
     from dataclasses import replace
-    if o["slack"] >= 0:
-        tuning = replace(tuning, slack=int(o["slack"]))
-    if o["restart_max"] >= 0:
-        tuning = replace(tuning, restart_max=int(o["restart_max"]))
-    if o["stall"] >= 0:
-        tuning = replace(tuning, stall=bool(o["stall"]))
+    overrides = {k: type(getattr(tuning, k))(o[k]) for k in OVERRIDES if o[k] >= 0}
+    tuning = replace(tuning, **overrides)
     steps: list = []
     result = maximize.maximize_matches(puzzle, time_limit=o["secs"], engine="backtrack", workers=1,
                                        cpu_time=True, tuning=tuning, seed=o["seed"],
