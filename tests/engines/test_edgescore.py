@@ -394,3 +394,13 @@ def test_break_kinds_and_subtree_budgets_follow_the_reference(seed, order):
                             s_bad = (row + 1, col) in board and pz.edges(*board[row + 1, col])[0] != e[2]
                             w_bad = (row, col - 1) in board and pz.edges(*board[row, col - 1])[1] != e[3]
                             assert not (s_bad and w_bad)
+
+
+def test_run_copies_of_the_deep_squares_keep_the_reference_nodes():
+    """An 8x8 board searched deep and long enough that every level of run copies (each made from
+    the one above it) is remade many times: the same boards after the same nodes as the reference."""
+    pz = generate(8, 8, seed=4).puzzle()
+    lay = edgescore.layout(pz, seed=1)
+    runs = _runs(lay, edgescore.reserve(64, 40, 0.3, 0.9), 40, 100000)
+    assert runs["c"] == runs["ref"]
+    assert len(runs["c"][1]) >= 5, "too few boards to follow the search deep"
