@@ -34,7 +34,9 @@
  * will meet another in a join still to come, so at least max(F - H, (F + H) mod 2) half-edges of
  * colour c end in broken joins, and the breaks to come are at least half the sum over the
  * colours.  A candidate after which the breaks so far plus that bound pass the cap is cut.
- * The bound is kept up to date in a few additions per node.
+ * Only X = F - H and the parity of F + H count, so a join that matches as it closes changes
+ * nothing (one open half-edge and one side of the pool fewer, of one colour), and a side left
+ * open moves X by 2: a piece placed costs one update per open side and two per broken join.
  *
  * Priority colours (``need``, Blackwood's heuristic): each candidate counts its sides of some
  * chosen colours; a square's candidate is cut if the count placed by its depth stays below
@@ -93,7 +95,8 @@ typedef struct {
     Handback hb;
     PyObject *callback;
     int tile;                       /* cut by the tileability bound */
-    int *F, *H, D;                  /* per colour: open half-edges, pieces' sides; the bound x 2 */
+    int *X, *P, D;                  /* per colour: open half-edges less the pieces' sides, and the
+                                     * parity of their sum; the bound x 2 */
     long long *hist;                /* nodes placed at each depth (NULL: not counted) */
     int sub_depth;                  /* a subtree below this depth gets at most ``sub_limit`` nodes */
     long long sub_limit, sub_start; /* (0: no limit); the node count when the subtree began */
@@ -106,18 +109,18 @@ typedef struct {
     uint16_t *pdepth;               /* per piece, the depth it is placed at (n: not placed) */
 } Search;
 
-/* Broken half-edges of one colour that no later join can avoid. */
-static inline int tile_def(int f, int h) {
-    int x = f - h, p = (f + h) & 1;
+/* Broken half-edges of one colour that no later join can avoid: max(F - H, (F + H) mod 2). */
+static inline int tile_def(int x, int p) {
     return x > p ? x : p;
 }
 
-static inline void tile_add(Search *S, int c, int df, int dh) {
+/* X of colour c moved by dx, its parity flipped by flip. */
+static inline void tile_add(Search *S, int c, int dx, int flip) {
     if (c == 0) return;                                /* grey: never inside a legal board */
-    S->D -= tile_def(S->F[c], S->H[c]);
-    S->F[c] += df;
-    S->H[c] += dh;
-    S->D += tile_def(S->F[c], S->H[c]);
+    S->D -= tile_def(S->X[c], S->P[c]);
+    S->X[c] += dx;
+    S->P[c] ^= flip;
+    S->D += tile_def(S->X[c], S->P[c]);
 }
 
 /* Candidate ``c`` placed (sign 1) on, or taken back (sign -1) from, depth ``d``. */
@@ -127,13 +130,14 @@ static inline void tile_move(Search *S, const Cand **board, int d, const Cand *c
     const int col[4] = {c->n, c->e, c->s, c->w};
     for (int k = 0; k < 4; k++) {
         if (nb[k] < 0) continue;                       /* the rim: a grey side */
-        tile_add(S, col[k], 0, -sign);                 /* the side leaves the pool */
         if (nb[k] < d) {                               /* it closes the neighbour's open side */
             const Cand *o = board[nb[k]];
             const int oc = k == 0 ? o->s : k == 1 ? o->w : k == 2 ? o->n : o->e;
-            tile_add(S, oc, -sign, 0);
+            if (oc == col[k]) continue;                /* a match: X and parity stay */
+            tile_add(S, col[k], sign, 1);              /* the side leaves the pool, */
+            tile_add(S, oc, -sign, 1);                 /* the neighbour's side is no longer open */
         } else {
-            tile_add(S, col[k], sign, 0);              /* it stays open */
+            tile_add(S, col[k], 2 * sign, 0);          /* it leaves the pool and stays open */
         }
     }
 }
@@ -434,10 +438,10 @@ static int check_layout(Search *S, Py_ssize_t ncands, Py_ssize_t nruns) {
 /* The tileability counts before the first placement: nothing open, every piece's sides in the
  * pool (each piece counted once, from its first candidate; grey, colour 0, never counts). */
 static int tile_start(Search *S, Py_ssize_t ncands) {
-    S->F = PyMem_Calloc((size_t)S->colours, sizeof(int));
-    S->H = PyMem_Calloc((size_t)S->colours, sizeof(int));
+    S->X = PyMem_Calloc((size_t)S->colours, sizeof(int));
+    S->P = PyMem_Calloc((size_t)S->colours, sizeof(int));
     uint8_t *seen = PyMem_Calloc((size_t)S->npieces, 1);
-    if (!S->F || !S->H || !seen) {
+    if (!S->X || !S->P || !seen) {
         PyMem_Free(seen);
         PyErr_NoMemory();
         return -1;
@@ -448,11 +452,11 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
         seen[c->piece] = 1;
         const int col[4] = {c->n, c->e, c->s, c->w};
         for (int k = 0; k < 4; k++)
-            if (col[k]) S->H[col[k]]++;
+            if (col[k]) { S->X[col[k]]--; S->P[col[k]] ^= 1; }
     }
     PyMem_Free(seen);
     S->D = 0;
-    for (int c = 1; c < S->colours; c++) S->D += tile_def(0, S->H[c]);
+    for (int c = 1; c < S->colours; c++) S->D += tile_def(S->X[c], S->P[c]);
     return 0;
 }
 
@@ -526,7 +530,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         status = run(&S);
     }
 done:
-    PyMem_Free(S.F); PyMem_Free(S.H);
+    PyMem_Free(S.X); PyMem_Free(S.P);
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
     PyBuffer_Release(&nv); PyBuffer_Release(&hv);
     if (status < 0) return NULL;

@@ -15,6 +15,7 @@ per CPU minute, the best boards met, restarts, the node rate.  Settings, as ``ke
     subd=0 sub=0            a budget of ``sub`` nodes for each subtree below depth ``subd`` (0: none)
     ns=1.0                  Blackwood's need curve times this (for more or fewer priority sides)
     slack=0                 the schedule of a cap this much looser (hits still count from T)
+    tile=0                  cut by the tileability bound
 
 Each +1 of ``T`` costs about 4x in rate (T=459: 4.5-15 hits per CPU minute across seeds 1-5; T=460:
 4), and the rate differs from seed to seed by up to 3x, so compare settings on the same seeds.
@@ -49,7 +50,7 @@ def main() -> None:
     from satiling.apps.maximize import Tuning
     from satiling.engines import edgescore
     o = dict(T=459, secs=120.0, seed=1, start=205.0, full=255.0, bend=1.0, pat=float(1 << 25), prio=1,
-             pc="5,7,20", double=0, subd=0, sub=0.0, ns=1.0, slack=0)
+             pc="5,7,20", double=0, subd=0, sub=0.0, ns=1.0, slack=0, tile=0)
     for arg in sys.argv[1:]:
         key, _, value = arg.partition("=")
         if key not in o:
@@ -75,7 +76,8 @@ def main() -> None:
             return True                         # one hit per restart
 
         out = edgescore.search(lay, held, cap, found, seconds=left, cpu=True, patience=int(o["pat"]),
-                               need=need, sub_depth=int(o["subd"]), sub_limit=int(o["sub"]))
+                               need=need, sub_depth=int(o["subd"]), sub_limit=int(o["sub"]),
+                               tile=bool(o["tile"]))
         nodes += out.nodes
         restarts += 1
         if got:
