@@ -26,7 +26,11 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   it doubling only at restarts since the last better board (the default now), 120 CPU-s, seeds
   1-12: mean 462.58, worst 462, and on generated 18x18 and 20x20 boards 4 to 6 joins more in 60
   CPU-s (:data:`DEFAULT`); both cores, 10 wall minutes, seed 1: 464 after 337 s, **465** after
-  520 s; seed 2: 464 after 84 s; seed 0: 463 after 45 s, no better.
+  520 s; seed 2: 464 after 84 s; seed 3: 464 after 208 s (465 after 2382 s in an hour); seed 0:
+  463 after 45 s, no better.  With the search 12-16% faster since (the same nodes sooner: run
+  copies for four levels of the depth, ``_edgescore.c``): 120 CPU-s, seeds 1-12, mean 462.67,
+  worst 462; both cores, 10 wall minutes, seed 0: 464 after 551 s; seed 4: 464 after 393 s,
+  **465** after 541 s.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):
@@ -42,8 +46,12 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   460.0/459; the comb order 460.8/460; the need curve scaled by 0.9: 457.8/456; candidates with
   any priority side first (Blackwood's order) instead of most sides first: 459.7/459; restarts
   after 1.6e7 nodes: 459.3/458, after 6.6e7: 460.0/457; a budget of 1e7 nodes for each subtree
-  below depth 48 (a restart of the later squares): 459.2/458.  Older measurements, with two
-  breaks per square (seeds 1-3):
+  below depth 48 (a restart of the later squares): 459.2/458; the tileability cut, its counts
+  made cheap (``tools/experiments/e2_rate.py tile=1``: restarts at the cap of a 462 board, each
+  ending at its first such board or after 2^28 nodes; 120 CPU-s, seeds 1-3): 2 + 1 + 2 boards
+  against 3 + 2 + 4 without it -- it halves the node rate (28 M against 57 M per CPU second)
+  and finds as much per node, no more.  Older measurements, with two breaks per square (seeds
+  1-3):
   the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
   457, 458 against 459, 457), an earlier schedule (from depth 190: 451, 451, 450), a later one (from
   210: no board in 30 s), restarts after 1e8 nodes (453, 452), the tileability cut (half the node
