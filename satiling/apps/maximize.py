@@ -27,10 +27,10 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   1-12: mean 462.58, worst 462, and on generated 18x18 and 20x20 boards 4 to 6 joins more in 60
   CPU-s (:data:`DEFAULT`); both cores, 10 wall minutes, seed 1: 464 after 337 s, **465** after
   520 s; seed 2: 464 after 84 s; seed 3: 464 after 208 s (465 after 2382 s in an hour); seed 0:
-  463 after 45 s, no better.  With the search 12-16% faster since (the same nodes sooner: run
+  463 after 45 s, no better.  With the search 11-17% faster since (the same nodes sooner: run
   copies for four levels of the depth, ``_edgescore.c``): 120 CPU-s, seeds 1-12, mean 462.67,
   worst 462; both cores, 10 wall minutes, seed 0: 464 after 551 s; seed 4: 464 after 393 s,
-  **465** after 541 s.
+  **465** after 541 s; seed 5: 463 after 34 s, no better.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):

@@ -70,9 +70,9 @@ enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, 
  * search meets the same nodes in the same order; only runs of at least COMPACT_MIN candidates are
  * copied (a short run costs less to scan than to copy).  Four levels, each copy made from the one
  * above it: Eternity II at the cap of a 463 board, 54.6 M nodes per CPU second against 49.0 M with
- * the two levels at 1/2 and 3/4 copied from the full runs (13% more at a 461 cap, 7% at 450;
- * tools/experiments/edgescore_rate.py); with chained copies, eight levels or a finer deep end
- * measured the same. */
+ * the two levels at 1/2 and 3/4 copied from the full runs (14-17% more at a 461 cap, 9% at 458,
+ * 7% at 450; tools/experiments/edgescore_rate.py); with chained copies, eight levels or a finer
+ * deep end measured the same. */
 #define LEVELS 4
 #define COMPACT_MIN 8
 static const int LEVEL_AT[LEVELS][2] = {{1, 4}, {1, 2}, {3, 4}, {7, 8}};   /* depths n * a / b */

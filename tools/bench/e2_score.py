@@ -22,15 +22,16 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
 Measured with the default after the deep squares got four levels of run copies, each made from
-the one above it (``_edgescore.c``: the same nodes, 12-16% more of them per CPU second at the caps
+the one above it (``_edgescore.c``: the same nodes, 11-17% more of them per CPU second at the caps
 of 461-463 boards, ``tools/experiments/edgescore_rate.py``; load average 2):
 
 * ``--seconds 120 --seeds 1-12 --jobs 2``: 463, 462, 463, 462, 463, 463, **463**, 462, 463, 462,
   463, 463 (mean 462.67, worst 462; seed 7 463 after 113.4 CPU-s, the rest as before, sooner);
 * ``--seconds 600 --wall --skip-lns --nodes 2e7`` (both cores): ``--seed 0``: **464** after
   551.3 wall-s (463 after 41 s), where the build before stopped at 463; ``--seed 4``: **465**
-  after 541.4 wall-s (463 after 173 s, 464 after 393 s).  With the build before (below), seeds 1,
-  2 and 3 reached 464 after 337, 84 and 208 s: all of seeds 0-4 reach 464 within ten minutes.
+  after 541.4 wall-s (463 after 173 s, 464 after 393 s); ``--seed 5``: 463 after 33.5 wall-s, no
+  better.  With the build before (below), seeds 1, 2 and 3 reached 464 after 337, 84 and 208 s:
+  five of seeds 0-5 reach 464 within ten minutes.
 * ``--seconds 3600 --wall --skip-lns --nodes 2e7 --seed 3`` (both cores, an hour, the build
   before; other work beside it for some 20 minutes, 6051 CPU-s in all): **465** after 2382
   wall-s (463 after 40 s, 464 after 208 s).

@@ -4,11 +4,11 @@ The search runs as ``--maximize-matches`` runs it (the default tuning, its prior
 schedule) at the cap of a board of ``--score`` joins, for a fixed number of nodes, in a child
 process per measurement so the CPU time is the search's own.  Two builds meet exactly the same
 nodes (the candidate order is the layout's), so the ratio of their rates is the speed-up.  The
-other build is a checkout with its extensions built in place, for one
-``git worktree add /tmp/old REV && cd /tmp/old && python setup.py build_ext --inplace``.
+other build is a checkout with its extensions built in place, such as one made by
+``git worktree add ../old REV && cd ../old && python setup.py build_ext --inplace``.
 
-    python tools/experiments/edgescore_rate.py --against /tmp/old
-    python tools/experiments/edgescore_rate.py --against /tmp/old --score 450 458 463 --seeds 1-3
+    python tools/experiments/edgescore_rate.py --against ../old
+    python tools/experiments/edgescore_rate.py --against ../old --score 450 458 463 --seeds 1-3
 
 Measured 2026-11-25, four levels of run copies each made from the one above it (``_edgescore.c``)
 against the two levels at 1/2 and 3/4 made from the full runs, 2e8 nodes, load average 2-3, the
