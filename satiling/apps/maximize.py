@@ -90,7 +90,7 @@ EXACT_LIMIT = 25
 #: the backtracker restarts after this many nodes without a better board (about 0.6 CPU-s on
 #: Eternity II; 1.6e7 and 6.6e7 measured worse, see the module doc) ...
 RESTART_NODES = 1 << 25
-#: ... doubled at each restart up to this many (about 19 CPU-s; see DEFAULT)
+#: ... doubled at each restart without a better board, up to this many (about 19 CPU-s; see DEFAULT)
 LONGEST_RESTART = 1 << 30
 #: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
 LAYOUT_STRIDE = 1_000_003
