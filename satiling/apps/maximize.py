@@ -351,11 +351,13 @@ def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start:
 
 
 def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-                   cpu_time: bool, tuning: Tuning) -> MaxResult:
+                   cpu_time: bool, tuning: Tuning, shared: Any = None) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
     cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
     a better board; then the closing repair of the best board.  Small boards get one run without
-    a schedule: if it ends, its best board is optimal."""
+    a schedule: if it ends, its best board is optimal.  ``shared``: a ``multiprocessing.Value("q")``
+    holding the fewest breaks any search in :func:`_backtrack_many` has found; the best board
+    so far is the best of them all, and a running search lowers its cap when another finds one."""
     from ..engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
@@ -372,6 +374,9 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
             raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
                                 f"joins, the board has {score}")
         best.update(breaks=breaks, solution=solution)
+        if shared is not None:
+            with shared.get_lock():
+                shared.value = min(shared.value, breaks)
         on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
 
     stalled = 0                       # restarts since the best board last improved
@@ -390,7 +395,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
             report(puzzle.tiles(lay.board(raw)), breaks)
             return False
 
-        cap = best["breaks"] - 1
+        cap = (best["breaks"] if shared is None else min(best["breaks"], shared.value)) - 1
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
         held = [0] * n if exact else tuning.held(n, cap, hinted)
         patience = 0 if exact else tuning.restart_patience(k, stalled)
@@ -398,7 +403,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                                cpu=cpu_time, patience=patience,
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
-                               sub_limit=0 if exact else tuning.sub_limit)
+                               sub_limit=0 if exact else tuning.sub_limit,
+                               bound=None if shared is None else shared.get_obj())
         exhausted = exact and out.status == "done"
         stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
@@ -428,13 +434,17 @@ def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, re
 
 def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                     cpu_time: bool, tuning: Tuning, workers: int) -> MaxResult:
-    """``workers`` processes, each :func:`_backtrack_one` with its own seed; their better boards
+    """``workers`` processes, each :func:`_backtrack_one` with its own seed, all hunting boards
+    better than the best any of them has found (a shared count of breaks); their better boards
     come back through pipes, are checked again here and reported in order of score."""
+    import multiprocessing as mp
     from contextlib import closing
     from ..children import worker_messages
     joins = len(puzzle.joins())
     best: dict[str, Any] = {"score": -1, "solution": []}
-    jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning) for w in range(workers)]
+    shared = mp.get_context("fork").Value("q", joins + 1)     # inherited by the forked workers
+    jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning, shared)
+            for w in range(workers)]
     with closing(worker_messages(_work, jobs, error=SatilingError)) as boards:
         for solution in boards:
             score = checked_score(puzzle, solution, hints)
@@ -450,10 +460,10 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
                      0.0, best["score"] if proved else None)
 
 
-def _work(puzzle, time_limit, hints, start, seed, cpu_time, tuning, send) -> None:
+def _work(puzzle, time_limit, hints, start, seed, cpu_time, tuning, shared, send) -> None:
     """A worker process's search: its better boards go to ``send``."""
     _backtrack_one(puzzle, time_limit, lambda imp: send(imp.solution), hints, start, seed,
-                   cpu_time, tuning)
+                   cpu_time, tuning, shared)
 
 
 def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:

@@ -45,7 +45,9 @@
  * ``need[depth]``, so the pieces of those colours are used up early.
  *
  * The search hands control back by time (_handback.h): Ctrl-C and the deadline act within a few
- * milliseconds whatever a node costs.
+ * milliseconds whatever a node costs.  At each of those looks it also reads ``bound``, when given:
+ * the fewest breaks of any board that searches in other processes have found; the cap drops
+ * below it, so no search hunts boards that another has already beaten.
  *
  * edgescore_ref.py is the same search in Python; a test holds the two to the same node sequence.
  */
@@ -92,6 +94,8 @@ typedef struct {
     const int32_t *need;            /* per depth, the priority sides placed by then; NULL: none */
     int n, npieces, colours;
     long long cap;                  /* most breaks a board may have to be reported */
+    const long long *bound;         /* the fewest breaks any search sharing it has found (NULL:
+                                     * none); read at each look, the cap drops below it */
     long long nodes, node_limit;
     long long patience, last;       /* stop after ``patience`` nodes without a better board */
     Handback hb;
@@ -246,6 +250,15 @@ static int report(Search *S, const Cand **board, long long breaks) {
     return stop;
 }
 
+/* The cap lowered below the shared bound, a board another search found (a relaxed load: a
+ * stale value only delays the drop to the next look).  Returns 1 when no better board can
+ * exist (the other found one with every join matching). */
+static inline int shared_cap(Search *S) {
+    long long b = __atomic_load_n(S->bound, __ATOMIC_RELAXED) - 1;
+    if (b < S->cap) S->cap = b;
+    return S->cap < 0;
+}
+
 /* The search proper: ENGINE_DONE when the tree is exhausted, ENGINE_NODES at the node limit or
  * patience, ENGINE_TIME at the deadline, ENGINE_LIMIT when the callback asked to stop,
  * ENGINE_ERROR on a Python error (a signal included). */
@@ -365,6 +378,7 @@ next:                               /* square d tries its next candidate */
                 if (handback_due(&S->hb, (unsigned long long)S->nodes)) {
                     int h = handback_look(&S->hb, (unsigned long long)S->nodes);
                     if (h) { status = h; goto out; }
+                    if (S->bound && shared_cap(S)) { status = ENGINE_LIMIT; goto out; }
                 }
                 if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = ENGINE_NODES; goto out; }
                 if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = ENGINE_NODES; goto out; }
@@ -464,7 +478,7 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
 
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
-"       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0)\n"
+"       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0, bound=None)\n"
 "    -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
@@ -476,19 +490,23 @@ PyDoc_STRVAR(search_doc,
 "depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.\n"
 "``hist``: a writable buffer of n + 1 int64, the nodes placed at each depth are added to it.\n"
 "``sub_limit`` > 0: a subtree below a node at depth ``sub_depth`` gets at most that many nodes,\n"
-"then the search goes on with that node's next sibling.  A signal raises\n"
+"then the search goes on with that node's next sibling.  ``bound``: a buffer of one int64 that\n"
+"other processes may lower (the fewest breaks found by searches sharing it); it is read at\n"
+"every look at the clock (a few milliseconds) and the cap drops below it, status 'limit' if it\n"
+"is 0.  A signal raises\n"
 "its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
-    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None, *hist_o = Py_None;
+    PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None, *hist_o = Py_None,
+             *bound_o = Py_None;
     int n, npieces, colours, sub_depth = 0;
     long long cap, node_limit, patience, sub_limit = 0;
     double seconds;
     int cpu, tile = 0, status = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiL", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiLO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
-                          &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit))
+                          &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit, &bound_o))
         return NULL;
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
@@ -502,7 +520,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "sub_depth out of the board");
         return NULL;
     }
-    Py_buffer cv = {0}, sv = {0}, ev = {0}, rv = {0}, nv = {0}, hv = {0};
+    Py_buffer cv = {0}, sv = {0}, ev = {0}, rv = {0}, nv = {0}, hv = {0}, bv = {0};
     Search S = {0};
     if (get_buffer(cands_o, &cv, 0, "cands") < 0 || get_buffer(spans_o, &sv, 0, "spans") < 0 ||
         get_buffer(cells_o, &ev, (Py_ssize_t)n * CELL_INTS * 4, "cells") < 0 ||
@@ -517,6 +535,14 @@ static PyObject *search(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    if (bound_o != Py_None) {
+        if (PyObject_GetBuffer(bound_o, &bv, PyBUF_SIMPLE) < 0) goto done;
+        if (bv.len != 8 || (uintptr_t)bv.buf % 8) {
+            PyErr_SetString(PyExc_ValueError, "bound: one aligned int64 expected");
+            goto done;
+        }
+    }
+    S.bound = bound_o != Py_None ? bv.buf : NULL;
     S.cands = cv.buf; S.spans = sv.buf; S.cells = ev.buf; S.reserve = rv.buf;
     S.need = need_o != Py_None ? nv.buf : NULL;
     S.hist = hist_o != Py_None ? hv.buf : NULL;
@@ -534,7 +560,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
 done:
     PyMem_Free(S.X); PyMem_Free(S.P);
     PyBuffer_Release(&cv); PyBuffer_Release(&sv); PyBuffer_Release(&ev); PyBuffer_Release(&rv);
-    PyBuffer_Release(&nv); PyBuffer_Release(&hv);
+    PyBuffer_Release(&nv); PyBuffer_Release(&hv); PyBuffer_Release(&bv);
     if (status < 0) return NULL;
     return Py_BuildValue("(sLL)", handback_name(status), S.nodes, S.cap);
 }

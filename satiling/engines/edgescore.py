@@ -280,7 +280,7 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
            need: list[int] | None = None, hist: bytearray | None = None, sub_depth: int = 0,
-           sub_limit: int = 0) -> Outcome:
+           sub_limit: int = 0, bound: Any = None) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
     clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
@@ -291,12 +291,15 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     ``hist``: a writable buffer of ``len(lay.order) + 1`` int64 to which the nodes placed at each
     depth are added (for measurements).  ``sub_limit`` > 0: the subtree below each node at depth
     ``sub_depth`` gets at most that many nodes, then the search goes on with the node's next
-    sibling (the tail of a board is searched a bounded time for each beginning)."""
+    sibling (the tail of a board is searched a bounded time for each beginning).  ``bound``: a
+    writable buffer of one int64 in memory shared with other searches (e.g. the ``get_obj()`` of
+    a ``multiprocessing.Value("q")``): the fewest breaks any of them has found; the search reads
+    it every few milliseconds and lowers its cap below it (status "limit" if it is 0)."""
     from . import _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
                                            on_board, tile,
                                            None if need is None else struct.pack(f"<{len(need)}i", *need),
-                                           hist, sub_depth, sub_limit)
+                                           hist, sub_depth, sub_limit, bound)
     return Outcome(status, nodes, cap)

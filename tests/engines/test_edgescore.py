@@ -222,6 +222,51 @@ def test_two_workers_report_checked_boards_in_rising_order():
     assert checked_score(pz, result.solution) == result.score == seen[-1].score
 
 
+def test_a_search_lowers_its_cap_below_a_board_found_elsewhere():
+    """The shared bound of the workers: another process's better board lowers the cap of a
+    running search at its next look at the clock, and a perfect board found elsewhere stops it."""
+    import multiprocessing as mp
+    e2 = catalog.load("eternity2")
+    lay = edgescore.layout(e2, seed=3)
+    caps = []
+    for lower in (False, True):
+        bound = mp.get_context("fork").Value("q", 481)
+        seen = []
+
+        def found(breaks, nodes, raw):
+            seen.append(breaks)
+            if lower and len(seen) == 1:            # as if another worker found a far better one
+                bound.value = breaks - 60
+            return False
+
+        out = edgescore.search(lay, [0] * 256, 479, found, node_limit=200000, bound=bound.get_obj())
+        assert out.status == "nodes" and seen
+        caps.append((out.cap, seen[0]))
+    (alone, _), (shared, first) = caps
+    assert alone > first - 61                      # alone, the search gets nowhere near it
+    assert shared == first - 61
+    perfect = mp.get_context("fork").Value("q", 0)
+    out = edgescore.search(lay, [0] * 256, 479, lambda *a: False, node_limit=10**7,
+                           bound=perfect.get_obj())
+    assert out.status == "limit" and out.nodes < 10**7
+
+
+def test_a_worker_hunts_only_boards_better_than_the_shared_best():
+    """A worker of the scoring search told that another has a board of 9 breaks reports only
+    boards with fewer, and writes its own better boards to the shared count."""
+    import multiprocessing as mp
+    from satiling.apps import maximize as mx
+    pz = generate(9, 9, seed=2).puzzle()
+    joins = len(pz.joins())
+    shared = mp.get_context("fork").Value("q", 9)
+    seen = []
+    mx._backtrack_one(pz, 3, seen.append, False, time.perf_counter(), 1, False,
+                      mx.default_tuning(pz), shared)
+    assert seen, "no board better than 9 breaks in 3 s"
+    assert all(imp.score > joins - 9 for imp in seen)
+    assert shared.value == joins - seen[-1].score
+
+
 def test_hints_pin_the_four_clue_pieces_when_maximising():
     from satiling.apps.maximize import Tuning
     e2 = catalog.load("eternity2")
