@@ -8,8 +8,9 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board, twice as many at each restart
   since the best board last improved, up to a billion (:meth:`Tuning.patience`); one search per
-  core by default (different seeds; each better board comes back to this process and is checked
-  again); with priority colours, whose pieces must be used early, picked by a rule that gives
+  core by default (different seeds, all hunting boards better than the best any of them has found:
+  a count of breaks shared by the processes, which each search reads every few milliseconds; each
+  better board comes back to this process and is checked again); with priority colours, whose pieces must be used early, picked by a rule that gives
   Blackwood's own three on Eternity II (:func:`default_tuning`); a square breaks at most one join,
   and the schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs
   without a schedule to the end, which proves the best score (branch and bound).  Eternity II, one
@@ -30,7 +31,11 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   463 after 45 s, no better.  With the search 11-17% faster since (the same nodes sooner: run
   copies for four levels of the depth, ``_edgescore.c``): 120 CPU-s, seeds 1-12, mean 462.67,
   worst 462; both cores, 10 wall minutes, seed 0: 464 after 551 s; seed 4: 464 after 393 s,
-  **465** after 541 s; seed 5: 463 after 34 s, no better.
+  **465** after 541 s; seed 5: 463 after 34 s, no better.  With the workers sharing the best
+  board's count (the default now), both cores, 10 wall minutes, seeds 0-5: 464 after 126, 422,
+  78, 231 and 447 s (seed 1 **465** after 596 s), seed 5 463 after 31 s and no better: five of
+  six reach 464 as before, the median time to it 231 s against 337 s -- too few runs to tell the
+  two apart, but no worker now spends its time hunting boards the other has already beaten.
 
   Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
   ``tools/experiments/e2_schedule.py hist=1``):

@@ -21,6 +21,17 @@ before and after issue 24, one core and every core, and the exact engine's resta
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2  # per seed, CPU seconds
     python tools/bench/e2_score.py --seconds 120 --seeds 1-6 --jobs 2 --set bend=1.3  # a tuning
 
+Measured with the workers sharing the best board's count of breaks (each search lowers its cap
+below the best any of them has found, read every few milliseconds; the default since), the same
+build otherwise:
+
+* ``--seconds 600 --wall --skip-lns --nodes 2e7 --seed S`` (both cores), seeds 0-5: **464**
+  after 126.4, 421.8, 78.1, 230.6 and 446.6 wall-s (seed 1 **465** after 595.6 s); seed 5 463
+  after 30.9 s, no better.  Five of six reach 464, as without the sharing (below: 551, 337, 84,
+  208, 393 s, seed 5 463); the median time to it 231 s against 337 s: too few runs to call.
+* ``--seconds 3600 --wall --skip-lns --nodes 2e7 --seed 5`` (both cores, an hour, 7182 CPU-s):
+  463 after 31.5 s, **464** after 1239.7 s, **465** after 1457.4 s.
+
 Measured with the default after the deep squares got four levels of run copies, each made from
 the one above it (``_edgescore.c``: the same nodes, 11-17% more of them per CPU second at the caps
 of 461-463 boards, ``tools/experiments/edgescore_rate.py``; load average 2):
