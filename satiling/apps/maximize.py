@@ -387,8 +387,9 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     stalled = 0                       # restarts since the best board last improved
     for k in itertools.count():
         left = None if search_limit is None else search_limit - (clock() - begin)
-        if best["breaks"] == 0 or (left is not None and left <= 0):
-            break
+        if best["breaks"] == 0 or (shared is not None and shared.value == 0) or \
+                (left is not None and left <= 0):
+            break                     # a perfect board (here or in another worker), or no time
         # restart k of seed s shuffles with s * LAYOUT_STRIDE + k: the restarts of two seeds never
         # share a candidate order (with s + k, seeds 1-4 ran one another's layouts and ended, on
         # Eternity II after 120 CPU-s, with one and the same board)
