@@ -64,7 +64,16 @@ Every alternative below was measured against this search and lost:
   pieces already placed per node placed (59% of the entries scanned), so copies of the ranges
   without them (as the scoring search keeps, ``_edgescore.c``) promise some 10%; a key read of
   two squares instead of four (the reads of fixed colours folded into the step's base) gave
-  1.5%.  Owen's board needs 3.3 times less time, which only fewer nodes can give;
+  1.5%.  Walking a key's free types as a bit set (file head of ``_edgematch.c``, kept) gave 16%
+  in table order and 4% in the tight order.  Owen's board needs 3.3 times less time, which only
+  fewer nodes can give;
+* a one-row lookahead (``tools/experiments/edgematch_lookahead.py``): a piece placed at (r, c) is
+  kept only if a chain of distinct free pieces still fits under the row so far, (r+1, 0..c).
+  Nodes 2.7-3.1 times fewer (generated 7x7 and 8x8 boards), but the check's own search tries 4-8
+  pieces per node and the search takes twice as long; its relaxation (pieces not kept distinct:
+  per column the east colours a chain can end in) a third fewer nodes at three times the cost;
+  a table of refuted row starts (colours along the row, pieces used) would meet the same state
+  again for only 2-4% of them;
 * fill orders, Knuth's estimate (1e5 paths) on Owen's 8x8 board and generated seeds 1, 2, 5: row
   scans 1.3e12-2.3e13, snake 1.3e12-5.5e12, bands of 2 / 3 / 4 rows filled column by column
   1e13-8e13, anti-diagonals 4.5e14-6.5e14: nothing clearly below the row scans.

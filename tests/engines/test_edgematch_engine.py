@@ -208,6 +208,23 @@ def test_tight_value_order_equals_the_reference(rows, cols, seed, order):
     assert in_table_order and sorted(found) == sorted(in_table_order)    # the same, maybe reordered
 
 
+@pytest.mark.parametrize("values", ["table", "tight"])
+def test_a_board_of_more_than_64_piece_types_equals_the_reference(values):
+    """Where it can, the compiled search reads a key's free piece types as one 64-bit set; a
+    board of 72 types (9x8, 10 frame + 36 inner colours: a small tree) takes the scan of the
+    key's range instead, and still meets the reference's solutions and nodes."""
+    pz = generate(9, 8, 10, 36, 1).puzzle()
+    board = replace(board_of(pz, order="rows"), values=values)
+    eng = Engine(board)
+    assert len(eng.plan.types) > 64
+    found = []
+    assert eng.solutions(on_solution=found.append) == "exhausted"
+    ref = Reference(board)
+    assert ref.solutions() == found
+    assert ref.nodes == eng.nodes
+    assert len(found) == 2                  # the planted board and its half turn
+
+
 def test_solve_uses_the_tight_value_order_on_a_few_solution_board(tmp_path, capsys):
     path = instance(tmp_path, 6, 6, 3)
     assert main(["solve", path, "--json"]) == 0
