@@ -69,8 +69,8 @@ Every alternative below was measured against this search and lost:
   fewer nodes can give;
 * a one-row lookahead (``tools/experiments/edgematch_lookahead.py``): a piece placed at (r, c) is
   kept only if a chain of distinct free pieces still fits under the row so far, (r+1, 0..c).
-  Nodes 2.7-3.1 times fewer (generated 7x7 and 8x8 boards), but the check's own search tries 4-8
-  pieces per node and the search takes twice as long; its relaxation (pieces not kept distinct:
+  Nodes 2.7-3.1 times fewer (generated 7x7 and 8x8 boards), but the check's own search tries 4.6-5.5
+  pieces per node and the search takes 1.7-1.9 times as long; its relaxation (pieces not kept distinct:
   per column the east colours a chain can end in) a third fewer nodes at three times the cost;
   a table of refuted row starts (colours along the row, pieces used) would meet the same state
   again for only 2-4% of them;

@@ -18,9 +18,9 @@ piece, table order):
 | 7x7 seed 5 | 2.49e7, 0.62 s | 8.72e6 (+4.0e7), 1.06 s | 1.60e7, 1.09 s |
 | 8x8 (3 + 8) seed 8 | 1.63e9, 36.5 s | 5.23e8 (+2.9e9 checked), 68.6 s | - |
 
-The exact lookahead cuts the nodes 2.7-3.1 times, but its own search tries 4-8 pieces per node
-placed (5.5 on the 8x8), and the search takes 1.7-1.9 times as long; checking only at some columns (every other one, or the
-last) gave back the nodes and saved nothing (7x7 seed 1: 0.96-1.58 s against 0.92).  The
+The exact lookahead cuts the nodes 2.7-3.1 times, but its own search tries 4.6-5.5 pieces per
+node placed, and the search takes 1.7-1.9 times as long; checking only at some columns (every
+other one, or the last) gave back the nodes and saved nothing (7x7 seed 1: 0.96-1.58 s against 0.92).  The
 relaxation cuts a third of the nodes at three times the cost per node.  A row-boundary nogood
 table (the colours along the row and the pieces used) would meet the same state again for only 2-4%
 of the row starts (7x7 seeds 1 and 5).  So the package's search keeps no lookahead.
