@@ -20,13 +20,13 @@ First solution of hard boards (issue 24; CPU seconds, the shared 2-core machine)
 stays one depth-first search in the order of the smallest estimated tree with the "tight" value
 order (:func:`race`), below one corner piece on square boards (:func:`corner_starter`).  Measured
 with ``tools/bench/eternity2.py --skip-e2 --exact-engines old`` (cap 600 CPU-s unless said): Owen's
-8x8 board 278.5 CPU-s (1.32e10 nodes, row scan; the issue's 380 was the same nodes on a slower
-share of the machine); generated 8x8 boards (3 + 8 colours), seeds 1-10: 4 in 29.0 CPU-s (1.4e9
-nodes), 8 in 155.0 (6.9e9), 10 in 250.3 (1.22e10), 5 in 405.4 (1.99e10), 1, 2, 3, 6, 7 and 9 not
-within 600 CPU-s: 4 of 10 within 600, 1 within 60, the median over 590 (the 4 scan orders in
-turns solved none of seeds 6, 8, 9 within 240).  Seed 1 in the order 300 paths chose before (columns-left, not columns): 42.1
-CPU-s, 2.09e9 nodes (the issue's 56): which order meets a solution soon is luck that the
-tree-size estimate does not see.
+8x8 board 278.5 CPU-s (1.32e10 nodes, row scan; the issue's 380, and 324.7 on 2026-11-26 with
+the type sets, were the same nodes on slower shares of the machine); generated 8x8 boards (3 + 8
+colours), seeds 1-10: 4 in 29.0 CPU-s (1.4e9 nodes), 8 in 155.0 (6.9e9), 10 in 250.3 (1.22e10), 5
+in 405.4 (1.99e10), 1, 2, 3, 6, 7 and 9 not within 600 CPU-s: 4 of 10 within 600, 1 within 60,
+the median over 590 (the 4 scan orders in turns solved none of seeds 6, 8, 9 within 240).  Seed 1
+in the order 300 paths chose before (columns-left, not columns): 42.1 CPU-s, 2.09e9 nodes (the
+issue's 56): which order meets a solution soon is luck that the tree-size estimate does not see.
 Every alternative below was measured against this search and lost:
 
 * where the nodes go: on a generated 7x7 board (3 + 7 colours, seed 6, 1.41e8 nodes to the first
