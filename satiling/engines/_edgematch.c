@@ -16,8 +16,9 @@
  * The search is iterative: per depth the remaining range of its candidate list.  A node is one
  * piece placed.  On boards of at most 64 types, a key whose range holds one entry per type is also
  * read as a 64-bit set of types; the table order then walks that set masked by the free types, so
- * it never meets a piece already placed (16% more nodes per CPU-s in table order, the order of
- * counts, on Owen's 8x8 board: 50 against 43 M; 4% in the tight order).  It hands control back by time (_handback.h): every few milliseconds it checks the
+ * it never meets a piece already placed (18-19% more nodes per CPU-s in table order, the order
+ * of counts, on Owen's 8x8 board: 51 against 43 M; 3-7% in the tight order;
+ * tools/experiments/edgematch_rate.py).  It hands control back by time (_handback.h): every few milliseconds it checks the
  * deadline and runs Python's signal handlers, so Ctrl-C raises KeyboardInterrupt at once; the
  * counts so far stay readable on the object.
  *

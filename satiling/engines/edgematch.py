@@ -64,8 +64,8 @@ Every alternative below was measured against this search and lost:
   pieces already placed per node placed (59% of the entries scanned), so copies of the ranges
   without them (as the scoring search keeps, ``_edgescore.c``) promise some 10%; a key read of
   two squares instead of four (the reads of fixed colours folded into the step's base) gave
-  1.5%.  Walking a key's free types as a bit set (file head of ``_edgematch.c``, kept) gave 16%
-  in table order and 4% in the tight order.  Owen's board needs 3.3 times less time, which only
+  1.5%.  Walking a key's free types as a bit set (file head of ``_edgematch.c``, kept) gave 18-19%
+  in table order and 3-7% in the tight order (``tools/experiments/edgematch_rate.py``).  Owen's board needs 3.3 times less time, which only
   fewer nodes can give;
 * a one-row lookahead (``tools/experiments/edgematch_lookahead.py``): a piece placed at (r, c) is
   kept only if a chain of distinct free pieces still fits under the row so far, (r+1, 0..c).
