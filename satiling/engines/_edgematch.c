@@ -18,8 +18,8 @@
  * read as a 64-bit set of types; the table order then walks that set masked by the free types, so
  * it never meets a piece already placed (18-19% more nodes per CPU-s in table order, the order
  * of counts, on Owen's 8x8 board: 51 against 43 M; 3-7% in the tight order;
- * tools/experiments/edgematch_rate.py).  It hands control back by time (_handback.h): every few milliseconds it checks the
- * deadline and runs Python's signal handlers, so Ctrl-C raises KeyboardInterrupt at once; the
+ * tools/experiments/edgematch_rate.py).  It hands control back by time (_handback.h): every few
+ * milliseconds it checks the deadline and runs Python's signal handlers, so Ctrl-C raises KeyboardInterrupt at once; the
  * counts so far stay readable on the object.
  *
  * Randomised value orders (``run(seed=...)``, for restarts): each square's candidates in a random
@@ -70,8 +70,7 @@ typedef struct {
     int32_t *nx_k;          /* [i]: which of step i+1's four key reads sees step i's square (-1: none) */
     int32_t *nx_side;       /* [i]: the side of step i's square that read looks at */
     uint32_t *ent_tc;       /* [2e]: ent_type[e], [2e + 1]: ent_col[e] (one cache line apart less) */
-    /* boards of at most 64 types: per key the types it files (bit t), when it files at most one
-     * entry of each (0 where it files more: that key's range is scanned), and the free types */
+    /* boards of at most 64 types: per key the types it files (bit t), and the free types */
     uint64_t *key_types;
     uint8_t *key_scan;      /* [k]: 1 if key k files two entries of one type (scan its range) */
     uint64_t *ent_bit;      /* [e]: bit ent_type[e] (0 on boards of more than 64 types) */
@@ -116,8 +115,8 @@ static void *copy_buffer(PyObject *obj, Py_ssize_t want, const char *what) {
 static void Search_dealloc(Search *s) {
     void *arrays[] = {s->start, s->ent_type, s->ent_col, s->mult0, s->step_cell, s->step_base,
                       s->step_nbr, s->step_w, s->col0, s->col, s->mult, s->pos, s->end, s->choice,
-                      s->buf, s->score, s->nx_k, s->nx_side, s->ent_tc, s->key_types, s->key_scan, s->ent_bit,
-                      s->rem, s->kts, s->kbase};
+                      s->buf, s->score, s->nx_k, s->nx_side, s->ent_tc, s->key_types, s->key_scan,
+                      s->ent_bit, s->rem, s->kts, s->kbase};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
     Py_TYPE(s)->tp_free((PyObject *)s);
@@ -319,15 +318,23 @@ static inline void put(Search *s, int i, uint32_t e) {
     memcpy(s->col + 4 * s->step_cell[i], &s->ent_col[e], 4);
 }
 
+/* The entry of the lowest type in ``*set`` (types of a key whose range starts at ``base`` and files
+ * the types ``kts``, one entry each, in increasing order), taken out of the set. */
+static inline __attribute__((always_inline)) uint32_t pop_entry(uint64_t *set, uint64_t kts,
+                                                                uint32_t base) {
+    uint64_t low = *set & -*set;
+    *set ^= low;
+    return base + (uint32_t)__builtin_popcountll(kts & (low - 1));
+}
+
 /* Run BODY for each live entry ``e`` of key ``key``, in table order: by the key's type set when it
  * has one (only free types are met), else by scanning its range. */
 #define FOR_LIVE(s, key, e, BODY)                                                              \
     do {                                                                                       \
         if ((s)->bits && !(s)->key_scan[key]) {                                                \
             const uint64_t kt_ = (s)->key_types[key];                                          \
-            for (uint64_t left_ = kt_ & (s)->free_types; left_; left_ &= left_ - 1) {          \
-                uint32_t e = (s)->start[key] +                                                 \
-                             (uint32_t)__builtin_popcountll(kt_ & ((left_ & -left_) - 1));     \
+            for (uint64_t left_ = kt_ & (s)->free_types; left_;) {                             \
+                uint32_t e = pop_entry(&left_, kt_, (s)->start[key]);                          \
                 BODY                                                                           \
             }                                                                                  \
         } else {                                                                               \
@@ -561,9 +568,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
                     continue;
             }
         } else if (rem[d]) {           /* by type set: the types free when the step opened */
-            uint64_t low = rem[d] & -rem[d];
-            rem[d] ^= low;
-            e = s->kbase[d] + (uint32_t)__builtin_popcountll(s->kts[d] & (low - 1));
+            e = pop_entry(&rem[d], s->kts[d], s->kbase[d]);
         } else {
             if (d == k)
                 break;
@@ -626,17 +631,15 @@ static PyObject *Search_children(Search *s, PyObject *prefix) {
     if (out == NULL || k < 0 || k == s->nsteps)
         return out;
     open_step(s, k);                       /* the candidates in the value order, as run() */
-    uint64_t rem = s->rem[k];
+    uint64_t rem = s->rem[k];              /* by type set (then pos = end) */
     for (uint32_t i = s->pos[k]; i < s->end[k] || rem; i++) {
         uint32_t e;
-        if (i < s->end[k]) {
+        if (rem) {
+            e = pop_entry(&rem, s->kts[k], s->kbase[k]);
+        } else {
             e = s->tight || s->rng ? s->buf[i] : i;
             if (s->mult[s->ent_type[e]] == 0)
                 continue;
-        } else {
-            uint64_t low = rem & -rem;
-            rem ^= low;
-            e = s->kbase[k] + (uint32_t)__builtin_popcountll(s->kts[k] & (low - 1));
         }
         PyObject *v = PyLong_FromUnsignedLong(e);
         if (v == NULL || PyList_Append(out, v) < 0) {
