@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from . import catalog
 from .errors import SatilingError, VerificationError
-from .fileio import check_writable, output_file, read_text
+from .fileio import check_not_input, check_writable, output_file, read_text
 from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions,
                               show, solution_json)
 from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
@@ -78,9 +78,7 @@ def _main(argv: list[str] | None) -> int:
         return int(e.code or 0)
     args.argv = list(sys.argv[1:] if argv is None else argv)     # to say how to continue a run
     try:
-        for option in OUTPUT_OPTIONS:     # refused before any work is done
-            if getattr(args, option, None):
-                check_writable(getattr(args, option))
+        check_outputs(args)               # refused before any work is done
         code = int(args.run(args) or 0)
         sys.stdout.flush()                # a full disk on stdout is an error, not a lost answer
         for text in getattr(args, "notes", ()):
@@ -99,6 +97,16 @@ def _main(argv: list[str] | None) -> int:
     except KeyboardInterrupt as e:        # what was found is printed already
         print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated", file=sys.stderr)
         return exit_code(e)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every file a command will write can be written, and none of them is a file it reads."""
+    inputs = [getattr(args, dest) for dest in getattr(args, "inputs", ())]
+    for option in OUTPUT_OPTIONS:
+        path = getattr(args, option, None)
+        if path and option not in getattr(args, "inputs", ()):
+            check_writable(path)
+            check_not_input(path, f"--{option}", [p for p in inputs if isinstance(p, str)])
 
 
 def _silence_stdout() -> None:
@@ -283,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
         importlib.import_module(module).register(sub)
     for name in ("info", "encode", "solve", "count", "enumerate", "decode"):
         _family_options(sub.choices[name])          # after each command's own options
+    for command in sub.choices.values():            # the files a command reads (never written)
+        command.set_defaults(inputs=tuple(a.dest for a in command._actions
+                                          if not a.option_strings and a.dest != "help"))
     return p
 
 

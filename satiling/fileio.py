@@ -205,6 +205,21 @@ def check_writable(path: str) -> None:
         raise SatilingError(f"{_shown(path)}: cannot write: {_why(e)}") from None
 
 
+def check_not_input(path: str, option: str, inputs: list[str]) -> None:
+    """SatilingError for an output path that names one of the files the command reads: writing it
+    would replace the input (a symlink or another spelling of the same file counts)."""
+    if path == "-" or _kind(os.path.realpath(path)) != "regular":
+        return                            # a new file, a FIFO or a device replaces nothing
+    for source in inputs:
+        try:
+            same = source != "-" and os.path.samefile(path, source)
+        except (OSError, ValueError):
+            continue                      # a bundled puzzle's name, a missing file: not this one
+        if same:
+            raise SatilingError(f"{option} {_shown(path)} names the input file {_shown(source)}: "
+                                "choose another name")
+
+
 def write_files(texts: dict[str, str]) -> None:
     """Write several files that belong together (a proof and its formula): on an error, the ones
     already written are removed again, so none is left without the others."""
