@@ -128,11 +128,15 @@ class EdgeCubes(CubeSet):
         return self._entry_cubes
 
     def _entry_table(self, b: int) -> dict[tuple[int, tuple[int, ...]], int]:
-        """(piece, its colours as placed) -> the engine's entry, on board ``b``."""
+        """(piece, its colours as placed) -> the engine's entry, on board ``b``.  The colours are
+        the file's, as in :attr:`var_of`: the plan's entries carry the engine's renumbered colours
+        (:func:`~satiling.engines.edgematch.dense_colours`), so each entry is turned back into a
+        placement of each piece of its type, as :meth:`Plan.board_of` deals them."""
         if b not in self._entries:
-            plan = self.engine(b).plan
-            self._entries[b] = {(p, edges): e for e, (t, _, edges) in enumerate(plan.entries)
-                                for p, _ in plan.types[t]}
+            plan, pieces = self.engine(b).plan, self.boards[b].pieces
+            self._entries[b] = {(p, rotate(pieces[p], (rot + q) % 4)): e
+                                for e, (t, rot, _) in enumerate(plan.entries)
+                                for p, q in plan.types[t]}
         return self._entries[b]
 
 
