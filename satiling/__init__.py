@@ -27,27 +27,17 @@ __version__ = "0.1.0"
 
 
 def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None = None, **options):
-    """One verified solution of ``puzzle`` (a list of placements), or None if there is none.
-    ``solver`` None is the default, ``auto``.
+    """One verified solution of ``puzzle`` (a list of placements), or None if there is none: the
+    same run as ``satiling solve`` and ``puzzle.solve()``.  ``solver`` None is the default, ``auto``.
 
     Raises SatilingError when the time limit ran out before an answer.
     """
+    from .api import _adopt
     from .families.base import Puzzle
-    from .limits import check_seconds
-    from .search.solve import solve, solver_name
     if not isinstance(puzzle, Puzzle):
         raise SatilingError(f"solve_puzzle takes a puzzle from satiling.load, not {type(puzzle).__name__}")
-    time_limit = check_seconds(time_limit)
-    solver_name("auto" if solver is None else solver)    # refused before the model is built
-    problem = puzzle.problem(**options)
-    result = solve(problem, solver=solver, time_limit=time_limit)
-    if result.status == "UNKNOWN":
-        raise SatilingError(f"{puzzle.name}: no answer within the time limit")
-    if result.status == "UNSAT":
-        return None
-    solution = problem.decode(result.true_vars)
-    puzzle.verify(solution)
-    return solution
+    solution = _adopt(puzzle).solve(solver=solver, time_limit=time_limit, **options)
+    return None if solution is None else list(solution)
 
 
 def load(name_or_path):

@@ -41,7 +41,6 @@ from .families.base import Puzzle
 from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
 from .families.polyform import PolyformPuzzle
-from .search.router import BACKTRACK, COUNT_ENGINES, use_backtrack
 
 __all__ = ["EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
 
@@ -83,25 +82,17 @@ class Solvable:
 
     def solve(self, *, solver: str = "auto", time_limit: float | None = None,
               threads: int | None = None, **options: Any) -> Solution | None:
-        """One verified solution, or None when there is none.  ``solver``: ``auto`` (the router's
-        choice, as ``satiling solve``), ``backtrack``, ``walk``, ``cadical``, ``cpsat``, ``scip``,
-        ...; ``options``: the family's model options (``parity=True``, ``hints=True``, ...).
-        Raises SatilingError when the time limit ran out before an answer."""
-        from .limits import check_seconds
-        from .search.solve import solve, solver_name
-        time_limit = check_seconds(time_limit)
-        if use_backtrack(self, options, solver):
-            return self._backtrack_solve(options, time_limit)
-        solver_name(solver)                      # an unknown name: refused before any work
-        if solver == "auto" and self.obstruction() is not None:
-            return None
-        problem = self.problem(**options)
-        result = solve(problem, solver=solver, time_limit=time_limit, workers=threads)
-        if result.status == "UNKNOWN":
+        """One verified solution, or None when there is none.  ``solver``: ``auto`` (the run's
+        choice, as ``satiling solve``), an engine (``backtrack``, ``walk``, ``race``, ``cpsat``)
+        or a SAT / MIP solver (``cadical``, ``glucose``, ``scip``, ...); ``options``: the family's
+        model options (``parity=True``, ``hints=True``, ...).  Raises SatilingError when the time
+        limit ran out before an answer."""
+        from .run import Stop, solve
+        answer = solve(self._request("solve", **solver_settings(solver), time_limit=time_limit,
+                                     threads=threads, options=options))
+        if answer.stop is Stop.TIME:
             raise SatilingError(f"{self.name}: no answer within the time limit")
-        if result.status == "UNSAT":
-            return None
-        return self._verified(problem.decode(result.true_vars))
+        return None if answer.solution is None else Solution(self, answer.solution)   # type: ignore[arg-type]
 
     def count(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
               solver: str = "cadical", workers: int | None = None, time_limit: float | None = None,
@@ -111,24 +102,16 @@ class Solvable:
         (``raw=True`` or ``symmetry="none"``).  ``engine``: ``auto``, ``backtrack``, ``walk``,
         ``sat``, ``cpsat``; ``workers``: processes sharing the cubes.  Raises SatilingError when
         the time limit ends the count, KeyboardInterrupt on Ctrl-C."""
-        from .search.stream import Run, Settings
-        raw, group = self._symmetry(raw, symmetry, engine)
-        engine = self._count_engine(engine, options)
-        if self.obstruction() is not None:
-            return 0
-        problem = self.problem(**options)
-        settings = Settings(raw=raw, engine=engine, solver=solver, break_symmetry=symmetry_breaking,
-                            workers=workers, time_limit=time_limit, symmetry=group)
-        run = Run(self._source or self.name, self, problem, options, settings)
-        if (workers or 1) > 1:
-            self._check_workers(run, engine)
-        outcome = run.count()
-        if outcome.stopped == "time limit":
-            raise SatilingError(f"{self.name}: time limit: {outcome.total} solutions so far, the "
+        from .run import Stop, count
+        answer = count(self._request("count", engine=engine, solver=solver, raw=raw,
+                                     symmetry=symmetry, symmetry_breaking=symmetry_breaking,
+                                     workers=workers, time_limit=time_limit, options=options))
+        if answer.stop is Stop.TIME:
+            raise SatilingError(f"{self.name}: time limit: {answer.total} solutions so far, the "
                                 "count is not complete")
-        if outcome.stopped:
-            raise KeyboardInterrupt(f"{self.name}: {outcome.stopped} after {outcome.total} solutions")
-        return outcome.total
+        if not answer.stop.complete:
+            raise KeyboardInterrupt(f"{self.name}: {answer.stop.value} after {answer.total} solutions")
+        return answer.total
 
     def solutions(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
                   solver: str = "cadical", symmetry_breaking: bool = True,
@@ -137,24 +120,26 @@ class Solvable:
         :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
         it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth).  Bad
         arguments are refused at the call, before the first solution is asked for."""
-        from .search.stream import Settings
-        raw, group = self._symmetry(raw, symmetry, engine)
-        engine = self._count_engine(engine, options)
-        settings = Settings(raw=raw, engine=engine, solver=solver, break_symmetry=symmetry_breaking,
-                            symmetry=group)
-        return self._stream(settings, options)
+        from .run.engines import choose
+        req = self._request("enumerate", engine=engine, solver=solver, raw=raw, symmetry=symmetry,
+                            symmetry_breaking=symmetry_breaking, options=options)
+        return self._stream(req, choose(req))
 
-    def _stream(self, settings: Any, options: dict[str, Any]) -> Iterator[Solution]:
-        from .search.stream import cube_space, space_solutions
+    def _stream(self, req: Any, engine: str) -> Iterator[Solution]:
+        from .search.stream import Settings, cube_space, space_solutions, symmetry_choice
         if self.obstruction() is not None:
             return
-        space = cube_space(self, self.problem(**options), options, settings)
+        raw, group = symmetry_choice(req.raw, req.symmetry)
+        settings = Settings(raw=raw, engine=engine, solver=req.solver,
+                            break_symmetry=req.symmetry_breaking, symmetry=group)
+        space = cube_space(self, self.problem(**req.options), dict(req.options), settings)
         for sol in space_solutions(space, settings):
             yield self._verified(space.problem.decode(sol))
 
-    def _count_engine(self, engine: str, options: dict[str, Any]) -> str:
-        """The engine of a count or an enumeration: the backtracker where the router sends it."""
-        return BACKTRACK if use_backtrack(self, options, engine, counting=True) else engine
+    def _request(self, task: str, options: dict[str, Any], **settings: Any) -> Any:
+        """The run's request for this puzzle: every argument checked there, as the command line's."""
+        from .run import Request
+        return Request(self, task, options=options, source=self._source, **settings)   # type: ignore[arg-type]
 
     def verify(self, solution: Sequence[Any]) -> bool:
         """True when ``solution`` (placements or their JSON data) solves the puzzle, re-checked
@@ -164,7 +149,24 @@ class Solvable:
 
     def to_svg(self, solution: Sequence[Any] | None = None, path: str | Path | None = None) -> str:
         """The SVG of ``solution``, or of the empty board; also written to ``path`` when given."""
-        return _svg(self, list(solution or []), path)
+        if solution is not None and (isinstance(solution, (str, bytes)) or not isinstance(solution, (list, tuple))):
+            raise SatilingError(f"a solution is a list of placements, not {type(solution).__name__}")
+        solution = [] if solution is None else list(solution)
+        if solution:
+            self._check_pieces(solution)
+        return _svg(self, solution, path)
+
+    def _check_pieces(self, solution: list[Any]) -> None:
+        """Every placement of ``solution`` reads as one of this puzzle's (a picture of a piece the
+        puzzle lacks would draw nonsense); a partial solution may still be drawn."""
+        placements = [self.placement_from_json(p) if isinstance(p, dict) else p for p in solution]
+        known = getattr(self, "by_name", None)       # polyforms: pieces by name
+        for pl in placements:
+            piece = getattr(pl, "piece", None)
+            if known is not None and piece not in known:
+                raise SatilingError(f"{self.name} has no piece {piece!r}")
+            if isinstance(piece, int) and not 1 <= piece <= len(getattr(self, "pieces", ())):
+                raise SatilingError(f"{self.name} has no piece {piece}")     # edge matching: from 1
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -174,30 +176,17 @@ class Solvable:
         self.verify(placements)
         return Solution(self, placements)   # type: ignore[arg-type]
 
-    def _symmetry(self, raw: bool, symmetry: str | None, engine: str) -> tuple[bool, str]:
-        """(raw, group), checked as the command line checks ``--raw`` and ``--symmetry``."""
-        from .search.stream import symmetry_choice
-        if engine not in COUNT_ENGINES:
-            raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(COUNT_ENGINES)})")
-        raw, group = symmetry_choice(raw, symmetry)
-        if group == "rotations":
-            self.rotations()                 # a family that cannot tell refuses here  # type: ignore[attr-defined]
-        return raw, group
-
-    def _check_workers(self, run: Any, engine: str) -> None:
-        """Workers get an exact cover's matrix; any other model they rebuild from a name."""
-        from .search.router import model_engine
-        if self._source is None and run.space.plan(model_engine(run.space.problem, engine)) is None:
-            raise SatilingError(f"{self.name}: worker processes rebuild this model from an "
-                                "instance file; count a puzzle built in code without workers")
-
-    # -- edge matching: the backtracker, as the command line runs it --------------------------------
-    def _backtrack_solve(self, options: dict[str, Any], seconds: float | None) -> Solution | None:
-        from .search.edgesolve import solve_board
-        answer = solve_board(self, bool(options.get("hints")), seconds)     # type: ignore[arg-type]
-        if answer.solution is None and answer.status == "time limit":
-            raise SatilingError(f"{self.name}: no answer within the time limit")
-        return None if answer.solution is None else self._verified(answer.solution)
+def solver_settings(solver: Any) -> dict[str, Any]:
+    """``engine`` and ``solver`` of a solve request from the library's one ``solver`` argument,
+    which names an engine (``backtrack``, ``walk``, ``race``, ``cpsat``) or a SAT / MIP solver."""
+    from .run.engines import names
+    if solver is None:
+        return {}
+    if isinstance(solver, str) and "+" in solver:
+        return {"engine": "race", "solver": solver}
+    if isinstance(solver, str) and solver != "auto" and solver in names("solve"):
+        return {"engine": solver}
+    return {"solver": solver}
 
 
 # -- the puzzles ----------------------------------------------------------------------------------
@@ -238,7 +227,8 @@ class EdgeMatching(Solvable, EdgeMatchPuzzle):
                  fixed: Iterable[Any] = (), hints: Iterable[Any] = (), name: str = "edgematch",
                  title: str = "") -> None:
         data: dict[str, Any] = {"family": "edgematch", "rows": rows, "cols": cols, "title": title,
-                                "pieces": [list(p) for p in pieces]}
+                                "pieces": [_sequence(p, "a piece's colours")
+                                           for p in _sequence(pieces, "pieces")]}
         for key, tiles in (("fixed", list(fixed)), ("hint", list(hints))):
             if tiles:
                 data[key] = [_tile(t) for t in tiles]
@@ -251,7 +241,8 @@ class IQLink(Solvable, IQLinkPuzzle):
 
     def __init__(self, placed: str | Sequence[str] = (), *, linked: bool = True, name: str = "iqlink",
                  title: str = "") -> None:
-        data = {"family": "iqlink", "placed": placed if isinstance(placed, str) else list(placed),
+        data = {"family": "iqlink", "placed": placed if isinstance(placed, str) else
+                _sequence(placed, "placed"),
                 "linked": linked, "title": title}
         _become(self, load_data(data, name, Path.cwd()))
 
@@ -295,6 +286,9 @@ def _region(board: Any, lattice: str, topology: str | None, wrap: str | None) ->
         region = dict(board)
     elif isinstance(board, str):
         region = {"ascii": board}
+    elif _numbers(board) and not (_ints(board) and len(board) == (3 if lattice == "cubic" else 2)):
+        raise SatilingError(f"a board's size is {'(layers, rows, cols)' if lattice == 'cubic' else '(rows, cols)'} "
+                            f"in whole numbers, not {board!r}")
     elif _ints(board) and len(board) == 3 and lattice == "cubic":
         region = {"box": list(board)}
     elif _ints(board) and len(board) == 2:
@@ -304,7 +298,7 @@ def _region(board: Any, lattice: str, topology: str | None, wrap: str | None) ->
     elif isinstance(board, (list, tuple)) and board and all(isinstance(x, str) for x in board):
         region = {"layers": list(board)} if lattice == "cubic" else {"ascii": "\n".join(board)}
     elif isinstance(board, (list, tuple, set, frozenset)):
-        region = {"cells": [list(c) for c in sorted(board)]}
+        region = {"cells": _cells(board, "a board")}
     else:
         raise SatilingError(f"a board is ASCII art, (rows, cols), a list of cells or a dict, not "
                             f"{type(board).__name__}")
@@ -349,7 +343,7 @@ def _piece(name: str, shape: Any) -> dict[str, Any]:
     if isinstance(shape, (list, tuple)) and shape and all(isinstance(x, str) for x in shape):
         return {"name": name, "layers": list(shape)}
     if isinstance(shape, (list, tuple, set, frozenset)):
-        return {"name": name, "cells": [list(c) for c in sorted(shape)]}
+        return {"name": name, "cells": _cells(shape, f"piece {name}")}
     raise SatilingError(f"piece {name}: a shape is ASCII art, a list of cells or a dict, not "
                         f"{type(shape).__name__}")
 
@@ -364,6 +358,25 @@ def _tile(tile: Any) -> dict[str, Any]:
 
 def _ints(value: Any) -> bool:
     return isinstance(value, (list, tuple)) and all(type(x) is int for x in value)
+
+
+def _numbers(value: Any) -> bool:
+    """A tuple of numbers (a size, whether or not a good one), not a list of cells."""
+    return isinstance(value, (list, tuple)) and bool(value) and \
+        all(isinstance(x, (int, float)) for x in value)
+
+
+def _cells(cells: Any, what: str) -> list[list[int]]:
+    """Cells as the instance file writes them: each a sequence of whole numbers."""
+    if not all(_ints(c) for c in cells):
+        raise SatilingError(f"{what}: a cell is a tuple of whole numbers like (0, 1)")
+    return [list(c) for c in sorted(tuple(c) for c in cells)]
+
+
+def _sequence(value: Any, what: str) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise SatilingError(f"{what} is a list, not {type(value).__name__}")
+    return list(value)
 
 
 def _svg(puzzle: Any, solution: list[Any], path: str | Path | None) -> str:

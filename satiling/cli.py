@@ -23,7 +23,8 @@ from .commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, r
                               show, solution_json)
 from .limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from .registry import families, model_options as family_options
-from .search.router import BACKTRACK, backtrack_answers, prover
+from .run.engines import names as engine_names
+from .search.router import BACKTRACK
 from .signals import exit_code, interrupt_cause, interrupts
 
 
@@ -362,7 +363,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         "other: full (default: every rotation and reflection of the board that "
                         "maps the pieces onto the pieces), rotations (proper motions only, no "
                         "mirror images: the 24 of a cube), none (raw)")
-    s.add_argument("--engine", choices=("auto", "backtrack", "walk", "sat", "cpsat"), default="auto",
+    s.add_argument("--engine", choices=engine_names("count"), default="auto",
                    help="backtrack: compiled edge-matching backtracker (default on edge matching "
                         "where it applies); walk: compiled exact-cover search, dancing links or "
                         "bitboards with a pocket cut (default where it applies); sat: incremental "
@@ -398,15 +399,6 @@ def model_options(args: argparse.Namespace) -> dict[str, Any]:
         if value not in (None, False):
             out[opt.key] = value
     return out
-
-
-def run_settings(args: argparse.Namespace):
-    """How ``count`` / ``enumerate`` run, from their options (the search layer never sees argparse)."""
-    from .search.stream import Settings, symmetry_choice
-    raw, group = symmetry_choice(args.raw, getattr(args, "symmetry", None))
-    return Settings(raw, args.engine, args.solver, not args.no_symmetry_breaking,
-                    getattr(args, "workers", None), getattr(args, "dask", None),
-                    getattr(args, "time_limit", None), symmetry=group)
 
 
 def load_model(args: argparse.Namespace):
@@ -459,7 +451,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
             from .backends.dimacs import write_dimacs
             lines = 3 + len(problem.primary_vars()) + CnfEncoder(problem, args.amo).size()[1]
             with progress_lines(out, lines, "clauses") as counted:
-                n_vars, n_clauses = write_dimacs(problem, counted, args.amo, options=model_options(args))
+                n_vars, n_clauses = write_dimacs(problem, counted, args.amo, options=export.options)
             print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
         else:
             from .backends.formats import write_model
@@ -471,11 +463,13 @@ def cmd_encode(args: argparse.Namespace) -> int:
 def model_export(args: argparse.Namespace, puzzle):
     """The model ``encode --format`` writes (and ``decode --format`` reads answers to), with its
     objective: the matching joins for ``--maximize-matches``, the placed pieces of a polyform
-    board whose rules are ``at-most`` (dropped, as before, for formats without objectives)."""
+    board whose rules are ``at-most`` (dropped, as before, for formats without objectives).
+    The model holds every rule, whatever the options ask for solving here (IQ-Link: the eager
+    link rule), since the solver reading the file runs no lazy check of satiling's."""
     from .backends.dimacs import encode_command
     from .backends.formats import NO_OBJECTIVE
-    from .backends.rows import Export
-    options = model_options(args)
+    from .backends.rows import Export, file_options
+    options = file_options(puzzle, model_options(args))
     if args.maximize_matches:
         if not hasattr(puzzle, "match_problem"):
             raise SatilingError("--maximize-matches applies to edge-matching puzzles only")
@@ -492,157 +486,137 @@ def model_export(args: argparse.Namespace, puzzle):
         at_most = getattr(puzzle, "pieces_rule", "exact") == "at-most"
         soft = problem.primary_vars() if at_most and args.format not in NO_OBJECTIVE else []
         meaning = "pieces placed"
+    if problem.lazy:
+        raise SatilingError(f"{puzzle.name}: the model leaves rules to lazy checks, which a file "
+                            "for another solver cannot hold")
     command = f"{encode_command(puzzle.name, args.amo or 'pairwise', options)} --format {args.format}"
-    return Export(problem, soft, command, meaning)
+    return Export(problem, soft, command, meaning, options=options)
 
 
 #: ``solve --engine``; the old spellings ``--solver backtrack|walk|race|A+B`` and
 #: ``--maximize-matches ENGINE`` still work, with a note naming the new one
-SOLVE_ENGINES = ("auto", "backtrack", "walk", "sat", "race", "cpsat", "lns", "rc2")
-MAXIMISE_ENGINES = ("backtrack", "cpsat", "lns", "rc2")
+SOLVE_ENGINES = tuple(dict.fromkeys(engine_names("solve") + engine_names("maximise")))
+MAXIMISE_ENGINES = engine_names("maximise")[1:]
 
 
 def solve_engine(args: argparse.Namespace) -> None:
-    """Read ``--engine`` (and the old spellings) into what ``cmd_solve`` runs: ``args.solver``,
-    or the engine of ``args.maximize_matches``.  An old spelling leaves a note in ``args.notes``,
-    printed after the run (an error stays one line)."""
-    engine = args.engine
+    """Read the old spellings of ``--engine`` into ``args.engine`` and ``args.solver`` (the run
+    checks the pair): ``--solver backtrack|walk|race|A+B`` and ``--maximize-matches ENGINE``.  An
+    old spelling leaves a note in ``args.notes``, printed after the run (an error stays one line)."""
+    engine, solver = args.engine, args.solver or "auto"
     if args.maximize_matches:
         old = args.maximize_matches
         if old != "auto":
             args.notes = [f"--maximize-matches {old} is now spelt --maximize-matches --engine {old}"]
             if engine not in ("auto", old):
                 raise SatilingError(f"--maximize-matches {old} and --engine {engine}: choose one")
-            engine = old
-        if engine not in ("auto",) + MAXIMISE_ENGINES:
-            raise SatilingError(f"--engine {engine} does not maximise; with --maximize-matches "
-                                f"choose {', '.join(MAXIMISE_ENGINES)}")
-        args.maximize_matches = engine
+            args.engine = old
+        if args.engine not in engine_names("maximise"):
+            raise SatilingError(f"--engine {args.engine} does not maximise; with --maximize-matches "
+                                f"choose {', '.join(engine_names('maximise')[1:])}")
         return
-    if engine in ("lns", "rc2"):
+    if engine not in engine_names("solve"):
         raise SatilingError(f"--engine {engine} maximises matching joins: add --maximize-matches")
-    solver = args.solver or "auto"
     named_engine = solver in ("backtrack", "walk", "race") or "+" in solver
     if named_engine and engine == "auto":
         new = "--engine race --solver " + solver if "+" in solver else f"--engine {solver}"
         args.notes = [f"--solver {solver} is now spelt {new}"]
-    elif engine == "race":
-        args.solver = solver if "+" in solver else "race"
-    elif engine == "sat":
-        if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:
-            raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
-        args.solver = "cadical" if solver == "auto" else solver
-    elif engine != "auto":
-        if solver != "auto" and solver != engine:
-            raise SatilingError(f"--engine {engine} takes no --solver (got {solver})")
-        args.solver = engine
+        args.engine, args.solver = ("race", solver) if "+" in solver else (solver, "auto")
+    else:
+        args.solver = solver
+
+
+def solve_request(args: argparse.Namespace, task: str):
+    """The run ``solve`` asks for, from its options."""
+    from .run import Request
+    extra = {"fill_order": args.fill_order} if getattr(args, "fill_order", None) else {}
+    return Request(catalog.load(args.name), task, args.engine, args.solver, model_options(args),
+                   workers=args.workers, dask=args.dask, threads=args.threads,
+                   time_limit=args.time_limit, seed=args.seed, proof=args.proof,
+                   source=args.name, extra=extra)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from .search.solve import solve, solver_name
+    from .run import Stop, solve
     solve_engine(args)
-    splitting = (args.workers or 1) > 1 or bool(args.dask)
-    if args.maximize_matches and splitting:
-        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
-        return run_maximize(catalog.load(args.name), args.time_limit, model_options(args),
-                            args.svg, args.json, engine=args.maximize_matches, seed=args.seed,
-                            fill_order=args.fill_order)
-    puzzle = catalog.load(args.name)
-    if backtrack_answers(puzzle, model_options(args), args.solver, proof=bool(args.proof)):
-        return solve_by_backtrack(puzzle, args)
-    if splitting:
-        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
-                            "(for CP-SAT's threads use --threads)")
-    args.solver = args.solver or "auto"
-    solver_name(args.solver)              # an unknown name is an error before any work
-    if not args.proof and _ruled_out(puzzle):
+        return run_maximize(solve_request(args, "maximise"), args.svg, args.json)
+    req = solve_request(args, "solve")
+    answer = solve(req)
+    if answer.engine == "argument":
+        print(f"satiling: {req.puzzle.name}: no solution, {answer.how}", file=sys.stderr)
         print("no solution")
         return EXIT_NONE
-    problem = puzzle.problem(**model_options(args))
-    if args.proof:
-        from .search.proof import solve_with_proof
-        result = solve_with_proof(problem, args.proof, prover(args.solver), args.time_limit)
-        if result.status == "UNSAT":
-            print(f"satiling: {puzzle.name}: UNSAT in {result.seconds:.2f} s; {result.summary()}",
-                  file=sys.stderr)
-            print("no solution")
-            return EXIT_NONE if result.verified else EXIT_ERROR
-    else:
-        result = solve(problem, solver=args.solver, time_limit=args.time_limit, workers=args.threads)
-    print(f"satiling: {puzzle.name}: {result.status} by {getattr(result, 'solver', args.solver)} in "
-          f"{result.seconds:.2f} s", file=sys.stderr)
-    if result.status == "UNKNOWN":
-        return EXIT_TIMEOUT
-    if result.status == "UNSAT":
+    if answer.proof is not None:
+        print(f"satiling: {req.puzzle.name}: UNSAT in {answer.seconds:.2f} s; {answer.how}",
+              file=sys.stderr)
         print("no solution")
-        return EXIT_NONE
-    solution = problem.decode(result.true_vars)
-    puzzle.verify(solution)
-    show(puzzle, solution, args.svg, as_json=args.json)
-    return EXIT_FOUND
-
-
-def solve_by_backtrack(puzzle: Any, args: argparse.Namespace) -> int:
-    """``solve`` by the edge-matching backtracker: the board verified and shown; exit 0 found, 1
-    none, 3 time limit."""
-    from .search.edgesolve import solve_board
-    start = time.perf_counter()
-    answer = solve_board(puzzle, bool(model_options(args).get("hints")), args.time_limit,
-                         args.workers, args.dask, args.seed)
-    verdict = "SAT" if answer.solution else ("UNKNOWN" if answer.status == "time limit" else "UNSAT")
-    print(f"satiling: {puzzle.name}: {verdict} by {BACKTRACK} in {time.perf_counter() - start:.2f} s "
-          f"({answer.how})", file=sys.stderr)
-    if verdict == "UNKNOWN":
+        return EXIT_NONE if answer.proof.verified else EXIT_ERROR
+    verdict = "SAT" if answer.solution else ("UNKNOWN" if answer.stop is Stop.TIME else "UNSAT")
+    how = f"{BACKTRACK} in {answer.seconds:.2f} s ({answer.how})" if answer.engine == BACKTRACK \
+        else f"{answer.how} in {answer.seconds:.2f} s"
+    print(f"satiling: {req.puzzle.name}: {verdict} by {how}", file=sys.stderr)
+    if answer.stop is Stop.TIME:
         return EXIT_TIMEOUT
     if answer.solution is None:
         print("no solution")
         return EXIT_NONE
-    puzzle.verify(answer.solution)
-    show(puzzle, answer.solution, args.svg, as_json=args.json)
+    show(req.puzzle, answer.solution, args.svg, as_json=args.json)
     return EXIT_FOUND
 
 
+def count_request(args: argparse.Namespace, task: str):
+    """The run ``count`` or ``enumerate`` asks for, from its options."""
+    from .run import Request
+    return Request(catalog.load(args.name), task, args.engine, args.solver, model_options(args),
+                   raw=args.raw, symmetry=args.symmetry,
+                   symmetry_breaking=not args.no_symmetry_breaking, workers=args.workers,
+                   dask=getattr(args, "dask", None), time_limit=args.time_limit,
+                   limit=getattr(args, "limit", None), proof=args.proof, resume=args.resume,
+                   out=getattr(args, "out", None), source=args.name)
+
+
 def cmd_count(args: argparse.Namespace) -> int:
-    from .search.stream import Run
-    puzzle = catalog.load(args.name)
-    group = symmetry_args(args, puzzle)
-    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True, proof=bool(args.proof)):
-        args.engine = BACKTRACK
-    if not args.proof and not args.resume and _ruled_out(puzzle):
+    from .run import Events, count
+    req = count_request(args, "count")
+    with progress(args, "counting") as bar:
+        answer = count(req, Events(found=bar.update, work=bar.work))
+    if answer.ruled_out is not None:
+        print(f"satiling: {req.puzzle.name}: no solution, proved before any search: {answer.ruled_out}",
+              file=sys.stderr)
         print(0)
         return EXIT_NONE
-    problem = puzzle.problem(**model_options(args))
-    if args.proof and args.resume:
-        raise SatilingError("--proof needs every solution of one run: drop --resume or --proof")
-    run = Run(args.name, puzzle, problem, model_options(args), run_settings(args))
-    with progress(args, "counting") as bar:
-        outcome = run.count(args.resume, bar.update, keep=bool(args.proof), work=bar.work,
-                            keep_stopped=True)
-    if not outcome.complete:
-        print(f"satiling: {outcome.stopped}: {outcome.total} solutions so far, the count is not "
-              f"complete (partial){_continue_hint(args, outcome)}", file=sys.stderr)
-        return EXIT_TIMEOUT if outcome.stopped == "time limit" else exit_code(reason=outcome.stopped)
-    print(outcome.total)
-    if args.raw and outcome.found == outcome.total:
-        print(f"satiling: {outcome.total} solutions in {outcome.classes} symmetry classes", file=sys.stderr)
-    say_group(args, group, run.space.group.order)
-    if args.proof:
-        from .search.proof import prove_complete
-        report = prove_complete(run.space.problem, run.members(outcome.solutions), args.proof, args.solver)
-        print(f"satiling: no solution beyond these: {report.summary()}", file=sys.stderr)
-        if not report.verified:
+    if not answer.stop.complete:
+        print(f"satiling: {_stopped(answer.stop)}: {answer.total} solutions so far, the count is not "
+              f"complete (partial){_continue_hint(args, answer)}", file=sys.stderr)
+        return _stop_exit(answer.stop)
+    print(answer.total)
+    if req.raw and answer.found == answer.total:
+        print(f"satiling: {answer.total} solutions in {answer.classes} symmetry classes", file=sys.stderr)
+    say_group(args, answer.group, answer.group_order)
+    if answer.proof is not None:
+        print(f"satiling: no solution beyond these: {answer.proof.summary()}", file=sys.stderr)
+        if not answer.proof.verified:
             return EXIT_ERROR
-    return EXIT_FOUND if outcome.total else EXIT_NONE
+    return EXIT_FOUND if answer.total else EXIT_NONE
 
 
-def _continue_hint(args: argparse.Namespace, outcome: Any) -> str:
+def _stopped(stop: Any) -> str:
+    """How the CLI has always named a stop on stderr."""
+    return "time limit" if stop.value == "time" else stop.value
+
+
+def _stop_exit(stop: Any) -> int:
+    return EXIT_TIMEOUT if stop.value == "time" else exit_code(reason=stop.value)
+
+
+def _continue_hint(args: argparse.Namespace, answer: Any) -> str:
     """Where a stopped count's work is and the command that goes on with it: this command with
     ``--resume FILE`` (the run's own file, or the checkpoint written for it), without its
     ``--time-limit``."""
-    path = args.resume or outcome.checkpoint
-    if path is None and not (outcome.finished or outcome.position):
+    path = args.resume or answer.checkpoint
+    if path is None and not answer.finished_any:
         return "; nothing was searched yet to keep"
     if path is None:
         return "; its finished parts could not be kept (no writable cache or current folder)"
@@ -660,70 +634,34 @@ def _continue_hint(args: argparse.Namespace, outcome: Any) -> str:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from .search.stream import Run
-    puzzle = catalog.load(args.name)
-    group = symmetry_args(args, puzzle)
-    if backtrack_answers(puzzle, model_options(args), args.engine, counting=True, proof=bool(args.proof)):
-        args.engine = BACKTRACK
-    if not args.proof and not args.resume and _ruled_out(puzzle):
-        return EXIT_NONE
-    problem = puzzle.problem(**model_options(args))
-    if args.resume and args.out and Path(args.out).resolve() != Path(args.resume).resolve():
-        raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
-    if args.proof and args.limit is not None:
-        raise SatilingError("--proof needs the whole enumeration: drop --limit or --proof")
-    if args.limit is not None and args.limit < 1:
-        raise SatilingError("--limit must be at least 1")
-    run = Run(args.name, puzzle, problem, model_options(args), run_settings(args))
+    from .run import Events, enumerate_solutions
+    req = count_request(args, "enumerate")
     path = args.resume or args.out
-    out = run.solution_file(path, resume=bool(args.resume)) if path else None   # locked, checked
 
     def write(solution: list[Any]) -> None:
-        line = solution_json(puzzle, solution)
-        if out is not None:
-            out.write_line(line)
-        else:
-            print(line, flush=True)
-        bar.update(1)
+        if path is None:
+            print(solution_json(req.puzzle, solution), flush=True)
 
-    try:
-        point = run.resume_point(out) if args.resume else None
-        if point is not None and point.torn:
-            print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
-        if out is not None:
-            out.start()                   # the file changes only from here on
-        with progress(args, "solutions") as bar:
-            if point is not None:
-                bar.update(point.lines)   # the run's solutions, against the run's percentage
-            outcome = run.enumerate(write, point, args.limit, keep=bool(args.proof), work=bar.work)
-    finally:
-        if out is not None:
-            out.close()
-    if outcome.stopped in ("time limit", "interrupted", "terminated"):
-        where = f" ({outcome.total} in {path}); continue with --resume {path}" if path else ""
-        print(f"satiling: {outcome.stopped}: stopped after {outcome.found} solutions{where}",
+    with progress(args, "solutions") as bar:
+        answer = enumerate_solutions(req, Events(found=bar.update, solution=write, work=bar.work))
+    if answer.torn:
+        print(f"satiling: {args.resume}: dropped an incomplete last line", file=sys.stderr)
+    if answer.ruled_out is not None:
+        print(f"satiling: {req.puzzle.name}: no solution, proved before any search: {answer.ruled_out}",
               file=sys.stderr)
-        return EXIT_TIMEOUT if outcome.stopped == "time limit" else exit_code(reason=outcome.stopped)
-    if args.proof and outcome.complete:
-        from .search.proof import prove_complete
-        found = (point.solutions if point else []) + outcome.solutions
-        report = prove_complete(run.space.problem, run.members(found), args.proof, args.solver)
-        print(f"satiling: no solution beyond these {outcome.total}: {report.summary()}", file=sys.stderr)
-        if not report.verified:
+        return EXIT_NONE
+    if not answer.stop.complete:
+        where = f" ({answer.total} in {path}); continue with --resume {path}" if path else ""
+        print(f"satiling: {_stopped(answer.stop)}: stopped after {answer.found} solutions{where}",
+              file=sys.stderr)
+        return _stop_exit(answer.stop)
+    if answer.proof is not None:
+        print(f"satiling: no solution beyond these {answer.total}: {answer.proof.summary()}",
+              file=sys.stderr)
+        if not answer.proof.verified:
             return EXIT_ERROR
-    say_group(args, group, run.space.group.order)
-    return EXIT_FOUND if outcome.total else EXIT_NONE
-
-
-def symmetry_args(args: argparse.Namespace, puzzle) -> str:
-    """Read ``--symmetry`` with ``--raw`` (``none`` sets ``args.raw``, so every engine's path
-    lists every solution); the group counted up to.  Edge matching's symmetries are all
-    rotations, so its engine counts ``rotations`` as it counts ``full``."""
-    from .search.stream import symmetry_choice
-    args.raw, group = symmetry_choice(args.raw, args.symmetry)
-    if group == "rotations":
-        puzzle.rotations()                 # a family that cannot tell: refused before any work
-    return "none" if args.raw else group
+    say_group(args, answer.group, answer.group_order)
+    return EXIT_FOUND if answer.total else EXIT_NONE
 
 
 def say_group(args: argparse.Namespace, group: str, order: int) -> None:
@@ -762,7 +700,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if not true and out.status == "UNKNOWN":      # interrupted with nothing placed: no answer
         print("satiling: the solver gave no answer", file=sys.stderr)
         return EXIT_TIMEOUT
-    if not true:
+    if not true and not out.complete:     # complete, it kept every clause: the empty packing
         raise SatilingError(f"the solver output sets none of the {len(problem.primary_vars())} "
                             f"placement variables of {puzzle.name} true")
     solution = problem.decode(true)
@@ -788,29 +726,28 @@ DECODE_LIMIT = 1 << 30
 
 def _bare_verdict(text: str) -> int | None:
     """The exit code of an output that gives no literal at all: "no solution" (1) or no answer
-    (3); None when there is a model to check, or the output is malformed (the full check says)."""
+    (3), by the one table of :mod:`satiling.backends.answers`; None when there is a model to
+    check, or the output is malformed (the full check says)."""
+    from .backends.answers import verdict_exit
     from .backends.dimacs import read_solver_output
     try:
         out = read_solver_output(text, None)
     except SatilingError:
         return None
-    if out.literals:
-        return None
-    if out.status == "UNSATISFIABLE":
+    code = verdict_exit(out.status, out.literals > 0)
+    if code == EXIT_NONE:
         print("no solution")
-        return EXIT_NONE
-    if out.status in ("UNKNOWN", None):
+    elif code == EXIT_TIMEOUT:
         print("satiling: the solver gave no answer", file=sys.stderr)
-        return EXIT_TIMEOUT
-    return None
+    return code
 
 
 def decode_answer(args: argparse.Namespace, puzzle) -> int:
     """``decode --format F``: the answer read in its solver family's words, complete and keeping
     every constraint of the model, else refused in one line (exit 2); 0 and the picture for a
     solution (for ``--maximize-matches``, the full board and its score); 1 when the solver says
-    there is none; 3 when it gave no answer."""
-    from .backends.answers import READERS, checked
+    there is none; 3 when it gave no answer (the table of :mod:`satiling.backends.answers`)."""
+    from .backends.answers import checked, read_answer, verdict_exit
     if args.cnf:
         raise SatilingError("--cnf is for --format dimacs")
     export = model_export(args, puzzle)
@@ -819,13 +756,14 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
     where = "stdin" if args.output == "-" else args.output
     text = read_text(args.output, 4096 + 64 * key.variables + (1 << 20), what="solver output")
     try:
-        answer = READERS[args.format](text, key)
-        if answer.status == "UNSATISFIABLE":
+        answer = read_answer(args.format, text, key)
+        code = verdict_exit(answer.status, bool(answer.values))
+        if code == EXIT_NONE:
             print("no solution")
-            return EXIT_NONE
-        if not answer.values:
+        elif code == EXIT_TIMEOUT:
             print("satiling: the solver gave no answer", file=sys.stderr)
-            return EXIT_TIMEOUT
+        if code is not None:
+            return code
         true = checked(problem, answer, key.variables, clauses)
     except SatilingError as e:            # name the file the message is about
         raise SatilingError(f"{where}: {e}") from None
@@ -948,16 +886,6 @@ def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:
 
 
 # -- helpers --------------------------------------------------------------------------------------
-def _ruled_out(puzzle) -> bool:
-    """Whether a cheap proof (the parity argument) rules the puzzle out before any search; the
-    proof goes to stderr."""
-    reason = puzzle.obstruction()
-    if reason is not None:
-        print(f"satiling: {puzzle.name}: no solution, proved before any search: {reason}",
-              file=sys.stderr)
-    return reason is not None
-
-
 class progress:
     """A tqdm bar on stderr, silent when stderr is not a terminal: solutions found and, when the
     search reports it (``work``), the part of its estimated tree done and the time left

@@ -113,11 +113,12 @@ class Problem:
             chosen = sorted(set(true_vars))
         except TypeError:
             raise SatilingError("true_vars is a collection of variable numbers") from None
-        wrong = next((v for v in chosen if type(v) is not int), None)
-        if wrong is not None or (chosen and chosen[-1] > self.num_vars):
-            bad = wrong if wrong is not None else chosen[-1]
-            raise SatilingError(f"variable {bad!r} is not one of the {self.num_vars} of {self.name}")
-        return [self.meanings[v] for v in chosen if v > 0 and self.primary[v]]
+        # the true variables, numbered from 1: a negative literal or 0 is not one of them
+        wrong = next((v for v in chosen if type(v) is not int or not 1 <= v <= self.num_vars), None)
+        if wrong is not None:
+            raise SatilingError(f"variable {wrong!r} is not one of the {self.num_vars} of {self.name} "
+                                "(decode takes the numbers of the true variables, from 1)")
+        return [self.meanings[v] for v in chosen if self.primary[v]]
 
     # -- constraints -------------------------------------------------------------------------
     def exactly_one(self, lits: Sequence[int], name: str = "") -> None:
@@ -182,3 +183,9 @@ class Problem:
             "linear": len(self.linears),
             "lazy": len(self.lazy),
         }
+
+
+def check_problem(problem: Any, what: str) -> None:
+    """SatilingError unless ``problem`` is a model (a library call given something else)."""
+    if not isinstance(problem, Problem):
+        raise SatilingError(f"{what} takes a Problem (puzzle.problem()), not {type(problem).__name__}")

@@ -60,10 +60,11 @@ class Int(Spec):
 class Str(Spec):
     choices: tuple[str, ...] = ()
     max_len: int = MAX_TEXT
+    min_len: int = 0
     kind = str
 
     def check(self, value: Any, where: str) -> None:
-        if not isinstance(value, str) or len(value) > self.max_len:
+        if not isinstance(value, str) or not self.min_len <= len(value) <= self.max_len:
             _wrong(where, self, value)
         if self.choices and value not in self.choices:
             _wrong(where, self, value)
@@ -71,7 +72,8 @@ class Str(Spec):
     def describe(self) -> str:
         if self.choices:
             return "one of " + ", ".join(f'"{c}"' for c in self.choices)
-        return f"a string (at most {self.max_len} characters)"
+        least = f"at least {self.min_len} and " if self.min_len else ""
+        return f"a string ({least}at most {self.max_len} characters)"
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,8 @@ def cnf_clauses(problem: Problem, amo: str = DEFAULT_AMO) -> Iterator[list[int]]
 def to_cnf(problem: Problem, amo: str = DEFAULT_AMO):
     """The problem as a ``pysat.formula.CNF`` (in memory; use the DIMACS writer for huge ones)."""
     from pysat.formula import CNF
+    from ..problem import check_problem
+    check_problem(problem, "to_cnf")
     enc = CnfEncoder(problem, amo)
     cnf = CNF(from_clauses=list(enc.clauses()))
     cnf.nv = max(enc.top, cnf.nv)

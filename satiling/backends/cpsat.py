@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from ..problem import Problem
+from ..problem import Problem, check_problem as _check_problem
 from .lp import var_name
 
 
 def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     """The CP-SAT model and the map from problem variable to CP-SAT Boolean (named as in the LP
     file: ``x<v>_<placement>``)."""
+    _check_problem(problem, "to_cpsat")
     model = cp_model.CpModel()
     x = {v: model.new_bool_var(var_name(problem, v)) for v in range(1, problem.num_vars + 1)}
 

@@ -106,53 +106,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def maximize(puzzle: Any, time_limit: float | None,
-             on_improve: Callable[[Any], None] | None = None, engine: str = "auto",
-             **options: Any):
-    """Best board of an edge-matching ``puzzle`` in ``time_limit`` seconds (``solve
-    --maximize-matches``).  ``on_improve(improvement)`` is called with every better board
-    (``.score``, ``.joins``, ``.seconds``, ``.solution``); the default prints the score to stderr.
-    Returns a :class:`~satiling.apps.maximize.MaxResult`; ``options`` may hold ``hints``,
-    ``workers``, ``seed`` and ``fill_order`` (the backtracker's, :class:`~satiling.apps.maximize.Tuning`)."""
-    from ..families.edgematch import EdgeMatchPuzzle
-    from ..apps.maximize import maximize_matches
-    if not isinstance(puzzle, EdgeMatchPuzzle):
-        raise SatilingError("--maximize-matches applies to edge-matching puzzles only")
-    unknown = set(options) - {"hints", "workers", "seed", "fill_order"}
-    if unknown:
-        raise SatilingError(f"--maximize-matches does not take --{sorted(unknown)[0].replace('_', '-')}")
-    report = on_improve or print_improvement
-    from dataclasses import replace
-
-    from ..apps.maximize import default_tuning
-    workers = options.get("workers")
-    tuning = default_tuning(puzzle)
-    if options.get("fill_order"):
-        tuning = replace(tuning, order=options["fill_order"])
-    return maximize_matches(puzzle, time_limit, report, engine=engine, hints=bool(options.get("hints")),
-                            workers=None if workers is None else int(workers),
-                            seed=int(options.get("seed") or 0), tuning=tuning)
-
-
-def run_maximize(puzzle: Any, time_limit: float | None, options: dict[str, Any],
-                 svg: str | None = None, as_json: bool = False, engine: str = "auto",
-                 seed: int | None = None, fill_order: str | None = None) -> int:
+def run_maximize(req: Any, svg: str | None = None, as_json: bool = False) -> int:
     """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr), then
     the best board (text or JSON, SVG optionally).  Exit 0 with a board (a solution when every
     join matches, else the best one in the time), 3 when the time ran out before any board;
     Ctrl-C / SIGTERM print the best board so far and exit 130 / 143."""
     from .common import show
-    from ..options import check_known
-    check_known(puzzle.family, {k: v for k, v in options.items() if k != "hints"}, set())
-    result = maximize(puzzle, time_limit, engine=engine, hints=options.get("hints", False), seed=seed,
-                      fill_order=fill_order)
-    stopped = result.stopped_by
+    from ..run import Events, maximise
+    result = maximise(req, Events(improve=print_improvement))
+    stopped, puzzle = result.stopped_by, req.puzzle
     if not result.solution:
         why = "interrupted" if stopped is not None else "no board within the time limit"
         print(f"satiling: {puzzle.name}: {why}", file=sys.stderr)
         return _signal_exit(stopped) if stopped is not None else 3
-    if result.score == result.joins:
-        puzzle.verify(result.solution)          # a full score claims a solution: check it
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
     how = "interrupted" if stopped is not None else result.status
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "

@@ -280,11 +280,11 @@ def test_bad_input_is_one_clear_error():
 # -- maximising matches ---------------------------------------------------------------------------
 @pytest.mark.parametrize("engine", ["cpsat", "rc2"])
 def test_maximize_finds_the_planted_score(engine):
-    from satiling.commands.edgematch import maximize
+    from satiling.run import Events, Request, maximise
     gen = generate(4, 4, seed=2)
     pz = gen.puzzle()
     seen = []
-    result = maximize(pz, 60, seen.append, engine=engine)
+    result = maximise(Request(pz, "maximise", engine, time_limit=60), Events(improve=seen.append))
     assert result.status == "OPTIMAL" and result.score == result.joins == 24
     pz.verify(result.solution)
     assert [imp.score for imp in seen] == sorted(imp.score for imp in seen)

@@ -63,10 +63,11 @@ def square_name(row: int, col: int) -> str:
 
 def parse_square(text: str, rows: int, cols: int) -> Square:
     """(row, col) of a square name such as ``I8``; SatilingError when malformed or off the board."""
-    t = str(text).strip().upper()
-    letters = "".join(ch for ch in t if ch.isalpha())
+    # exactly as written: 'a1', 'A01' or ' A1 ' is a typo to point out, not a square to guess
+    t = text if isinstance(text, str) else ""
+    letters = "".join(ch for ch in t if "A" <= ch <= "Z")
     digits = t[len(letters):]
-    if not letters or not digits.isdigit() or t != letters + digits:
+    if not letters or not (digits.isascii() and digits.isdigit()) or digits[0] == "0":
         raise SatilingError(f"{text!r} is not a square name like I8")
     row = 0
     for ch in letters:

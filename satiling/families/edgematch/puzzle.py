@@ -291,6 +291,10 @@ class EdgeMatchPuzzle(Puzzle):
             if type(x) is not int:
                 raise TypeError
             return x
+        keys = {"join", "colour"} if isinstance(data, dict) and "join" in data else {"square", "piece", "rotation"}
+        if isinstance(data, dict) and set(data) - keys:
+            raise SatilingError(f"unknown key {sorted(set(data) - keys)[0]!r} in an edge-matching placement "
+                                f"(its keys: {', '.join(sorted(keys))})")
         try:
             if "join" in data:
                 name = str(data["join"])

@@ -177,7 +177,9 @@ def _units(pl: IQLinkPlacement) -> list[tuple[str, Unit, frozenset[str]]] | None
 
 def parse_placement(code: str) -> IQLinkPlacement:
     """``"BAA"`` -> a placement (raises SatilingError on malformed or off-board codes)."""
-    code = code.strip().upper()
+    if not isinstance(code, str):
+        raise SatilingError(f"an IQ-Link placement is three letters like 'TFI', not {code!r}")
+    # exactly as written: 'tfi' or ' TFI' is a typo to point out, not a placement to guess
     if len(code) != 3 or code[0] not in PEGS or code[1] not in PIECES or code[2] not in ORIENTATIONS:
         raise SatilingError(f"bad IQ-Link placement {code!r}: want peg A-X, piece A-L, orientation A-L")
     pl = IQLinkPlacement(code[1], code[0], ORIENTATIONS.index(code[2]))
@@ -461,6 +463,12 @@ class IQLinkPuzzle(Puzzle):
             (add_lazy_links if rule == "lazy" else add_eager_links)(prob)
         return prob
 
+    def file_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of a model written for another solver: the eager link rule, whatever
+        ``link_rule`` says (lazy cuts are added by satiling's own solve loop, which a solver
+        reading the file does not run: without them it answers with unlinked pieces)."""
+        return {**options, "link_rule": "eager"}
+
     # -- verification ----------------------------------------------------------------------------
     def verify(self, solution: list[Any]) -> None:
         """Re-check a full solution from the piece geometry: every piece once, on the board, the
@@ -505,6 +513,9 @@ class IQLinkPuzzle(Puzzle):
     # -- input / output --------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> IQLinkPlacement:
         if isinstance(data, dict):
+            if set(data) - {"peg", "piece", "orientation"}:
+                raise SatilingError(f"unknown key {sorted(set(data) - {'peg', 'piece', 'orientation'})[0]!r} "
+                                    "in an IQ-Link placement (its keys: orientation, peg, piece)")
             try:
                 data = f"{data['peg']}{data['piece']}{data['orientation']}"
             except KeyError:

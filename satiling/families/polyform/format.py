@@ -52,7 +52,7 @@ def _region(lattice: str) -> Table:
 
 def _piece(lattice: str) -> Table:
     keys, groups = _shape_keys(lattice)
-    return Table({"name": Str(max_len=100), "count": Int(1, 10_000), "freedom": Str(FREEDOMS), **keys},
+    return Table({"name": Str(max_len=100, min_len=1), "count": Int(1, 10_000), "freedom": Str(FREEDOMS), **keys},
                  required=("name",), one_of=groups)
 
 

@@ -246,6 +246,9 @@ class PolyformPuzzle(Puzzle):
 
     # -- input / output ------------------------------------------------------------------------
     def placement_from_json(self, data: Any) -> PolyformPlacement:
+        if isinstance(data, dict) and set(data) - {"piece", "cells"}:
+            raise SatilingError(f"unknown key {sorted(set(data) - {'piece', 'cells'})[0]!r} in a placement "
+                                "(its keys: cells, piece)")
         try:
             piece, cells = data["piece"], data["cells"]
             # exact types: a cell 10.5 or "10" is not silently read as 10

@@ -1,0 +1,81 @@
+"""The engines, in one table, and the one function that chooses an engine for a request.
+
+A row names an engine, the tasks it runs and what it is; ``choose`` turns ``auto`` into an
+engine by the rules of :mod:`satiling.search.router` (measured there) and checks that an engine
+asked for by name can take the request.  The command line's ``--engine`` choices and help, and
+the library's checks, are read from this table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import SatilingError
+
+if TYPE_CHECKING:
+    from .request import Request
+
+
+@dataclass(frozen=True)
+class Engine:
+    name: str
+    tasks: tuple[str, ...]
+    help: str
+
+
+ALL = ("solve", "count", "enumerate", "maximise")
+TABLE: tuple[Engine, ...] = (
+    Engine("backtrack", ALL, "the compiled edge-matching backtracker (maximise: its scoring search)"),
+    Engine("walk", ("solve", "count", "enumerate"),
+           "the compiled exact-cover search: dancing links or bitboards with a pocket cut"),
+    Engine("sat", ("solve", "count", "enumerate"),
+           "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses"),
+    Engine("race", ("solve",), "SAT solvers in parallel processes, the first answer wins"),
+    Engine("cpsat", ALL, "OR-Tools CP-SAT (maximise: proves the optimum)"),
+    Engine("lns", ("maximise",), "large-neighbourhood search: CP-SAT on windows of the board"),
+    Engine("rc2", ("maximise",), "the RC2 MaxSAT solver"),
+)
+AUTO = "auto"
+
+
+def names(task: str) -> tuple[str, ...]:
+    """``auto`` and the engines that run ``task``."""
+    return (AUTO,) + tuple(e.name for e in TABLE if task in e.tasks)
+
+
+def check(task: str, engine: object) -> str:
+    """``engine`` if it runs ``task``, else SatilingError naming the choices."""
+    if engine not in names(task):
+        raise SatilingError(f"unknown engine {engine!r} for {task} (choose from {', '.join(names(task))})")
+    return engine  # type: ignore[return-value]
+
+
+def choose(request: "Request") -> str:
+    """The engine that runs ``request``: its own when named, else the router's choice."""
+    from ..search.router import backtrack_answers, maximise_engine
+    if request.task == "maximise":
+        return maximise_engine(request.puzzle, request.engine)
+    counting = request.task in ("count", "enumerate")
+    if backtrack_answers(request.puzzle, dict(request.options), request.engine, counting,
+                         proof=bool(request.proof)):
+        return "backtrack"
+    if request.engine == "backtrack":       # asked for by name with --proof
+        raise SatilingError("the backtrack engine writes no proof: drop --proof or choose another engine")
+    return request.engine
+
+
+def solve_solver(request: "Request") -> str:
+    """The solver :func:`satiling.search.solve.solve` runs for a ``solve`` request that the
+    backtracker does not answer (``--engine`` with ``--solver``)."""
+    engine, solver = request.engine, request.solver
+    if engine == "race":
+        return solver if "+" in solver else "race"
+    if engine == "sat":
+        if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:
+            raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
+        return "cadical" if solver == AUTO else solver
+    if engine != AUTO:
+        if solver not in (AUTO, engine):
+            raise SatilingError(f"--engine {engine} takes no --solver (got {solver})")
+        return engine
+    return solver

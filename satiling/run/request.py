@@ -1,0 +1,129 @@
+"""What a client asks of a run, checked in one place.
+
+The command line builds a :class:`Request` from its options, the library from its keyword
+arguments, the web app from a form: every value is checked here, with the same bounds and the
+same words, so a bad argument is one :class:`~satiling.errors.SatilingError` whoever asked.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..errors import SatilingError
+from ..families.base import Puzzle
+from ..limits import check_seconds, check_workers
+from . import engines
+
+TASKS = engines.ALL
+
+
+@dataclass(frozen=True)
+class Request:
+    """One run of ``puzzle``: ``task`` (solve, count, enumerate, maximise) by ``engine``
+    (:mod:`.engines`; ``solver`` names the SAT/MIP solver where the engine takes one), with the
+    family's model ``options`` and the limits."""
+
+    puzzle: Puzzle
+    task: str = "solve"
+    engine: str = "auto"
+    solver: str = "auto"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    raw: bool = False
+    symmetry: str | None = None          # full, rotations, none (None: full, or none when raw)
+    symmetry_breaking: bool = True
+    workers: int | None = None           # processes sharing the search
+    dask: str | None = None              # a Dask scheduler's address instead of local workers
+    threads: int | None = None           # CP-SAT's search threads
+    time_limit: float | None = None      # seconds; None: no limit
+    limit: int | None = None             # enumerate: stop after this many solutions
+    seed: int | None = None
+    proof: str | None = None             # where a DRAT proof of "no (more) solution" is written
+    resume: str | None = None            # a run file to continue (count, enumerate)
+    out: str | None = None               # enumerate: the solutions file written as they come
+    source: str | None = None            # the name or path worker processes rebuild the puzzle from
+    extra: Mapping[str, Any] = field(default_factory=dict)   # a task's own settings (fill_order, ...)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.puzzle, Puzzle):
+            raise SatilingError(f"a run takes a puzzle (satiling.load, satiling.Polyform, ...), not "
+                                f"{type(self.puzzle).__name__}")
+        if self.task not in TASKS:
+            raise SatilingError(f"unknown task {self.task!r} (choose from {', '.join(TASKS)})")
+        engines.check(self.task, self.engine)
+        _check_solver(self.task, self.solver)
+        object.__setattr__(self, "options", _checked_options(self.puzzle, self.options))
+        for name in ("raw", "symmetry_breaking"):
+            if not isinstance(getattr(self, name), bool):
+                raise SatilingError(f"{name} is True or False, not {getattr(self, name)!r}")
+        _check_symmetry(self.raw, self.symmetry)
+        object.__setattr__(self, "time_limit", check_seconds(self.time_limit))
+        check_workers(self.workers)
+        check_workers(self.threads, "threads")
+        if self.workers and self.dask:
+            raise SatilingError("choose workers or a Dask cluster, not both")
+        for name in ("limit", "seed"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise SatilingError(f"{name} is a whole number, not {value!r}")
+        if self.proof and (self.resume or self.limit is not None):
+            raise SatilingError("a proof needs every solution of one run: drop the proof, or "
+                                + ("resume" if self.resume else "the limit"))
+        if self.resume and self.out and _resolved(self.out) != _resolved(self.resume):
+            raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
+        if self.limit is not None and self.limit < 1:
+            raise SatilingError("limit must be at least 1")
+        for name in ("proof", "resume", "out", "source", "dask"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise SatilingError(f"{name} is a file name, not {value!r}")
+
+    @property
+    def counting(self) -> bool:
+        return self.task in ("count", "enumerate")
+
+
+def _check_solver(task: str, solver: Any) -> None:
+    from ..search.solve import enumeration_solver, solver_name
+    if task == "solve":
+        if solver not in ("backtrack", "walk"):
+            solver_name(solver)
+    elif task in ("count", "enumerate") and solver != "auto":
+        enumeration_solver(solver)
+
+
+def _check_symmetry(raw: bool, symmetry: Any) -> None:
+    from ..search.symmetry import SYMMETRIES
+    if symmetry is not None and symmetry not in SYMMETRIES:
+        raise SatilingError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
+
+
+def _checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
+    """The model options, each known to the puzzle's family and of its kind (a flag is a bool, an
+    ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped."""
+    from ..registry import family
+    if not isinstance(options, Mapping):
+        raise SatilingError(f"model options are keyword arguments, not {type(options).__name__}")
+    known = {opt.key: opt for opt in family(puzzle.family).options}
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        opt = known.get(key)
+        if opt is None:
+            if value in (None, False):
+                continue
+            raise SatilingError(f"option {key!r} does not apply to {puzzle.family} puzzles"
+                                + (f" (its options: {', '.join(known)})" if known else ""))
+        if value is None or value is False:
+            continue
+        if opt.kind == "flag" and value is not True:
+            raise SatilingError(f"option {key!r} is True or False, not {value!r}")
+        if opt.kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+            raise SatilingError(f"option {key!r} is a whole number, not {value!r}")
+        if opt.kind == "str" and (not isinstance(value, str) or (opt.choices and value not in opt.choices)):
+            raise SatilingError(f"option {key!r} is one of {', '.join(opt.choices)}, not {value!r}")
+        out[key] = value
+    return out
+
+
+def _resolved(path: str) -> str:
+    return os.path.realpath(path)

@@ -1,0 +1,278 @@
+"""The four tasks, each assembled once: :func:`solve`, :func:`count`, :func:`enumerate_solutions`
+and :func:`maximise` take a :class:`~.request.Request` and :class:`Events` (what the client wants
+to hear as the run goes), and return an answer with its :class:`~.limits.Stop`.  Every solution in
+an answer, or handed to ``Events.solution``, has passed the puzzle's verifier.
+
+A stop by Ctrl-C or SIGTERM is an answer too (``Stop.INTERRUPTED`` / ``TERMINATED``) for count,
+enumerate and maximise, with what was found; ``solve`` has nothing to keep and lets it rise.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import SatilingError
+from .engines import choose, solve_solver
+from .limits import Stop
+from .request import Request
+
+
+def _ignore(*_: Any) -> None:
+    pass
+
+
+@dataclass
+class Events:
+    """The client's ears (each optional): ``found(n)`` n more solutions; ``work(done, finished)``
+    the part of the estimated search done; ``solution(placements)`` each verified solution of an
+    enumeration; ``improve(improvement)`` each better board of a maximisation; ``note(text)`` a
+    line for the user (what was chosen, what settled the answer)."""
+
+    found: Callable[[int], None] = _ignore
+    work: Callable[[float, float], None] | None = None
+    solution: Callable[[list[Any]], None] = _ignore
+    improve: Callable[[Any], None] = _ignore
+    note: Callable[[str], None] = _ignore
+
+
+@dataclass
+class SolveAnswer:
+    stop: Stop
+    solution: list[Any] | None          # verified placements; None: none (done) or none yet
+    engine: str
+    seconds: float
+    how: str = ""                       # the solver, the orders searched, the argument that settled it
+    proof: Any = None                   # the proof report of "no solution" (with Request.proof)
+
+
+@dataclass
+class CountAnswer:
+    stop: Stop
+    total: int                          # solutions (classes, or every one when raw), with a resumed run's
+    found: int                          # found by this run
+    classes: int
+    engine: str
+    group: str                          # what the solutions were counted up to (none: raw)
+    group_order: int = 1
+    seconds: float = 0.0
+    checkpoint: str | None = None       # where a stopped count kept its work
+    finished_any: bool = False          # whether anything was searched to keep
+    torn: bool = False                  # enumerate --resume dropped a torn last line
+    proof: Any = None
+    ruled_out: str | None = None        # the argument that settled it before any search
+
+
+@dataclass
+class MaxAnswer:
+    stop: Stop
+    score: int
+    joins: int
+    solution: list[Any]
+    engine: str
+    seconds: float
+    status: str = ""                    # OPTIMAL (proved), FEASIBLE, UNKNOWN (no board)
+    bound: int | None = None
+    stopped_by: BaseException | None = field(default=None, repr=False)
+
+
+# -- solve ------------------------------------------------------------------------------------------
+def solve(req: Request, events: Events | None = None) -> SolveAnswer:
+    """One verified solution, or none (proved by the search, by an argument before it, or by a
+    checked DRAT proof with ``req.proof``)."""
+    events = events or Events()
+    _one_search(req)
+    start = time.perf_counter()
+    engine = choose(req)
+    if engine == "backtrack":
+        return _solve_by_backtrack(req, start)
+    if (req.workers or 1) > 1 or req.dask:
+        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
+                            "(for CP-SAT's threads use --threads)")
+    solver = solve_solver(req)
+    if not req.proof:
+        reason = req.puzzle.obstruction()
+        if reason is not None:
+            return SolveAnswer(Stop.DONE, None, "argument", time.perf_counter() - start,
+                               f"proved before any search: {reason}")
+    problem = req.puzzle.problem(**req.options)
+    if req.proof:
+        from ..search.proof import solve_with_proof
+        from ..search.router import prover
+        result = solve_with_proof(problem, req.proof, prover(solver), req.time_limit)
+        if result.status == "UNSAT":
+            return SolveAnswer(Stop.DONE, None, "sat", result.seconds, result.summary(), proof=result)
+        solver_used = prover(solver)
+    else:
+        from ..search.solve import solve as search_solve
+        result = search_solve(problem, solver=solver, time_limit=req.time_limit, workers=req.threads)
+        solver_used = getattr(result, "solver", solver)
+    seconds = time.perf_counter() - start
+    if result.status == "UNKNOWN":
+        return SolveAnswer(Stop.TIME, None, engine, seconds, solver_used)
+    if result.status == "UNSAT":
+        return SolveAnswer(Stop.DONE, None, engine, seconds, solver_used)
+    solution = problem.decode(result.true_vars)
+    req.puzzle.verify(solution)
+    return SolveAnswer(Stop.DONE, solution, engine, seconds, solver_used)
+
+
+def _one_search(req: Request) -> None:
+    if req.task != "solve":
+        raise SatilingError(f"solve takes a solve request, not {req.task}")
+
+
+def _solve_by_backtrack(req: Request, start: float) -> SolveAnswer:
+    from ..search.edgesolve import solve_board
+    answer = solve_board(req.puzzle, bool(req.options.get("hints")), req.time_limit, req.workers,  # type: ignore[arg-type]
+                         req.dask, req.seed)
+    seconds = time.perf_counter() - start
+    if answer.solution is None:
+        stop = Stop.TIME if answer.status == "time limit" else Stop.DONE
+        return SolveAnswer(stop, None, "backtrack", seconds, answer.how)
+    req.puzzle.verify(answer.solution)
+    return SolveAnswer(Stop.DONE, answer.solution, "backtrack", seconds, answer.how)
+
+
+# -- count and enumerate ------------------------------------------------------------------------------
+def _run_of(req: Request, engine: str) -> Any:
+    """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``."""
+    from ..search.stream import Run, Settings, symmetry_choice
+    raw, group = symmetry_choice(req.raw, req.symmetry)
+    if group == "rotations":
+        req.puzzle.rotations()          # a family that cannot tell refuses before any work
+    problem = req.puzzle.problem(**req.options)
+    solver = "cadical" if req.solver == "auto" else req.solver
+    settings = Settings(raw, engine, solver, req.symmetry_breaking, req.workers, req.dask,
+                        req.time_limit, symmetry=group)
+    run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
+    if (req.workers or 1) > 1 and req.source is None:
+        from ..search.router import model_engine
+        if run.space.plan(model_engine(run.space.problem, engine)) is None:
+            raise SatilingError(f"{req.puzzle.name}: worker processes rebuild this model from an "
+                                "instance file; count a puzzle built in code without workers")
+    return run
+
+
+def _group(req: Request) -> str:
+    from ..search.stream import symmetry_choice
+    raw, group = symmetry_choice(req.raw, req.symmetry)
+    return "none" if raw else group
+
+
+def _ruled_out(req: Request) -> str | None:
+    if req.proof or req.resume:
+        return None
+    return req.puzzle.obstruction()
+
+
+def count(req: Request, events: Events | None = None) -> CountAnswer:
+    """The number of solutions (one per class of ``req.symmetry``, or every one when raw);
+    a stopped count keeps its work (``req.resume``, or a checkpoint of its own)."""
+    events = events or Events()
+    if req.task != "count":
+        raise SatilingError(f"count takes a count request, not {req.task}")
+    start = time.perf_counter()
+    engine = choose(req)
+    group = _group(req)
+    reason = _ruled_out(req)
+    if reason is not None:
+        _group_checked(req)
+        return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
+    run = _run_of(req, engine)
+    outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
+                        keep_stopped=True)
+    answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
+                         engine, group, run.space.group.order, time.perf_counter() - start,
+                         outcome.checkpoint, bool(outcome.finished or outcome.position))
+    if req.proof and answer.stop is Stop.DONE:
+        from ..search.proof import prove_complete
+        answer.proof = prove_complete(run.space.problem, run.members(outcome.solutions), req.proof,
+                                      req.solver if req.solver != "auto" else "cadical")
+    return answer
+
+
+def _group_checked(req: Request) -> None:
+    from ..search.stream import symmetry_choice
+    if symmetry_choice(req.raw, req.symmetry)[1] == "rotations":
+        req.puzzle.rotations()
+
+
+def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnswer:
+    """Every solution (one per class, or every one when raw), each verified and handed to
+    ``events.solution`` the moment it is found; with ``req.out`` also written to that file (locked,
+    resumable: ``req.resume`` continues it without losing or repeating a solution)."""
+    events = events or Events()
+    if req.task != "enumerate":
+        raise SatilingError(f"enumerate takes an enumerate request, not {req.task}")
+    start = time.perf_counter()
+    engine = choose(req)
+    group = _group(req)
+    reason = _ruled_out(req)
+    if reason is not None:
+        _group_checked(req)
+        return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
+    run = _run_of(req, engine)
+    path = req.resume or req.out
+    out = run.solution_file(path, resume=bool(req.resume)) if path else None   # locked, checked
+    torn, before = False, []
+
+    def write(solution: list[Any]) -> None:
+        if out is not None:
+            from ..commands.common import solution_json
+            out.write_line(solution_json(req.puzzle, solution))
+        events.solution(solution)
+        events.found(1)
+
+    try:
+        point = run.resume_point(out) if req.resume else None
+        if point is not None:
+            torn, before = point.torn, point.solutions
+            events.found(point.lines)
+        if out is not None:
+            out.start()                   # the file changes only from here on
+        outcome = run.enumerate(write, point, req.limit, keep=bool(req.proof), work=events.work)
+    finally:
+        if out is not None:
+            out.close()
+    answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
+                         engine, group, run.space.group.order, time.perf_counter() - start, torn=torn)
+    if req.proof and answer.stop is Stop.DONE:
+        from ..search.proof import prove_complete
+        answer.proof = prove_complete(run.space.problem, run.members(before + outcome.solutions),
+                                      req.proof, req.solver if req.solver != "auto" else "cadical")
+    return answer
+
+
+# -- maximise -------------------------------------------------------------------------------------------
+def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
+    """The best edge-matching board within the limits: every better board goes to
+    ``events.improve`` as it is found; a full score is a solution, verified."""
+    from dataclasses import replace
+    from ..apps.maximize import default_tuning, maximize_matches
+    from ..options import check_known
+    from ..signals import exit_code
+    events = events or Events()
+    if req.task != "maximise":
+        raise SatilingError(f"maximise takes a maximise request, not {req.task}")
+    if not hasattr(req.puzzle, "match_problem"):
+        raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
+    if (req.workers or 1) > 1 or req.dask:
+        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
+    check_known(req.puzzle.family, {k: v for k, v in req.options.items() if k != "hints"}, set())
+    engine = choose(req)
+    tuning = default_tuning(req.puzzle)
+    if req.extra.get("fill_order"):
+        tuning = replace(tuning, order=req.extra["fill_order"])
+    result = maximize_matches(req.puzzle, req.time_limit, events.improve, engine=engine,
+                              hints=bool(req.options.get("hints")), seed=req.seed or 0,
+                              workers=req.threads, tuning=tuning)
+    stopped = result.stopped_by
+    if result.solution and result.score == result.joins:
+        req.puzzle.verify(result.solution)         # a full score claims a solution: check it
+    if stopped is not None:
+        stop = Stop.INTERRUPTED if exit_code(stopped) == 130 else Stop.TERMINATED
+    else:
+        stop = Stop.TIME if result.status in ("FEASIBLE", "UNKNOWN") and req.time_limit else Stop.DONE
+    return MaxAnswer(stop, result.score, result.joins, result.solution, engine, result.seconds,
+                     result.status, result.bound, stopped)
