@@ -13,59 +13,12 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
   better board comes back to this process and is checked again); with priority colours, whose pieces must be used early, picked by a rule that gives
   Blackwood's own three on Eternity II (:func:`default_tuning`); a square breaks at most one join,
   and the schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs
-  without a schedule to the end, which proves the best score (branch and bound).  Eternity II, one
-  search process, 120 CPU-s, seeds 1-12 (``python tools/bench/e2_score.py --seconds 120 --seeds
-  1-12``, every board re-scored by ``satiling score``): 463, 463, 463, 463, 462, 463, 462, 462,
-  462, 463, 463, 465, mean 462.83, worst 462 (the schedule of the cap itself: 462.33, worst 461;
-  restarts of 2^25 nodes throughout: 461.92); both cores of this machine, 10 wall minutes
-  (``python tools/bench/e2_score.py --seconds 600 --wall --skip-lns --seed S``): seed 1 **465**
-  after 192.8 s (463 after 76 s); seed 0, an hour: 464 after 978.5 s, 465 after 3178 s.  With the
-  schedule of the cap itself, seed 1 465 after 159 s and seed 0, an hour, 464 after 92.5 s, no
-  better by the end.  Before the growing restarts, 463 after 111 s and no better in 10 minutes, nor
-  in an hour -- Verhaard's eii logged a 463 every 2 s on a 2009 core, a 464 every 34 s and a 465
-  every 10 minutes.  Those figures were measured with the patience doubling at every restart; with
-  it doubling only at restarts since the last better board (the default now), 120 CPU-s, seeds
-  1-12: mean 462.58, worst 462, and on generated 18x18 and 20x20 boards 4 to 6 joins more in 60
-  CPU-s (:data:`DEFAULT`); both cores, 10 wall minutes, seed 1: 464 after 337 s, **465** after
-  520 s; seed 2: 464 after 84 s; seed 3: 464 after 208 s (465 after 2382 s in an hour); seed 0:
-  463 after 45 s, no better.  With the search 11-17% faster since (the same nodes sooner: run
-  copies for four levels of the depth, ``_edgescore.c``): 120 CPU-s, seeds 1-12, mean 462.67,
-  worst 462; both cores, 10 wall minutes, seed 0: 464 after 551 s; seed 4: 464 after 393 s,
-  **465** after 541 s; seed 5: 463 after 34 s, no better.  With the workers sharing the best
-  board's count (the default now), both cores, 10 wall minutes, seeds 0-5: 464 after 126, 422,
-  78, 231 and 447 s (seed 1 **465** after 596 s), seed 5 463 after 31 s and no better: five of
-  six reach 464 as before, the median time to it 231 s against 337 s -- too few runs to tell the
-  two apart, but no worker now spends its time hunting boards the other has already beaten.
-
-  Where the nodes go (Eternity II, 15 CPU-s, seed 1, restarts of 2^25 nodes throughout,
-  ``tools/experiments/e2_schedule.py hist=1``):
-  about 57 M nodes per CPU second; a restart every 0.6 s, always from the first square with a
-  new random candidate order; 60% of the nodes in rows 2-5, where the priority colours' need cuts
-  most branches; about 100 boards a run reach depth 207 (the schedule's first break) without a
-  break, and the breaks below them take only 8% of the nodes.  Without the priority colours the
-  nodes pile up in rows 9-10 and depth 205 is reached a few times a run (441 in 15 s).
-
-  Measured on Eternity II (30 CPU-s, seeds 1-6, mean and worst at the end; one break per square
-  unless said): one break per square 461.0/460 against two 459.7; frame joins kept whole 457 on
-  seed 1 against 462; the schedule from depth 200: 459.2/458, from 210: 455.0/449, to depth 250:
-  460.0/459; the comb order 460.8/460; the need curve scaled by 0.9: 457.8/456; candidates with
-  any priority side first (Blackwood's order) instead of most sides first: 459.7/459; restarts
-  after 1.6e7 nodes: 459.3/458, after 6.6e7: 460.0/457; a budget of 1e7 nodes for each subtree
-  below depth 48 (a restart of the later squares): 459.2/458; the tileability cut, its counts
-  made cheap (``tools/experiments/e2_rate.py tile=1``: restarts at the cap of a 462 board, each
-  ending at its first such board or after 2^28 nodes; 120 CPU-s, seeds 1-3): 2 + 1 + 2 boards
-  against 3 + 2 + 4 without it -- it halves the node rate (28 M against 57 M per CPU second)
-  and finds as much per node, no more.  Older measurements, with two breaks per square (seeds
-  1-3):
-  the comb order (453, 453, 454 against the row scan's 455, 454, 453; with the priority colours
-  457, 458 against 459, 457), an earlier schedule (from depth 190: 451, 451, 450), a later one (from
-  210: no board in 30 s), restarts after 1e8 nodes (453, 452), the tileability cut (half the node
-  rate, 453 on seed 1), and the closing repair by assignment (no better board from a 457 board in
-  30 s: 4237 moves, none changed a piece; CP-SAT windows of up to 20 squares: none in 40 s);
+  without a schedule to the end, which proves the best score (branch and bound).  Why these
+  settings, measured by seed: docs/decisions/2026-11-27-eternity2-scoring-search.md;
 * ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
   better board it finds is reported, and it starts from a greedy board given as a hint;
-* ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II: CP-SAT finds no
-  board of the whole model in 90 s): from the greedy board, repeatedly free the pieces of a window
+* ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II's whole-board
+  model is one): from the greedy board, repeatedly free the pieces of a window
   of squares (or of squares scattered around mismatched joins), let CP-SAT re-place them to
   maximise the joins touching them (hinted with their current places, so never worse), keep the
   result;
@@ -92,10 +45,9 @@ from ..search.router import maximise_engine
 ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
-#: the backtracker restarts after this many nodes without a better board (about 0.6 CPU-s on
-#: Eternity II; 1.6e7 and 6.6e7 measured worse, see the module doc) ...
+#: the backtracker restarts after this many nodes without a better board ...
 RESTART_NODES = 1 << 25
-#: ... doubled at each restart without a better board, up to this many (about 19 CPU-s; see DEFAULT)
+#: ... doubled at each restart without a better board, up to this many (see :data:`DEFAULT`)
 LONGEST_RESTART = 1 << 30
 #: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
 LAYOUT_STRIDE = 1_000_003
@@ -202,7 +154,8 @@ def _score(puzzle: Any, solution: list[Any]) -> int:
 # -- the compiled backtracker -----------------------------------------------------------------
 @dataclass
 class Tuning:
-    """How the scoring search runs (the defaults are measured: tools/bench/e2_score.py).
+    """How the scoring search runs (measurements of the defaults:
+    docs/decisions/2026-11-27-eternity2-scoring-search.md).
 
     ``order``: fill order (``edgescore.ORDERS``); ``start``/``full``: the schedule of breaks as
     fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
@@ -257,8 +210,9 @@ class Tuning:
 
     def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
         """Breaks held back at each depth; one fewer from the square before each depth in
-        ``pins`` (the hint pieces: without that slack the search met no board of Eternity II with
-        its hints in 40 s; with it, 437 in 6 CPU-s)."""
+        ``pins`` (the hint pieces: the squares that meet a pinned piece's fixed colours need room
+        to break a join before the schedule gives it; measured in
+        docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
         from ..engines import edgescore
         loose = cap + self.slack
         if self.slips is not None:
@@ -269,68 +223,26 @@ class Tuning:
         return [max(0, h - self.slack - sum(p <= d + 1 for p in pins)) for d, h in enumerate(held)]
 
 
-#: the tuning before issue 24 (one search, row scan, no repair): the benchmark's "old" engine
+#: the plain tuning (one search, row scan, no repair): the benchmark's "old" engine
 OLD = Tuning()
-#: the default (see :class:`Tuning`; measured in tools/bench/e2_score.py; the priority colours are
-#: picked per board by :func:`default_tuning`):
-#:
-#: * one break per square at a time, as Blackwood's solver (Eternity II, 30 CPU-s, seeds 1-6, with
-#:   the priority colours: mean 461.0, worst 460, against 459.7 with double breaks);
-#: * the schedule from depth 200 / 256 to the last square, bent.  Measured with
-#:   tools/experiments/e2_schedule.py (Eternity II, one search, 30 CPU-s per run, seeds 1-6,
-#:   mean final score): no priority, schedule 200-250: 454.0 (seeds 1-3); priority, 200-250:
-#:   458.2; 200-255: 459.0; 205-250: 459.2; 205-255: 459.7 (never below 459); 203-255: 458.8 and
-#:   208-255: 459.8 (seeds 1-4); 210-250: 451.2; 195-250: 456.0 and 200-245: 448.5 (seeds 4-5);
-#:   the comb order with the priority, 200-250: 457.7 (seeds 1-3).  Bent (``bend`` 1.2: fewer
-#:   breaks early, more near the end; tools/bench/e2_score.py --seconds 120 --seeds 1-12 --jobs 2
-#:   --set bend=B): 120 CPU-s, seeds 1-12, mean 461.33 and 6 of 12 at 462 or more (one 463)
-#:   against 461.08 and 3 of 12 evenly (bend 1); bend 1.3: 461.33, 7 of 12; bend 1.5: 459.67 on
-#:   seeds 1-6 (461.17 with 1.3, 460.83 evenly).  Bent, the schedule may start earlier: from depth
-#:   200, seeds 1-12: 462 x 6, 461, 463, 462, 461, 462, 462, mean 461.92, 10 of 12 at 462 or more.
-#: * restarts growing from 2^25 nodes to 2^30 (:meth:`Tuning.patience`).  The rate of good boards at a fixed
-#:   cap (tools/experiments/e2_rate.py, 120 CPU-s a run, seeds 1-3 unless said): 462 or more, 0
-#:   boards with restarts of 2^25 nodes, 9 with 2^28 (five of them 463) and 11 with 2^30 (six
-#:   463); 461 or more (seeds 1-2): 10 with 2^25, 15 with 2^28; 463 or more: 2 with 2^30 (one of
-#:   them 464), 1 with 2^32.  A short restart abandons a beginning that the later squares fit well
-#:   before the search below it has found its best boards.  tools/bench/e2_score.py --seconds 120
-#:   --seeds 1-12 --jobs 2: growing, 463, 462, 463, 461, 463, 463, 461, 462, 462, 461, 462, 465
-#:   (mean 462.33, 9 of 12 at 462 or more); 2^30 from the start: mean 461.58, 6 of 12 (the first
-#:   restarts too long while better boards still come easily); 2^25 throughout: 461.92, 10 of 12,
-#:   one 463.
-#: * the schedule of a cap two breaks looser (``slack``), clipped at the cap: the full allowance
-#:   comes earlier in the depth.  First seen at a fixed cap (tools/experiments/e2_rate.py, 463 or
-#:   more, 120 CPU-s, seeds 1-3): 9 boards with a slack of one against 2.  tools/bench/e2_score.py
-#:   --seconds 120 --seeds 1-12 (--jobs 1, two runs side by side): slack 0: mean 462.33, worst
-#:   461, 9 of 12 at 462 or more, one 465; slack 1: 462.58, worst 462, 12 of 12; slack 2: 463,
-#:   463, 463, 463, 462, 463, 462, 462, 462, 463, 463, 465, mean 462.83, worst 462, 12 of 12;
-#:   slack 3: 462.42, worst 461, one 464.
-#:   Generated boards, 60 CPU-s (tools/experiments/priority_rule.py slack=S): 16x16, seeds 1-3,
-#:   slack 0 / 1 / 2: mean 460.33 / 461.0 / 461.67; 18x18, seeds 1-6: 581.33 / 580.17 / 581.0.
-#: * the patience grown by stalled restarts only (``stall``): a restart that improved the best
-#:   board starts the doubling again, so restarts stay short while better boards come easily, on
-#:   larger boards for longer.  Generated boards, 60 CPU-s (tools/experiments/priority_rule.py
-#:   stall=1), growing with every restart / with stalled ones: 16x16 seeds 1-3, 462, 462, 461 /
-#:   463, 462, 462; 18x18 seeds 1-6, 581, 584, 580, 578, 581, 582 / 585, 585, 585, 585, 584, 585;
-#:   20x20 seeds 1-3, 706, 719, 717 / 720, 722, 719 (restarts of 2^25 throughout: 719, 719, 721).
-#:   Eternity II, 120 CPU-s, seeds 1-12 (e2_score.py --set stall=1): 463, 462, 463, 462, 463,
-#:   463, 462, 462, 463, 462, 463, 463, mean 462.58, worst 462, against 462.83, worst 462.
+#: the default (see :class:`Tuning`; the priority colours are picked per board by
+#: :func:`default_tuning`): one break per square at a time, as Blackwood's solver; the schedule
+#: from depth 200 / 256 to the last square, bent (fewer breaks early, more near the end); restarts
+#: growing from 2^25 nodes to 2^30 (:meth:`Tuning.patience`: a short restart abandons a beginning
+#: that the later squares fit well before the search below it has found its best boards); the
+#: schedule of a cap two breaks looser (``slack``), clipped at the cap, so the full allowance comes
+#: earlier in the depth; the patience grown by stalled restarts only (``stall``), so restarts stay
+#: short while better boards come easily.  Each setting measured against its alternatives:
+#: docs/decisions/2026-11-27-eternity2-scoring-search.md.
 DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
                  restart_max=LONGEST_RESTART, slack=2, stall=True)
 
 
 def default_tuning(puzzle: Any) -> Tuning:
     """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
-    board (Blackwood's 5, 7 and 20 on Eternity II).  Generated boards, 5 frame + 17 inner colours
-    (or the generator's default), one search, CPU seconds, seeds 1-3, restarts of 2^25 nodes
-    throughout (``tools/experiments/priority_rule.py``): 16x16 in 60 s 455, 455, 455 without
-    priority colours and this schedule (the default before), 457 x 3 with the schedule alone, 461
-    x 3 with both; 18x18 in 60 s 558, 564, 551 against 583, 586, 587; 20x20 in 60 s no board at
-    all, 690, 689 against 713, 721, 721 (of 760); 10x10, 12x12 and 14x14 in 30-40 s, seeds 1-2:
-    even (within one join).  With restarts growing at every restart and ``slack`` 2, same runs:
-    16x16 462, 462, 461; 18x18 581, 584, 580; 20x20 706, 719, 717 (with ``slack`` 0: 704, 714,
-    718): growing at every restart cost the larger boards a few joins in 60 s.  The default now
-    (growing only while the best board stalls): 16x16 463, 462, 462; 18x18 585, 585, 585; 20x20
-    720, 722, 719."""
+    board (Blackwood's 5, 7 and 20 on Eternity II).  On generated boards from 16x16 up the priority
+    colours and the schedule together give more joins in the same time than either alone; on
+    smaller boards they are even (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
     from dataclasses import replace
     from ..engines import edgescore
     return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
@@ -391,8 +303,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                 (left is not None and left <= 0):
             break                     # a perfect board (here or in another worker), or no time
         # restart k of seed s shuffles with s * LAYOUT_STRIDE + k: the restarts of two seeds never
-        # share a candidate order (with s + k, seeds 1-4 ran one another's layouts and ended, on
-        # Eternity II after 120 CPU-s, with one and the same board)
+        # share a candidate order (with s + k, the workers of neighbouring seeds would run one
+        # another's layouts and end on the same board)
         lay = edgescore.layout(puzzle, hints, seed=seed * LAYOUT_STRIDE + k,
                                order="rows" if exact else tuning.order, priority=() if exact else tuning.priority,
                                double=exact or tuning.double, rim_breaks=exact or tuning.rim_breaks)
