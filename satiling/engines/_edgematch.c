@@ -16,11 +16,10 @@
  * The search is iterative: per depth the remaining range of its candidate list.  A node is one
  * piece placed.  On boards of at most 64 types, a key whose range holds one entry per type is also
  * read as a 64-bit set of types; the table order then walks that set masked by the free types, so
- * it never meets a piece already placed (18-19% more nodes per CPU-s in table order, the order
- * of counts, on Owen's 8x8 board: 51 against 43 M; 3-7% in the tight order;
- * tools/experiments/edgematch_rate.py).  It hands control back by time (_handback.h): every few
- * milliseconds it checks the deadline and runs Python's signal handlers, so Ctrl-C raises KeyboardInterrupt at once; the
- * counts so far stay readable on the object.
+ * it never meets a piece already placed (measurements:
+ * docs/decisions/2026-11-27-edgematch-exact-search.md).  It hands control back by time
+ * (_handback.h): every few milliseconds it checks the deadline and runs Python's signal handlers,
+ * so Ctrl-C raises KeyboardInterrupt at once; the counts so far stay readable on the object.
  *
  * Randomised value orders (``run(seed=...)``, for restarts): each square's candidates in a random
  * order (table order) or with ties broken at random (tight order), from a seeded generator, so a
@@ -39,8 +38,9 @@
 
 /* The search counts a key's types below a bit (a popcount) at each candidate: on x86-64 with
  * glibc the search loop is built twice, with and without the popcnt instruction, and the loader
- * picks the one the processor runs (7-10% more nodes per CPU-s than the portable count in table
- * order on Owen's 8x8 board; the install must not assume the instruction, so no -mpopcnt). */
+ * picks the one the processor runs (faster than the portable count; the install must not assume
+ * the instruction, so no -mpopcnt; measurements:
+ * docs/decisions/2026-11-27-edgematch-exact-search.md). */
 #if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
 #define POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
@@ -348,10 +348,10 @@ static inline __attribute__((always_inline)) uint32_t pop_entry(uint64_t *set, u
 /* Step d's candidates: pos[d] .. end[d] of the table, or with ``tight`` of buf: the live entries
  * ordered by the size of the next step's table range once they are placed, smallest first (ties in
  * table order, or at random in a seeded run).  A candidate that leaves the next square few choices
- * is tried first: on 7x7 and 8x8 boards with few solutions this finds the first one sooner
- * (tools/bench/edgematch_engine.py).  A seeded run in table order shuffles the live entries.
- * Inlined by force: left to itself the compiler calls it from the search loop, which costs counts
- * a tenth of their time (generated 6x6 boards, seeds 1-3: 41.8 M nodes per CPU-s against 37.4 M). */
+ * is tried first: on boards with few solutions this finds the first one sooner.  A seeded run in
+ * table order shuffles the live entries.  Inlined by force: left to itself the compiler calls it
+ * from the search loop, which slows counts (measurements:
+ * docs/decisions/2026-11-27-edgematch-exact-search.md). */
 static inline __attribute__((always_inline)) void open_step(Search *s, int d) {
     uint32_t key = key_of(s, d);
     s->rem[d] = 0;

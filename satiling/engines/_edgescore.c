@@ -37,8 +37,9 @@
  * Only X = F - H and the parity of F + H count, so a join that matches as it closes changes
  * nothing (one open half-edge and one side of the pool fewer, of one colour), and a side left
  * open moves X by 2: a piece placed costs one update per open side and two per broken join.
- * (40% faster than updating F and H side by side, yet on Eternity II the cut still halves the
- * node rate and finds no more per node, so maximize leaves it off.)
+ * (Cheaper than updating F and H side by side, yet on Eternity II the cut slows each node more
+ * than it finds per node, so maximize leaves it off; measurements:
+ * docs/decisions/2026-11-27-eternity2-scoring-search.md.)
  *
  * Priority colours (``need``, Blackwood's heuristic): each candidate counts its sides of some
  * chosen colours; a square's candidate is cut if the count placed by its depth stays below
@@ -71,10 +72,9 @@ enum { SOUTH, WEST, EXACT, WONLY, SONLY, NEED_N, NEED_E, PINNED, PINNED_BREAKS, 
  * the level changed (so a copy serves a whole subtree).  The copies keep the runs' order, so the
  * search meets the same nodes in the same order; only runs of at least COMPACT_MIN candidates are
  * copied (a short run costs less to scan than to copy).  Four levels, each copy made from the one
- * above it: Eternity II at the cap of a 463 board, 54.6 M nodes per CPU second against 49.0 M with
- * the two levels at 1/2 and 3/4 copied from the full runs (14-17% more at a 461 cap, 9% at 458,
- * 7% at 450; tools/experiments/edgescore_rate.py); with chained copies, eight levels or a finer
- * deep end measured the same. */
+ * above it: more nodes per second than two levels copied from the full runs, and as many as eight
+ * levels or a finer deep end (measurements:
+ * docs/decisions/2026-11-27-eternity2-scoring-search.md). */
 #define LEVELS 4
 #define COMPACT_MIN 8
 static const int LEVEL_AT[LEVELS][2] = {{1, 4}, {1, 2}, {3, 4}, {7, 8}};   /* depths n * a / b */

@@ -2,8 +2,8 @@
    128 cells by bitboards (de Bruijn's fill of the first empty cell; see "the bitboard search"
    below), both with the pocket cut.
 
-   The readable reference of the same search is satiling/search/walk.py; the Python wrapper, with
-   the documentation of the model, is satiling/engines/exactcover.py.
+   The readable reference of the same search is satiling/engines/exactcover_ref.py (class Walk);
+   the Python wrapper, with the documentation of the model, is satiling/engines/exactcover.py.
 
    Items 0..nitems-1 have bounds lo..hi (lo >= 1: primary, must be met; lo == 0: secondary).  Rows
    are sets of items.  A solution is a set of rows meeting every item's bounds.  Items with hi == 1

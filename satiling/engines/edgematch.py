@@ -5,7 +5,7 @@ The board arrives as plain data (:class:`EdgeBoard`: the pieces as ``(N, E, S, W
 pictures.  :class:`Plan` turns it into the arrays the compiled search (``_edgematch.c``) walks:
 
 * the free squares in a fixed order: a row or column scan from any side, a spiral, or the frame
-  first and then a row scan (the seed's orders); by default the one whose search tree Knuth's
+  first and then a row scan (:data:`ORDERS`); by default the one whose search tree Knuth's
   estimate finds smallest for this board;
 * equal pieces merged into one *type* with a multiplicity, so that no equal piece is tried twice
   on one square;
@@ -16,67 +16,12 @@ pictures.  :class:`Plan` turns it into the arrays the compiled search (``_edgema
 :mod:`satiling.engines.edgematch_ref` is the same search in plain Python (it scans the pieces
 instead of the table), held to the same solutions and node counts by the tests.
 
-First solution of hard boards (issue 24; CPU seconds, the shared 2-core machine).  The default
-stays one depth-first search in the order of the smallest estimated tree with the "tight" value
-order (:func:`race`), below one corner piece on square boards (:func:`corner_starter`).  Measured
-with ``tools/bench/eternity2.py --skip-e2 --exact-engines old`` (cap 600 CPU-s unless said): Owen's
-8x8 board 278.5 CPU-s (1.32e10 nodes, row scan; the issue's 380, and 324.7 on 2026-11-26 with
-the type sets, were the same nodes on slower shares of the machine); generated 8x8 boards (3 + 8
-colours), seeds 1-10: 4 in 29.0 CPU-s (1.4e9 nodes), 8 in 155.0 (6.9e9), 10 in 250.3 (1.22e10), 5
-in 405.4 (1.99e10), 1, 2, 3, 6, 7 and 9 not within 600 CPU-s: 4 of 10 within 600, 1 within 60,
-the median over 590 (the 4 scan orders in turns solved none of seeds 6, 8, 9 within 240).  Seed 1
-in the order 300 paths chose before (columns-left, not columns): 42.1 CPU-s, 2.09e9 nodes (the
-issue's 56): which order meets a solution soon is luck that the tree-size estimate does not see.
-Every alternative below was measured against this search and lost:
-
-* where the nodes go: on a generated 7x7 board (3 + 7 colours, seed 6, 1.41e8 nodes to the first
-  solution) all but 2e4 of them exhaust wrong choices for the first row (the frame row: 3 frame
-  colours, ties in the tight order), subtrees of 1e6-6e7 nodes each; once the first row is right
-  the solution follows at once.  Cheap local pruning does not reach those subtrees (colour counts
-  cut 1 % of the nodes, forward checking none: ``tools/bench/edgematch_engine.py``);
-* value orders, nodes to the first solution on 7x7 boards (3 + 7 colours, seeds 1-10 / 11-20,
-  geometric means; tight: 6.1e7 / 6.0e7): Knuth's estimate of each candidate's subtree below
-  depth 2 (2000 paths) 9.5e7 / 4.8e7, below depth 4 (500 paths) 7.9e7 / 5.8e7 (paths not
-  counted); paths of length two instead of the next square's range 7.0e7 / 9.3e7; the range
-  times the free half-edges of the colours facing later squares about even (4.6e7 / 6.7e7
-  against 6.9e7 / 5.5e7 on seeds 1-8 / 9-20);
-* spending the search otherwise (same boards): Luby restarts (:func:`restarts`) 3.0e8 against
-  6.9e7 on seeds 1-8; the subtrees below every prefix of 3 / 4 / 5 squares in turns, node budget
-  doubling, 1.7e8 / 1.3e8 / 8.5e7 against 6.1e7 on seeds 1-10 (1.6e8 / 3.5e7 / 5.8e7 against
-  6.0e7 on 11-20); the 4 corner subtrees in turns 1.5e8 against 6.9e7 (seeds 1-8).  On 8x8 boards
-  the 4 scan orders x 4 corner pieces in turns (16 searches, each resumed) found nothing on Owen's
-  board within 8.2e9 nodes (182 CPU-s: every one of the 16 needs more than 5.1e8 nodes; the
-  depth-first search needs 1.5e10) nor on generated seeds 2 and 5 within 4.1e9 (87 CPU-s);
-* conflict-directed backjumping (Prosser 1993; ``tools/experiments/edgematch_backjump.patch``):
-  a square with no candidate left names the earlier squares its key reads and those holding the
-  pieces that would fit, and the search goes back to the latest of them.  Counts unchanged; nodes
-  5 % fewer on generated 6x6 boards (3 + 5 colours, seeds 1-2, all solutions), 6-9 % on 7x7 (3 +
-  6, seeds 1-3) and 9 % on the 8x8 seed 4 (1.27e9 against 1.40e9 to the first solution), but
-  each node a third dearer: 37.9 against 30.7 CPU-s.  The pieces that would fit are held all over
-  the board, so a failure depends on nearly every earlier square and the jumps are short;
-* where the nodes go on Owen's 8x8 board (the first 1e9 nodes): 85 % fill rows 4 and 5 (of 0-7);
-  about 2.6e7 boards reach row 5 per 1e9 nodes, each refuted in some 10 nodes, so a cut must come
-  before row 4 is filled, where no cheap bound sees the failure (the pieces left always show each
-  colour as often, modulo 2, as the open border: colour counts and their parity never cut);
-* a faster node on Owen's 8x8 board (the first 2e8-3e8 nodes below the corner piece, row scan):
-  the tight order runs at 46.8 M nodes per CPU second and the table order at 52.0 M, so a tight
-  order kept ready per key would win at most a tenth; a square's scan meets 1.43 entries of
-  pieces already placed per node placed (59% of the entries scanned), so copies of the ranges
-  without them (as the scoring search keeps, ``_edgescore.c``) promise some 10%; a key read of
-  two squares instead of four (the reads of fixed colours folded into the step's base) gave
-  1.5%.  Walking a key's free types as a bit set (file head of ``_edgematch.c``, kept) gave 18-19%
-  in table order and 3-7% in the tight order (``tools/experiments/edgematch_rate.py``).  Owen's board needs 3.3 times less time, which only
-  fewer nodes can give;
-* a one-row lookahead (``tools/experiments/edgematch_lookahead.py``): a piece placed at (r, c) is
-  kept only if a chain of distinct free pieces still fits under the row so far, (r+1, 0..c).
-  Nodes 2.7-3.1 times fewer (generated 7x7 and 8x8 boards), but the check's own search tries 4.6-5.5
-  pieces per node and the search takes 1.7-1.9 times as long; its relaxation (pieces not kept distinct:
-  per column the east colours a chain can end in) a third fewer nodes at three times the cost;
-  a table of refuted row starts (colours along the row, pieces used) would meet the same state
-  again for only 2-4% of them;
-* fill orders, Knuth's estimate (1e5 paths) on Owen's 8x8 board and generated seeds 1, 2, 5: row
-  scans 1.3e12-2.3e13, snake 1.3e12-5.5e12, bands of 2 / 3 / 4 rows filled column by column
-  1e13-8e13, anti-diagonals 4.5e14-6.5e14: nothing clearly below the row scans.
+To find one solution, the search is one depth-first search in the order of the smallest estimated
+tree with the "tight" value order (:func:`race`), below one corner piece on square boards
+(:func:`corner_starter`): on hard boards almost all the nodes go to wrong choices for the first
+rows, which no cheap cut sees, and which order meets a solution soon is luck that the tree-size
+estimate does not see.  Measurements, and the alternatives that lost:
+docs/decisions/2026-11-27-edgematch-exact-search.md.
 """
 from __future__ import annotations
 
@@ -303,9 +248,9 @@ def step_keys(plan: Plan, col: np.ndarray) -> tuple[list[int], list[list[int]], 
     return base, nbr, wts
 
 
-#: random paths per order when choosing one.  Knuth's estimate is heavy-tailed: on generated 8x8
-#: boards (3 + 8 colours, seeds 2 and 5) ten runs of 300 paths spread over 20-600x (and the median
-#: is low), ten runs of 20000 over 5-10x; 20000 paths take a few milliseconds (most die early)
+#: random paths per order when choosing one: Knuth's estimate is heavy-tailed, and this many take
+#: a few milliseconds (most die early); measurements:
+#: docs/decisions/2026-11-27-edgematch-exact-search.md
 ORDER_PROBES = 20000
 
 
@@ -421,11 +366,10 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
     :data:`SLICE` nodes (smallest estimated tree first), each going on where it stopped, until one
     finds a solution or exhausts its tree (then there is none).
     The tree-size estimate picks the best order to count with, not to find one solution fast: on
-    the clue puzzles, with billions of solutions, the spiral finds one 40 times sooner than the row
-    scan.  A tree below :data:`RACE_ABOVE` (few solutions) is searched with the "tight" value
-    order: on generated 7x7 boards (3 + 6 colours, seeds 1-24) it met the first solution after 2.1
-    times fewer nodes (geometric mean) than the table order; on the clue puzzles (billions of
-    solutions, the race) it was slower (clue 2: 0.26 s against 0.01 s), so the race keeps the table.
+    boards with billions of solutions another order may meet one far sooner.  A tree below
+    :data:`RACE_ABOVE` (few solutions) is searched with the "tight" value order, which meets a first solution sooner where solutions are few; where they are many (the
+    race) the table order is faster, so the race keeps it (measurements:
+    docs/decisions/2026-11-27-edgematch-exact-search.md).
     ``engines``: those of :func:`solve_engines` when already made.  ``seed`` (not None): a
     single search (a tree below :data:`RACE_ABOVE`) runs as :func:`restarts` from that seed.
     Returns (solution or None, "limit" / "exhausted" / "time limit", the engines)."""
@@ -464,7 +408,7 @@ def luby(i: int) -> int:
     return 1 << (k - 1)
 
 
-#: nodes of the unit run of :func:`restarts` (see the measurement there)
+#: nodes of the unit run of :func:`restarts`
 LUBY_UNIT = 1 << 20
 
 

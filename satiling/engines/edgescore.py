@@ -39,8 +39,9 @@ CELL_FIELDS = ("south", "west", "exact", "wonly", "sonly", "need_n", "need_e", "
 #: fills the top ``teeth`` rows by columns (after a block of ``teeth`` columns by rows), as
 #: Blackwood's solver does on Eternity II (rows 1-11, then 5-high columns)
 ORDERS = ("rows", "comb")
-#: the schedule's first break and its full allowance, as fractions of the squares (measured on
-#: Eternity II: depths 200 and 250 of 256; see tools/bench/e2_score.py)
+#: the schedule's first break and its full allowance, as fractions of the squares, when no tuning
+#: gives them (Eternity II: depths 200 and 250 of 256; measurements:
+#: docs/decisions/2026-11-27-eternity2-scoring-search.md)
 START, FULL = 200 / 256, 250 / 256
 #: the sides of Blackwood's priority colours on Eternity II (his need curve is for these)
 BLACKWOOD_SIDES = 122

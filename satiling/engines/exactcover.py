@@ -15,14 +15,11 @@ What exact cover cannot see is added when a :class:`Board` is given (the cell it
 neighbours, the pieces' areas): a row that would enclose a pocket of open cells whose size no set
 of the remaining pieces can fill is not tried.
 
-Why both, measured (``tools/bench/exactcover.py``, same run, whole processes): on 6x10 restricted
-by symmetry, Knuth's DLX1 takes 1.56 CPU-s, his SSXCC (dancing cells) 0.97, a 64-bit bitboard
-yardstick 0.77; this module's dancing links with the pocket cut search it in 1.3 CPU-s, its
-bitboards in 0.12 when the first split places the piece with the fewest places first (the X, as
-de Bruijn did: 9x fewer nodes than filling cell by cell).  Bitboards win on every bundled board
-that fits in 128 bits (3x to 15x) but one with no tiling (hexiamond-3x12, 2x); dancing links take
-everything else: drafter boards of hundreds of cells (Tortoise, Pram), secondary items,
-multiplicities on large boards.  ``strategy`` picks one by hand.
+Why both: bitboards are the faster search on every bundled board that fits in 128 bits, the first
+split placing the piece with the fewest places (as de Bruijn did); dancing links take everything
+else: drafter boards of hundreds of cells (Tortoise, Pram), secondary items, multiplicities on
+large boards.  ``strategy`` picks one by hand.  Measurements, against Knuth's DLX1 and SSXCC:
+docs/decisions/2026-11-27-exact-cover-engine.md.
 
 :class:`ExactCover` is the Python face: rows in, solutions (tuples of row numbers), counts,
 Knuth's random-path estimates of the tree size, and cubes (the first branchings) out, under
@@ -46,8 +43,8 @@ from ._exactcover import MAX_BOARD, Engine
 
 #: seconds of one call into the compiled search: solutions come back in batches, and progress is
 #: heard, between two calls.  Inside a call the engine looks at the clock and at signals every few
-#: milliseconds (``_handback.h``), whatever a node costs (0.1 us on 6x10, 100 us on Pram), so
-#: Ctrl-C and time limits act at once.
+#: milliseconds (``_handback.h``), whatever a node costs (a thousandfold apart between 6x10 and
+#: Pram), so Ctrl-C and time limits act at once.
 CALL_SECONDS = 0.02
 
 Cube = tuple[int, ...]
@@ -55,8 +52,8 @@ Cube = tuple[int, ...]
 #: cubes estimated below this many nodes (milliseconds of search) are not split further
 MIN_CUBE_NODES = 10_000
 
-#: links and candidates the planning of cubes may touch (6x10 needs 4 M, O'Beirne's hexagon
-#: 40 M; about a CPU-second on Pram)
+#: links and candidates the planning of cubes may touch (well above what the bundled polyform
+#: boards need; docs/decisions/2026-11-27-exact-cover-engine.md)
 PLAN_WORK = 200_000_000
 
 

@@ -229,7 +229,7 @@ class _Conflicts(dict):
 def _bit_set(lits: Sequence[int], n: int) -> int:
     """The integer with bit v-1 set for every literal v (on large boards numpy packs the bits:
     building it by shifts costs a big-integer operation per literal, quadratic there; on small
-    ones the shifts are cheap and numpy's import, 0.1 CPU-s, is not)."""
+    ones the shifts are cheap and numpy's import is not)."""
     if n <= SMALL_BOARD:
         out = 0
         for v in lits:

@@ -1,7 +1,8 @@
 """The engines, in one table, and the one function that chooses an engine for a request.
 
 A row names an engine, the tasks it runs and what it is; ``choose`` turns ``auto`` into an
-engine by the rules of :mod:`satiling.search.router` (measured there) and checks that an engine
+engine by the rules of :mod:`satiling.search.router` (measurements:
+docs/decisions/2026-11-27-router-defaults.md) and checks that an engine
 asked for by name can take the request.  The command line's ``--engine`` choices and help, and
 the library's checks, are read from this table.
 """

@@ -44,8 +44,9 @@ def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
 
 
 def _exact_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
-    """The compiled search where the model is an exact-cover matrix (6x10: 0.5 CPU-s against
-    3.4 for the walk), side constraints checked at the leaves; else the Python walk."""
+    """The compiled search where the model is an exact-cover matrix (the faster,
+    docs/decisions/2026-11-27-router-defaults.md), side constraints checked at the leaves; else
+    the Python walk."""
     from ..engines.exactcover import ExactCover, matrix_of
     from .exact import engine_solutions
     matrix = matrix_of(problem)

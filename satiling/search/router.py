@@ -21,9 +21,10 @@ colours besides grey, and no model option but ``--hints`` (the others are constr
 model).  It counts boards of different pieces only: with equal pieces the SAT model counts their
 permutations, and the counts must not depend on the engine.
 
-Why these (measured; ``tools/``): on 6x10 the compiled exact cover counts 2339 in 0.5 CPU-s against
-3.4 for the Python walk and minutes for SAT with blocking clauses; on 8x8 edge matching the
-backtracker meets first solutions SAT and CP-SAT never reach.  The walk checks clauses only at its
+Why these: on exact covers the compiled search counts far faster than the Python walk, and SAT with
+blocking clauses restarts once per solution; on hard edge-matching boards the backtracker meets
+first solutions SAT and CP-SAT do not (measurements: docs/decisions/2026-11-27-router-defaults.md).
+The walk checks clauses only at its
 leaves, so a model made of clauses (the compact edge-matching encoding, whose join colours are
 placements too) goes to SAT, which propagates them.
 """

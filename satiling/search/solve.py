@@ -1,10 +1,9 @@
 """Solve a problem once: the exact-cover walk, PySAT (CaDiCaL, Glucose, Kissat, ...), CP-SAT, or a
 MIP solver (SCIP, HiGHS, CBC), with lazy constraints.
 
-``auto`` (the default) picks by measurement: the exact-cover walk wherever it applies (a model whose
-variables are all placements: 6x10 pentominoes 0.2 s against 1.2 s for CaDiCaL on 1.3 M clauses,
-Boat 0.4 s against 10.5 s and 1.8 GB), else CaDiCaL (the edge-matching clue puzzles: 0.16-0.83 s
-against 0.61-1.76 s for CP-SAT).
+``auto`` (the default) runs the exact-cover walk wherever it applies (a model whose variables are
+all placements), else CaDiCaL, each the faster there (measurements:
+docs/decisions/2026-11-27-router-defaults.md).
 
 Every solver but the walk (which is Python, so a signal stops it at once) runs in a forked child
 process (:mod:`satiling.signals`): CaDiCaL cannot be interrupted through PySAT, SCIP and HiGHS print
@@ -31,15 +30,14 @@ ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "kissat": "kissat404"
 MIP_SOLVERS = ("scip", "highs", "cbc")
 SOLVERS = ("auto", "cadical", "glucose", "kissat", "minisat", "cpsat", "walk", "race") + MIP_SOLVERS + PYSAT_SOLVERS
 #: ``race``: a portfolio of SAT solvers, each in its own process, the first answer wins.  CDCL run
-#: times are heavy-tailed and differ by version: on a generated 7x7 board CaDiCaL 1.9.5 took 21.5 s
-#: where 1.5.3 took 0.05 s.  ``A+B+...`` races any PySAT solvers.
+#: times are heavy-tailed and differ by version (docs/decisions/2026-11-27-router-defaults.md).
+#: ``A+B+...`` races any PySAT solvers.
 RACE = ("cadical195", "cadical153")
 #: what ``auto`` runs on a model the walk does not support
 AUTO_SAT = "cadical195"
 #: at-most-one groups up to this many literals are pairwise when *solving* once, larger ones use the
-#: ladder.  CaDiCaL, CPU-s to load and solve (peak memory), by limit 500 / 200 / 100 / 50 / 32:
-#: Boat 15.8 (1.8 GB) / 2.5 / 2.1 (281 MB) / 2.1 / 2.3; 6x10 1.4 (242 MB) / 1.3 / 0.8 (40 MB) /
-#: 0.06 / 2.6 (CDCL's luck dominates); clue2 0.74 at 500, 0.27 at 100.  Enumeration keeps 500.
+#: ladder (large pairwise groups cost CaDiCaL time and memory to load; smaller limits meet CDCL's
+#: luck).  Enumeration keeps 500.  Measurements: docs/decisions/2026-11-27-router-defaults.md.
 SOLVE_PAIRWISE_LIMIT = 100
 
 
