@@ -6,6 +6,10 @@ aborts the process), so such solvers run in a forked child (:func:`run_in_child`
 :class:`ChildObject`, :func:`child_items`, :func:`race_in_children`) while this process waits in
 Python; on an interrupt the child is killed.  The child also sends its stdout to stderr, so a
 solver's banner never mixes with the data on stdout.
+
+Every process satiling starts -- these children, the workers of :func:`worker_messages`, the
+process pools of :mod:`satiling.search.workers` -- first calls :func:`die_with_parent`: a parent
+killed with SIGKILL cannot stop them, so they stop themselves.
 """
 from __future__ import annotations
 
@@ -13,7 +17,9 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .errors import SatilingError
@@ -26,6 +32,7 @@ class _Child:
     def __init__(self, serve: Callable[[Callable[[Any], None], Callable[[], Any]], None]) -> None:
         down_r, down_w = os.pipe()        # requests to the child
         up_r, up_w = os.pipe()            # answers from it
+        parent = this_process()
         sys.stdout.flush()
         sys.stderr.flush()
         self.pid = os.fork()
@@ -34,7 +41,7 @@ class _Child:
             os.close(up_r)
             code = 0
             try:
-                _become_child()
+                _become_child(parent)
                 with os.fdopen(up_w, "wb") as up, os.fdopen(down_r, "rb") as down:
                     serve(lambda msg: _send(up, msg), lambda: pickle.load(down))
             except BaseException:                            # noqa: the parent sees a closed pipe
@@ -96,22 +103,70 @@ def _send(f, msg: Any) -> None:
     f.flush()
 
 
-def _become_child() -> None:
-    """The child leaves the terminal's Ctrl-C to its parent (which kills it), dies with its parent,
-    and writes what solvers print to stderr."""
+def _become_child(parent: Parent) -> None:
+    """The child dies with its parent, leaves the terminal's Ctrl-C to it (which kills it), and
+    writes what solvers print to stderr."""
+    die_with_parent(parent)
     default_in_child()
     os.setpgrp()                          # Ctrl-C at the terminal goes to the parent only
-    _die_with_parent()
     os.dup2(2, 1)                         # a solver's banner never reaches the data on stdout
     sys.stdout = sys.stderr
 
 
-def _die_with_parent() -> None:
+# -- a worker dies with the process that started it ---------------------------------------------
+@dataclass(frozen=True)
+class Parent:
+    """Who starts a worker: its process id, and whether the starting thread is the main thread
+    (one that lives as long as the process)."""
+
+    pid: int
+    main_thread: bool
+
+
+def this_process() -> Parent:
+    """This process and thread as a worker's :class:`Parent` (taken before starting it)."""
+    return Parent(os.getpid(), threading.current_thread() is threading.main_thread())
+
+
+#: prctl's option: a signal for this process when its parent dies (Linux)
+PR_SET_PDEATHSIG = 1
+#: seconds between a watcher's looks at the parent
+WATCH_SECONDS = 0.1
+
+
+def die_with_parent(parent: Parent) -> None:
+    """The first thing a worker does: end when ``parent`` ends, however it ends (SIGKILL too).
+
+    On Linux the kernel kills the worker (PR_SET_PDEATHSIG) the moment its parent dies, even in
+    the middle of a compiled search that never lets Python run.  That signal comes when the
+    parent *thread* ends, so it is only used for workers the main thread starts; others, and
+    systems without prctl, get a thread that watches the parent.  A parent that died before
+    this call has already made the worker an orphan: it ends at once."""
+    if parent.main_thread and _kernel_kills_orphan():
+        if os.getppid() != parent.pid:    # the parent died before the kernel took note
+            os._exit(1)
+        return
+    threading.Thread(target=_watch, args=(parent.pid,), daemon=True,
+                     name="satiling-parent-watch").start()
+
+
+def _kernel_kills_orphan() -> bool:
+    """SIGKILL for this process when its parent dies (True), or False where prctl is missing."""
     try:
         import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG (Linux)
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
     except (OSError, AttributeError):
-        pass
+        return False
+
+
+def _watch(parent: int) -> None:
+    """An orphan's parent is its reaper, never its old parent: leave when the parent changes.
+    (It runs whenever the worker runs Python; a compiled search holding the interpreter lets it
+    run at its next return to Python.)"""
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def _answer(func: Callable[[], Any]) -> tuple[str, Any]:
@@ -253,11 +308,13 @@ def worker_messages(work: Callable[..., None], jobs: list[tuple],
     import multiprocessing as mp
     from multiprocessing.connection import wait
     ctx = mp.get_context("fork")
+    parent_of = this_process()
     procs, conns = [], []
     try:
         for job in jobs:
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_serve_worker, args=(work, job, child), daemon=True)
+            proc = ctx.Process(target=_serve_worker, args=(parent_of, work, job, child),
+                               daemon=True)
             proc.start()
             child.close()
             procs.append(proc)
@@ -285,10 +342,12 @@ def worker_messages(work: Callable[..., None], jobs: list[tuple],
 _FAILED = "satiling: worker failed"
 
 
-def _serve_worker(work: Callable[..., None], job: tuple, conn: Any) -> None:
-    """The worker's side: the parent stops it (Ctrl-C reaches the whole group); its messages and
-    its failure go down ``conn``; it leaves without running the parent's exit handlers."""
+def _serve_worker(parent: Parent, work: Callable[..., None], job: tuple, conn: Any) -> None:
+    """The worker's side: the parent stops it (Ctrl-C reaches the whole group), or its death
+    does; its messages and its failure go down ``conn``; it leaves without running the parent's
+    exit handlers."""
     from .signals import ignore_in_child
+    die_with_parent(parent)
     ignore_in_child()
     try:
         work(*job, conn.send)

@@ -6,18 +6,17 @@ the tasks -- or a :class:`Job` naming the puzzle and options, from which each wo
 model once (a SAT solver's cubes) and checks its fingerprint against the driver's.  Results come
 back as they complete (:func:`results`) and, where the order matters, in cube order
 (:func:`in_order`).  On any exit but success the queued cubes are cancelled and local workers
-killed (:func:`executor`); a worker exits by itself once its driver is gone.
+killed (:func:`executor`); a worker dies with its driver (:func:`~satiling.children.die_with_parent`).
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
-import os
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
+from ..children import die_with_parent, this_process
 from ..errors import SatilingError
 from .cubes import CubeResult, CubeSpace
 from .runner import CubeRunner
@@ -126,9 +125,11 @@ def executor(workers: int | None = None, dask: str | None = None) -> Iterator[cf
         yield None
         return
     import multiprocessing
-    # spawn: workers start clean (no copied threads or locks), as on a Dask cluster
+    # spawn: workers start clean (no copied threads or locks), as on a Dask cluster; a driver
+    # killed with SIGKILL takes them along (the pool starts them at submit, in the thread that
+    # opened it here: each caller submits in the thread that holds the pool)
     ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=_follow_parent, initargs=(os.getpid(),))
+                                initializer=die_with_parent, initargs=(this_process(),))
     try:
         yield ex
     except BaseException:
@@ -143,15 +144,6 @@ def stop(ex: cf.Executor) -> None:
         _terminate(ex)
     else:
         ex.shutdown(wait=False, cancel_futures=True)
-
-
-def _follow_parent(parent: int) -> None:
-    """In a worker: exit as soon as the driver is gone (killed with -9, it cannot stop us)."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def _terminate(ex: cf.ProcessPoolExecutor) -> None:
