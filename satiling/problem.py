@@ -52,8 +52,9 @@ class Linear:
 @dataclass(frozen=True)
 class ModelShape:
     """A model's sizes without its literals: what ``info`` prints and what the CNF size needs.
-    A family can give it without building the model (Eternity: 1.4 M placements of 36 cells each,
-    52 M literals in groups, 11 s and 1 GB to build; the group lengths alone are a count)."""
+    A family can give it without building the model (on Eternity the model takes seconds and a
+    gigabyte to build, the group lengths alone are a count; measurements:
+    docs/decisions/2026-11-27-models-and-encodings.md)."""
 
     variables: int
     primary: int

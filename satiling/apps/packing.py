@@ -43,8 +43,9 @@ if TYPE_CHECKING:
 
 OBJECTIVES = ("pieces", "area")
 #: the exact-cover search's share of a packing run, in seconds, before CP-SAT (at most half the
-#: time limit): Boat's 21 pieces are tiled in 0.4 s, so a board the search neither tiles nor
-#: refutes in this time is one where CP-SAT's packings are the useful answer
+#: time limit): the search tiles the bundled boards well within it, so a board it neither tiles
+#: nor refutes in this time is one where CP-SAT's packings are the useful answer
+#: (measurements: docs/decisions/2026-11-27-models-and-encodings.md)
 EXACT_SECONDS = 5.0
 
 

@@ -1,14 +1,12 @@
 """CNF from a :class:`~satiling.problem.Problem`, through PySAT's encodings.
 
 Each group ``lo <= sum(lits) <= hi`` becomes clauses.  For the exact-cover groups (``hi == 1``) the
-at-most-one part is selectable; measured on the 6x10 pentomino enumeration (see
-``encodings/exact-cover.md`` and ``tools/bench/amo.py``) the pairwise encoding with one at-least-one
-clause per group is 3-5x faster than every auxiliary-variable encoding, so it is the default up to
+at-most-one part is selectable; the pairwise encoding with one at-least-one clause per group
+enumerates faster than every auxiliary-variable encoding, so it is the default up to
 ``pairwise_limit`` (500) literals.  Larger groups fall back to the ladder (regular) encoding, whose
-size is linear: Eternity II has 212 groups of 761-780 literals, which pairwise would turn into 114 M
-clauses (1.9 GB of DIMACS, 320 s).  The ladder rather than Sinz's sequential counter because it
-enumerated faster on the pentominoes (``tools/bench/amo.py``) and PySAT builds it 20x faster (6 ms
-against 140 ms for one group of 6566 literals, of which the full Eternity board has 7524).  Other
+size is linear where pairwise is quadratic.  The ladder rather than Sinz's sequential counter
+because it enumerated faster and PySAT builds it faster (measurements:
+docs/decisions/2026-11-27-models-and-encodings.md).  Other
 cardinalities and linear constraints use PySAT's ``CardEnc`` / ``PBEnc``.
 
 Clauses are produced by a generator, so a writer can stream formulas far larger than memory, and
@@ -42,9 +40,9 @@ PAIRWISE_LIMIT = 500
 LARGE_AMO = EncType.ladder
 
 
-#: pairwise clauses a formula may hold before its largest groups go to the ladder instead: a 12x12
-#: edge-matching board (groups of ~400 literals) wrote 16.2 M pairwise clauses in 8.6 s; with this
-#: budget it writes 0.56 M (ladder for its groups of 400; tools/bench/edgematch_engine.py --cliff)
+#: pairwise clauses a formula may hold before its largest groups go to the ladder instead (a
+#: 12x12 edge-matching board's groups of ~400 literals would be millions of pairs;
+#: measurements: docs/decisions/2026-11-27-models-and-encodings.md)
 PAIRWISE_BUDGET = 2_000_000
 
 
@@ -138,7 +136,7 @@ class CnfEncoder:
             return int(lo == 1) + n * (n - 1) // 2, 0           # no need to list the pairs
         if hi == 1 and lo <= min(1, n) and self.amo == "pairwise" and _ladder_is_linear():
             # the ladder beyond the pairwise limit: 4 clauses and one variable per literal, so
-            # Eternity's 7733 groups of thousands are not encoded one by one (5 s) to be counted
+            # Eternity's thousands of large groups are not encoded one by one to be counted
             return int(lo == 1) + 4 * n, n + 1
         stand_in = CnfEncoder(Problem(), self.amo, self.pairwise_limit)
         stand_in.top = n

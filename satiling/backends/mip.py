@@ -2,9 +2,9 @@
 OR-Tools ships (SCIP, HiGHS, CBC) through its ``pywraplp`` wrapper.
 
 This is Burkardt and Garvie's view of a tiling puzzle: the exact cover is the linear system
-``A x = b`` over binary ``x``, and a MIP solver's presolve and LP relaxation do the rest.  SCIP
-solves Boat (21 pieces) in its presolve in 0.6 s; on Pram (64 pieces, 108955 placements) its root
-LP had not finished after 25 minutes, where the exact-cover walk does better.
+``A x = b`` over binary ``x``, and a MIP solver's presolve and LP relaxation do the rest: enough for
+small boards such as Boat, not for large ones such as Pram, where the exact-cover walk does better
+(measurements: docs/decisions/2026-11-27-models-and-encodings.md).
 
     solver, x = to_mip(problem, "SCIP")
     if solver.Solve() in (solver.OPTIMAL, solver.FEASIBLE):

@@ -6,9 +6,9 @@ The hard clauses are exactly the DIMACS file's (same :class:`~satiling.backends.
 same numbering, same ``c v VAR PLACEMENT`` map), so an answer decodes the same way; each soft
 variable becomes a unit soft clause of weight 1.  Clauses stream to the file, as in the DIMACS
 writer, rather than going through PySAT's ``WCNF`` object, which holds every clause as a Python list
-first (the Eternity II score problem has 2.1 M hard clauses; written streaming in 4 s and 140 MB of
-memory); the format is the one PySAT's ``WCNF.to_fp`` writes, and ``tests/backends/test_formats.py`` reads
-a file back through ``pysat.formula.WCNF``.
+first (the Eternity II score problem has millions of hard clauses; measurements:
+docs/decisions/2026-11-27-models-and-encodings.md); the format is the one PySAT's ``WCNF.to_fp``
+writes, and ``tests/backends/test_formats.py`` reads a file back through ``pysat.formula.WCNF``.
 """
 from __future__ import annotations
 

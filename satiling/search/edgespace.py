@@ -216,8 +216,9 @@ class EdgeRunner(CubeRunner):
     far (``partial``) but no position inside it: a resumed count runs it again.
 
     Counting where every solution found is its class's owner (the corner pinned, or no symmetry)
-    runs in the compiled search alone, which counts some 10^5 boards a second where decoding and
-    verifying each in Python manages 10^4 (a 5x5 board of 222,574 classes: 1.9 s against 30 s):
+    runs in the compiled search alone, which counts boards an order of magnitude faster than
+    decoding and verifying each in Python could (measurements:
+    docs/decisions/2026-11-27-models-and-encodings.md):
     the first solution of every cube is verified, and every class has exactly as many members as
     the group has turns (all pieces are different, so no turn keeps a board)."""
 

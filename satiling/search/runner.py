@@ -115,8 +115,8 @@ class CubeRunner:
         from .solve import solver_name
         name = solver_name(self.solver)
         if self.engine == "cpsat" or name == "cpsat" or name.startswith("kissat"):
-            # one model per cube (CP-SAT with assumptions measured 10x slower; PySAT's Kissat is
-            # not incremental)
+            # one model per cube (CP-SAT with assumptions is slower; PySAT's Kissat is not
+            # incremental; measurements: docs/decisions/2026-11-27-models-and-encodings.md)
             from .enumerate import solutions
             return solutions(self.space.problem, self.engine, self.solver, cube)
         return self._incremental(name, cube)

@@ -4,8 +4,8 @@ The search reports the part of its estimated tree done (:class:`~satiling.search
 Knuth's estimates of the cubes, and his measure of the position inside the cube in progress).
 That fraction moves in jumps and stalls -- a cube estimated large that turns out quick, a position
 measure that says "half done" early in a subtree -- and a rate taken over the last few updates
-(tqdm's ``remaining``) turns each jump into a short time left and each stall into a long one: on
-``count obeirne-hexagon`` it swung between 3:37 and 30:05 within 73 s.
+(tqdm's ``remaining``) turns each jump into a short time left and each stall into a long one
+(measurements: docs/decisions/2026-11-27-models-and-encodings.md).
 
 Here the time left is the pace of the whole run so far, over two measures of what is done: the
 fraction above, and the finished fraction (cubes finished, each by its estimate, without the

@@ -276,9 +276,7 @@ def add_room(prob: Problem, unit: dict[tuple[str, frozenset[str]], int]) -> None
 
     A solver cannot derive these counts by itself (they are pigeonhole arguments); stated as
     "at most 2" and "at most 4", they let the search see early that the pieces left cannot fill
-    the holes left.  Measured: one solution of the empty board 33 s -> 1 s; all completions of a
-    3-piece start 37 s -> 1.5 s (the first); uniqueness of 8 generated 10-piece challenges 5.9 s ->
-    4.4 s in total (the second).
+    the holes left (measurements: docs/decisions/2026-11-27-models-and-encodings.md).
     """
     empty_pegs, unfilled, lone = [], [], []
     for peg in PEGS:

@@ -58,8 +58,8 @@ class Coverage:
 
 
 def coverage(puzzle: Any) -> Coverage:
-    """The coverage of a polyform puzzle's placements (1.3 s on Eternity's 1.4 M placements, which
-    take 6.6 s to build)."""
+    """The coverage of a polyform puzzle's placements (cheaper than building them;
+    measurements: docs/decisions/2026-11-27-models-and-encodings.md)."""
     placements = puzzle.placements()
     covered = set(chain.from_iterable(pl.cells for pl in placements))
     placed = {pl.piece for pl in placements}

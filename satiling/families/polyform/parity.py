@@ -210,8 +210,8 @@ def _no_obstruction(puzzle: PolyformPuzzle) -> str:
 
 def parity_obstruction(puzzle: PolyformPuzzle) -> str | None:
     """The parity argument in one line when it rules out every tiling, else None: cheap enough
-    (a subset-sum over the pieces' imbalances, 0.003 s for 6x10, 0.25 s for Tortoise) to run
-    before any search."""
+    (a subset-sum over the pieces' imbalances; measurements:
+    docs/decisions/2026-11-27-models-and-encodings.md) to run before any search."""
     if puzzle.cells_rule != "exact":
         return None
     cols = colourings(puzzle.lattice.name)
