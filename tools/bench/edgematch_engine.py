@@ -59,8 +59,8 @@ Measured 2026-11-23 on the shared 2-core machine (load about 10; CPU seconds):
   1-10 / 11-20): depth-first 6.1e7 / 6.0e7 (worst 2.8e8); prefixes of 3 / 4 / 5 squares in turns
   1.7e8 / 1.6e8, 1.3e8 / 3.5e7, 8.5e7 / 5.8e7; Luby restarts 3.0e8 against 6.9e7 (seeds 1-8).
   Seed 6: 1.41e8 nodes to the first solution, 1.41e8 of them in wrong choices for the first row
-  (depths 1-3: 8.7e7, 5.1e7, 3.1e6), 2e4 after it.  The engine's module doc lists the value orders
-  and fill orders tried.
+  (depths 1-3: 8.7e7, 5.1e7, 3.1e6), 2e4 after it.  docs/decisions/2026-11-27-edgematch-exact-search.md
+  lists the value orders and fill orders tried.
 * SAT oracle on 8x8 seed 1: below prefixes of 16 / 24 / 32 squares the backtracker exhausts the
   whole subtree in 0.48 / 0.03 / 0.02 ms, one CaDiCaL call costs 308 / 113 / 18 ms (every answer
   UNSAT): 640 to 3500 times the subtree it could prune.  It does not pay; not built in.

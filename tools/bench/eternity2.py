@@ -26,8 +26,8 @@ Published figures printed beside (issue 24): Eternity II -- Blackwood's solver 4
 (5.6e10 nodes at 61 M nodes/s).  satiling before this issue: 457 after 63 s, 458 after 155 s; Owen 8x8
 380 CPU-s; generated 8x8 seeds 1-5: 56, >59, 51, 37, >59 CPU-s (seed 5 in 530.7, seed 2 not in 1100).
 
-Measured figures: see the module doc of :mod:`satiling.apps.maximize` (the default) and the
-report of issue 24.
+Measured figures: docs/decisions/2026-11-27-eternity2-scoring-search.md (the default) and
+docs/decisions/2026-11-27-edgematch-exact-search.md (the exact engine).
 """
 from __future__ import annotations
 
