@@ -29,10 +29,10 @@ from .signals import exit_code, interrupt_cause, interrupts
 
 
 #: options that name a file to write
-OUTPUT_OPTIONS = ("svg", "output", "proof", "out")
+OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best")
 
 #: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
-PLUGINS = ("satiling.commands.check_proof",)
+PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show")
 
 EPILOG = """\
 examples:
@@ -74,7 +74,7 @@ def _guarded(argv: list[str] | None) -> int:
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(maximize_flag(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as e:               # --help, --version (0) or a bad argument (2, one line)
         return int(e.code or 0)
     args.argv = list(sys.argv[1:] if argv is None else argv)     # to say how to continue a run
@@ -278,7 +278,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
     s.set_defaults(run=cmd_verify)
 
-    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG")
+    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG",
+                       description="Draw a solution from a file ('solve --json', 'enumerate', or a "
+                                   "board as 'solve --maximize-matches' prints it) as text and, "
+                                   "with --svg, as SVG; the solution is verified first.")
     s.add_argument("name", metavar="NAME")
     s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
                    "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
@@ -296,6 +299,25 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(inputs=tuple(a.dest for a in command._actions
                                           if not a.option_strings and a.dest != "help"))
     return p
+
+
+def maximize_flag(argv: list[str]) -> list[str]:
+    """``solve --maximize-matches NAME``: the option's optional ENGINE would take the puzzle's
+    name, so a bare flag (or a prefix argparse would take for it) followed by a word that is not
+    a maximising engine is read as ``--maximize-matches=auto``; ``--maximize-matches lns`` still
+    names the engine, as before."""
+    words = [w for w in argv if not w.startswith("-")]
+    if not words or words[0] != "solve":
+        return argv
+    out = list(argv)
+    for i, word in enumerate(out[:-1]):
+        if word == "--":
+            break
+        after = out[i + 1]
+        if word.startswith("--max") and "--maximize-matches".startswith(word) and \
+                not after.startswith("-") and after not in ("auto",) + MAXIMISE_ENGINES:
+            out[i] = "--maximize-matches=auto"
+    return out
 
 
 def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
@@ -352,6 +374,14 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
                         "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
+    s.add_argument("--best", metavar="FILE",
+                   help="--maximize-matches: keep the best board in FILE as it improves (written "
+                        "whole each time, so a kill or a crash never loses it; default "
+                        "NAME-best.json in the current folder), its scores over time in "
+                        "FILE's .scores.tsv beside it")
+    s.add_argument("--start", metavar="FILE",
+                   help="--maximize-matches backtrack: continue from the board in FILE (a --best "
+                        "file, 'satiling score' formats): only better boards are hunted")
 
 
 def _enum_options(s: argparse.ArgumentParser) -> None:
@@ -419,8 +449,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         puzzle = catalog.load(args.name)
         facts = puzzle.info()
         step()
-        # the sizes alone where the family can count them (Eternity: 17 s and 0.8 GB instead of
-        # 38 s and 1.6 GB to build a model of 52 M literals only to measure it)
+        # the sizes alone where the family can count them (half the time and memory of building
+        # Eternity's model only to measure it; docs/decisions/2026-11-27-models-and-encodings.md)
         shape = puzzle.model_shape(**model_options(args))
         problem = puzzle.problem(**model_options(args)) if shape is None else shape
         step()
@@ -530,10 +560,22 @@ def solve_request(args: argparse.Namespace, task: str):
     """The run ``solve`` asks for, from its options."""
     from .run import Request
     extra = {"fill_order": args.fill_order} if getattr(args, "fill_order", None) else {}
+    if getattr(args, "start", None):
+        extra["start_board"] = start_board(args.name, args.start)
     return Request(catalog.load(args.name), task, args.engine, args.solver, model_options(args),
                    workers=args.workers, dask=args.dask, threads=args.threads,
                    time_limit=args.time_limit, seed=args.seed, proof=args.proof,
                    source=args.name, extra=extra)
+
+
+def start_board(name: str, path: str) -> list[Any]:
+    """The board a maximisation continues from: a file ``satiling score`` reads."""
+    from .families.edgematch import EdgeMatchPuzzle
+    from .families.edgematch.board import parse_board
+    puzzle = catalog.load(name)
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        raise SatilingError("--start continues an edge-matching maximisation")
+    return puzzle.tiles(parse_board(puzzle, read_text(path, 4 << 20, what="board")))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -541,7 +583,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     solve_engine(args)
     if args.maximize_matches:
         from .commands.edgematch import run_maximize
-        return run_maximize(solve_request(args, "maximise"), args.svg, args.json)
+        req = solve_request(args, "maximise")
+        return run_maximize(req, args.svg, args.json, args.best or f"{req.puzzle.name}-best.json")
+    if args.best or args.start:
+        raise SatilingError(f"--{'best' if args.best else 'start'} applies to --maximize-matches")
     req = solve_request(args, "solve")
     answer = solve(req)
     if answer.engine == "argument":
@@ -734,7 +779,7 @@ def _bare_verdict(text: str) -> int | None:
         out = read_solver_output(text, None)
     except SatilingError:
         return None
-    code = verdict_exit(out.status, out.literals > 0)
+    code = verdict_exit(out.status, out.literals)
     if code == EXIT_NONE:
         print("no solution")
     elif code == EXIT_TIMEOUT:
@@ -757,7 +802,7 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
     text = read_text(args.output, 4096 + 64 * key.variables + (1 << 20), what="solver output")
     try:
         answer = read_answer(args.format, text, key)
-        code = verdict_exit(answer.status, bool(answer.values))
+        code = verdict_exit(answer.status, len(answer.values), key.variables)
         if code == EXIT_NONE:
             print("no solution")
         elif code == EXIT_TIMEOUT:
@@ -813,8 +858,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         except VerificationError as e:
             print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
             return EXIT_NONE
-    if n == 0:
-        raise SatilingError(f"{args.solutions}: no solution in the file")
+    # a file with no solutions (an enumerate that found none) is not an error: 0 verified
     print(f"{n} solution{'s' if n != 1 else ''} verified")
     return EXIT_FOUND
 

@@ -79,20 +79,30 @@ class MaxResult:
 def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
                      hints: bool = False, workers: int | None = None, greedy_start: bool = True,
-                     seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None) -> MaxResult:
+                     seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None,
+                     start_board: list[Any] | None = None) -> MaxResult:
     """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
     seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
     shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
     processes (default one per core).  ``tuning``: the backtracker's settings (:class:`Tuning`).
-    An interrupt ends the search early with the best board so far (``stopped_by``)."""
+    An interrupt ends the search early with the best board so far (``stopped_by``).
+    ``start_board``: a board to continue from (backtrack engine): it is the best board so far, and
+    the search hunts only boards better than it."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     engine = maximise_engine(puzzle, engine)
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()))
+    known = None
+    if start_board is not None:
+        if engine != "backtrack":
+            raise SatilingError(f"a start board continues the backtrack engine's search, not {engine}'s")
+        score = checked_score(puzzle, start_board, hints)
+        best.improve(Improvement(score, best.joins, 0.0, list(start_board)))
+        known = (list(start_board), best.joins - score)
     try:
         result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start,
-                      seed, cpu_time, tuning)
+                      seed, cpu_time, tuning, known)
     except KeyboardInterrupt as stop:
         result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
         result.stopped_by = stop
@@ -101,7 +111,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
 
 
 def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
-         cpu_time, tuning=None) -> MaxResult:
+         cpu_time, tuning=None, known=None) -> MaxResult:
     if engine in ("lns", "backtrack"):
         # the backtracker runs until Ctrl-C (the best board so far is printed) when no limit is
         # given; LNS needs a limit to share out among its windows
@@ -109,7 +119,8 @@ def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, s
             raise SatilingError("--maximize-matches --engine lns needs --time-limit")
         if engine == "lns":
             return _lns(puzzle, time_limit, on_improve, hints, start, seed)
-        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
+        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
+                          known)
     problem, matched = puzzle.match_problem(hints=hints)
     if engine == "cpsat":
         return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers or 1, greedy_start,
@@ -255,20 +266,23 @@ def default_workers() -> int:
 
 
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-               cpu_time: bool = False, tuning: Tuning | None = None, workers: int | None = None
-               ) -> MaxResult:
+               cpu_time: bool = False, tuning: Tuning | None = None, workers: int | None = None,
+               known: tuple[list[Any], int] | None = None) -> MaxResult:
     """The scoring search: one per worker process (different seeds), each improving board
     re-checked here by the scorer before it is reported."""
     n = puzzle.rows * puzzle.cols
     tuning = tuning or default_tuning(puzzle)
     workers = default_workers() if workers is None else workers
     if n <= EXACT_LIMIT or workers <= 1:
-        return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning)
-    return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers)
+        return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning,
+                              known=known)
+    return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
+                           known)
 
 
 def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-                   cpu_time: bool, tuning: Tuning, shared: Any = None) -> MaxResult:
+                   cpu_time: bool, tuning: Tuning, shared: Any = None,
+                   known: tuple[list[Any], int] | None = None) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
     cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
     a better board; then the closing repair of the best board.  Small boards get one run without
@@ -279,7 +293,9 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
     need = None if exact else tuning.need(puzzle)     # the same for every restart
-    best = {"breaks": joins + 1, "solution": []}
+    # ``known``: the board a search continues from, and its breaks: only better boards are hunted
+    best = {"breaks": joins + 1, "solution": []} if known is None else \
+        {"breaks": known[1], "solution": known[0]}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
     share = 0.0 if exact or time_limit is None else tuning.repair
@@ -351,7 +367,8 @@ def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, re
 
 
 def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
-                    cpu_time: bool, tuning: Tuning, workers: int) -> MaxResult:
+                    cpu_time: bool, tuning: Tuning, workers: int,
+                    known: tuple[list[Any], int] | None = None) -> MaxResult:
     """``workers`` processes, each :func:`_backtrack_one` with its own seed, all hunting boards
     better than the best any of them has found (a shared count of breaks); their better boards
     come back through pipes, are checked again here and reported in order of score."""
@@ -359,8 +376,10 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
     from contextlib import closing
     from ..children import worker_messages
     joins = len(puzzle.joins())
-    best: dict[str, Any] = {"score": -1, "solution": []}
-    shared = mp.get_context("fork").Value("q", joins + 1)     # inherited by the forked workers
+    best: dict[str, Any] = {"score": -1, "solution": []} if known is None else \
+        {"score": joins - known[1], "solution": known[0]}
+    # inherited by the forked workers: the fewest breaks of any board so far
+    shared = mp.get_context("fork").Value("q", joins + 1 if known is None else known[1])
     jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning, shared)
             for w in range(workers)]
     with closing(worker_messages(_work, jobs, error=SatilingError)) as boards:

@@ -106,14 +106,46 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def run_maximize(req: Any, svg: str | None = None, as_json: bool = False) -> int:
-    """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr), then
-    the best board (text or JSON, SVG optionally).  Exit 0 with a board (a solution when every
-    join matches, else the best one in the time), 3 when the time ran out before any board;
-    Ctrl-C / SIGTERM print the best board so far and exit 130 / 143."""
+class BestBoard:
+    """The best board of a maximisation kept in a file as it improves, written whole each time
+    (a kill, a crash or a closed terminal never loses it; ``satiling score`` reads it and
+    ``--start`` continues from it), and a score log beside it: one ``seconds<TAB>score`` line
+    per better board."""
+
+    def __init__(self, puzzle: Any, path: str) -> None:
+        from pathlib import Path
+        self.puzzle, self.path = puzzle, path
+        self.log = str(Path(path).with_suffix("")) + ".scores.tsv" if path.endswith(".json") else \
+            path + ".scores.tsv"
+        write_file(self.log, "seconds\tscore\n")
+
+    def keep(self, imp: Any) -> None:
+        from .common import solution_json
+        write_file(self.path, solution_json(self.puzzle, imp.solution) + "\n")
+        with open(self.log, "a", encoding="utf-8") as f:
+            f.write(f"{imp.seconds:.3f}\t{imp.score}\n")
+
+
+def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
+                 best: str | None = None) -> int:
+    """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr) and
+    keep the best board in ``best`` as it improves, then print the best board (text or JSON, SVG
+    optionally).  Exit 0 with a board (a solution when every join matches, else the best one in
+    the time), 3 when the time ran out before any board; Ctrl-C / SIGTERM print the best board so
+    far and exit 130 / 143."""
     from .common import show
     from ..run import Events, maximise
-    result = maximise(req, Events(improve=print_improvement))
+    keeper = BestBoard(req.puzzle, best) if best else None
+    if keeper is not None:
+        print(f"satiling: {req.puzzle.name}: the best board is kept in {keeper.path}, its scores "
+              f"in {keeper.log}", file=sys.stderr, flush=True)
+
+    def improve(imp: Any) -> None:
+        if keeper is not None:
+            keeper.keep(imp)
+        print_improvement(imp)
+
+    result = maximise(req, Events(improve=improve))
     stopped, puzzle = result.stopped_by, req.puzzle
     if not result.solution:
         why = "interrupted" if stopped is not None else "no board within the time limit"

@@ -266,7 +266,8 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
         tuning = replace(tuning, order=req.extra["fill_order"])
     result = maximize_matches(req.puzzle, req.time_limit, events.improve, engine=engine,
                               hints=bool(req.options.get("hints")), seed=req.seed or 0,
-                              workers=req.threads, tuning=tuning)
+                              workers=req.threads, tuning=tuning,
+                              start_board=req.extra.get("start_board"))
     stopped = result.stopped_by
     if result.solution and result.score == result.joins:
         req.puzzle.verify(result.solution)         # a full score claims a solution: check it

@@ -1,0 +1,63 @@
+"""An Eternity II hunter never loses the best board: a maximisation keeps it in a file as it
+improves (written whole each time) with a score log beside it, so a SIGKILL leaves a board that
+`satiling score` reads with the score the log last recorded, and `--start` continues from it."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import run_cli
+
+
+def _last_logged(log) -> int:
+    lines = log.read_text().splitlines()
+    assert lines[0] == "seconds\tscore"
+    return int(lines[-1].split("\t")[1])
+
+
+def _scored(folder, board) -> int:
+    result = run_cli("score", "eternity2", board, cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return int(result.stdout.split("score ")[-1].split("/")[0])
+
+
+def test_a_killed_maximisation_keeps_its_best_board(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "eternity2",
+                             "--maximize-matches"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    log = tmp_path / "eternity2-best.scores.tsv"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if log.exists() and len(log.read_text().splitlines()) >= 4:
+                break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("no better board within two minutes")
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    first_line = proc.stderr.readline()
+    assert "eternity2-best.json" in first_line           # the first progress line names it
+    logged = _last_logged(log)
+    assert _scored(tmp_path, "eternity2-best.json") == logged
+
+    # --start: the kept board is the first best board, and only better ones follow
+    result = run_cli("solve", "eternity2", "--maximize-matches", "--time-limit", "3", "--start",
+                     "eternity2-best.json", "--best", "next.json", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    scores = [int(line.split("score ")[1].split("/")[0]) for line in result.stderr.splitlines()
+              if "after" in line and "score " in line and "best score" not in line]
+    assert scores[0] == logged and scores == sorted(scores) and len(set(scores)) == len(scores)
+    assert _scored(tmp_path, "next.json") == _last_logged(tmp_path / "next.scores.tsv") >= logged
+
+
+def test_start_is_refused_where_it_cannot_apply(tmp_path):
+    board = tmp_path / "b.json"
+    board.write_text("not a board")
+    result = run_cli("solve", "eternity2", "--maximize-matches", "--start", str(board),
+                     "--time-limit", "1", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    result = run_cli("solve", "pentomino-3x20", "--best", "x.json", cwd=tmp_path)
+    assert result.returncode == 2 and "--maximize-matches" in result.stderr
