@@ -169,7 +169,13 @@ class Solvable:
                 raise SatilingError(f"{self.name} has no piece {piece}")     # edge matching: from 1
 
     def _repr_svg_(self) -> str:
-        return self.to_svg()
+        """The board above the pieces (``satiling show``'s picture): what Jupyter draws."""
+        from .render.pieces import puzzle_svg
+        return puzzle_svg(self)
+
+    def __repr__(self) -> str:
+        from .render.pieces import summary
+        return f"<{type(self).__name__} {self.name}: {summary(self)}>"
 
     # -- helpers ----------------------------------------------------------------------------------
     def _verified(self, placements: list[Any]) -> Solution:

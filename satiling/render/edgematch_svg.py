@@ -4,14 +4,15 @@ e2.bucas.name URL) live in :mod:`satiling.families.edgematch.board`; they are re
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 from xml.sax.saxutils import escape
 
 from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
-from .svg import palette
+from .svg import palette, text_width, wrap_text
 
 __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",
-           "solution_svg"]
+           "solution_svg", "square_svg", "tiles_svg"]
 
 GREY_FILL = "#9a9a9a"
 
@@ -29,47 +30,92 @@ def colour_fills(puzzle: Any) -> dict[int, str]:
     return fills
 
 
-def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = True) -> str:
+def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = True,
+              caption: str | None = None) -> str:
     """Each square cut along its diagonals into four triangles coloured like the piece's sides;
-    joins that do not match are marked red, empty squares are white."""
+    joins that do not match are marked red, empty squares are white.  Under the board, ``caption``
+    (by default the name and the score), broken into lines as wide as the board; the picture
+    widens for a word wider than that."""
     from ..families.edgematch.score import score
     fills = colour_fills(puzzle)
     m = scale * 0.25
-    caption = scale * 0.6                  # a line under the board: the score
     s = score(puzzle, board)
-    w, h = puzzle.cols * scale + 2 * m, puzzle.rows * scale + 2 * m + caption
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-           f'viewBox="0 0 {w:.1f} {h:.1f}">',
-           f'<title>{escape(puzzle.name)}: score {s.matched}/{s.joins}</title>',
-           f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>',
-           f'<text x="{w / 2:.1f}" y="{h - caption * 0.3:.1f}" font-size="{caption * 0.55:.1f}" '
-           f'text-anchor="middle" font-family="sans-serif">{escape(puzzle.name)}: score '
-           f'{s.matched}/{s.joins} ({s.placed} of {s.squares} squares filled)</text>']
+    text = caption if caption is not None else \
+        f"{puzzle.name}: score {s.matched}/{s.joins}\n({s.placed} of {s.squares} squares filled)"
+    body = []
     for r in range(puzzle.rows):
         for c in range(puzzle.cols):
             x0, y0 = m + c * scale, m + r * scale
-            x1, y1 = x0 + scale, y0 + scale
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
             if (r, c) not in board:
-                out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{scale:.1f}" height="{scale:.1f}" '
-                           'fill="white" stroke="#cccccc" stroke-width="0.5"/>')
+                body.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{scale:.1f}" height="{scale:.1f}" '
+                            'fill="white" stroke="#cccccc" stroke-width="0.5"/>')
                 continue
             p, rot = board[r, c]
-            e = puzzle.edges(p, rot)
-            corners = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
-            for d, (a, b) in enumerate(corners):
-                pts = f"{a[0]:.1f},{a[1]:.1f} {b[0]:.1f},{b[1]:.1f} {cx:.1f},{cy:.1f}"
-                out.append(f'<polygon points="{pts}" fill="{fills.get(e[d], "#000000")}" '
-                           'stroke="#333333" stroke-width="0.4"><title>'
-                           f'{e[d]}</title></polygon>')
-            out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{scale:.1f}" height="{scale:.1f}" '
-                       'fill="none" stroke="black" stroke-width="1"/>')
-            if numbers:
-                out.append(f'<text x="{cx:.1f}" y="{cy + scale * 0.08:.1f}" font-size="{scale * 0.22:.1f}" '
-                           'text-anchor="middle" font-family="sans-serif" fill="black" '
-                           f'stroke="white" stroke-width="0.3">{p}</text>')
-    out.extend(_mismatches(puzzle, board, m, scale))
-    out.append("</svg>")
+            body.extend(square_svg(puzzle.edges(p, rot), fills, x0, y0, scale, p if numbers else None))
+    body.extend(_mismatches(puzzle, board, m, scale))
+    return _framed(body, puzzle.cols * scale + 2 * m, puzzle.rows * scale + 2 * m, scale, text,
+                   f"{puzzle.name}: score {s.matched}/{s.joins}")
+
+
+def tiles_svg(puzzle: Any, scale: float = 40.0, per_row: int | None = None) -> str:
+    """Every piece as it is given (rotation 0), numbered, in rows of ``per_row`` (by default
+    about as many rows as columns): the pieces before any search."""
+    fills = colour_fills(puzzle)
+    n = len(puzzle.pieces)
+    per_row = per_row or max(1, math.ceil(math.sqrt(n)))
+    m, step = scale * 0.25, scale * 1.15
+    body = []
+    for i, edges in enumerate(puzzle.pieces):
+        row, col = divmod(i, per_row)
+        body.extend(square_svg(tuple(edges), fills, m + col * step, m + row * step, scale, i + 1))
+    rows = max(1, math.ceil(n / per_row))
+    return _framed(body, 2 * m + (min(n, per_row) - 1) * step + scale, 2 * m + (rows - 1) * step + scale,
+                   scale, f"{n} pieces (as given: N E S W clockwise from the top)", f"{puzzle.name}: pieces")
+
+
+def square_svg(edges: Any, fills: dict[int, str], x0: float, y0: float, scale: float,
+               number: int | None) -> list[str]:
+    """One piece on the square whose top left corner is (x0, y0): its four sides' triangles,
+    outlined, with its number in the middle."""
+    x1, y1 = x0 + scale, y0 + scale
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    out = []
+    corners = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
+    for d, (a, b) in enumerate(corners):
+        pts = f"{a[0]:.1f},{a[1]:.1f} {b[0]:.1f},{b[1]:.1f} {cx:.1f},{cy:.1f}"
+        out.append(f'<polygon points="{pts}" fill="{fills.get(edges[d], "#000000")}" '
+                   'stroke="#333333" stroke-width="0.4"><title>'
+                   f'{edges[d]}</title></polygon>')
+    out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{scale:.1f}" height="{scale:.1f}" '
+               'fill="none" stroke="black" stroke-width="1"/>')
+    if number is not None:
+        out.append(f'<text x="{cx:.1f}" y="{cy + scale * 0.08:.1f}" font-size="{scale * 0.22:.1f}" '
+                   'text-anchor="middle" font-family="sans-serif" fill="black" '
+                   f'stroke="white" stroke-width="0.3">{number}</text>')
+    return out
+
+
+def _framed(body: list[str], width: float, height: float, scale: float, caption: str, title: str) -> str:
+    """The document: ``body`` (drawn in a ``width`` x ``height`` box) centred above ``caption``,
+    which is broken into lines that fit the box (at its newlines first); a line wider than the box
+    widens the picture."""
+    size = scale * 0.33
+    lines = wrap_text(caption.replace("\n", " "), size, width - scale * 0.5)
+    if len(lines) > 1:                     # broken: first where the caption says it may be
+        lines = [line for part in caption.split("\n") for line in wrap_text(part, size, width - scale * 0.5)]
+    w = max(width, max(text_width(line, size) for line in lines) + scale * 0.5)
+    line_height = size * 1.25
+    h = height + line_height * len(lines) + scale * 0.15
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+           f'viewBox="0 0 {w:.1f} {h:.1f}">', f'<title>{escape(title)}</title>',
+           f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>']
+    for i, line in enumerate(lines):
+        out.append(f'<text x="{w / 2:.1f}" y="{height + line_height * (i + 0.8):.1f}" '
+                   f'font-size="{size:.1f}" text-anchor="middle" font-family="sans-serif">'
+                   f'{escape(line)}</text>')
+    out.append(f'<g transform="translate({(w - width) / 2:.1f},0)">')
+    out.extend(body)
+    out.extend(["</g>", "</svg>"])
     return "\n".join(out)
 
 

@@ -11,6 +11,7 @@ from typing import Iterable
 from xml.sax.saxutils import escape
 
 from ..families.iqlink import PEGS, IQLinkPlacement, Unit, peg_xy, pieces, turn
+from .svg import text_width, wrap_text
 
 SCALE = 60.0
 RING_R, RING_W, BALL_R, BAR_W, PEG_R = 0.34, 0.11, 0.2, 0.12, 0.13
@@ -96,13 +97,23 @@ def _ring(centre: tuple[float, float], openings: list[str], colour: str) -> str:
 
 
 def _document(body: list[str], width: float, height: float, caption: str) -> str:
+    """The picture: ``caption`` over the top (broken into lines that fit, the body moved down by
+    the lines added; a word wider than the picture widens it, the body centred)."""
     w, h = width * SCALE, height * SCALE
-    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.1f} {h:.1f}">',
+    size = 0.3 * SCALE
+    lines = wrap_text(caption, size, w - 0.4 * SCALE) if caption else []
+    full = max([w] + [text_width(line, size) + 0.4 * SCALE for line in lines])
+    down = 1.25 * size * max(0, len(lines) - 1)
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{full:.0f}" height="{h + down:.0f}" '
+            f'viewBox="0 0 {full:.1f} {h + down:.1f}">',
             '<rect width="100%" height="100%" fill="white"/>']
-    if caption:
-        head.append(f'<text x="{w / 2:.1f}" y="{0.45 * SCALE:.1f}" text-anchor="middle" font-family="sans-serif" '
-                    f'font-size="{0.3 * SCALE:.0f}">{escape(caption)}</text>')
-    return "\n".join(head + body + ["</svg>"]) + "\n"
+    for i, line in enumerate(lines):
+        head.append(f'<text x="{full / 2:.1f}" y="{0.45 * SCALE + 1.25 * size * i:.1f}" text-anchor="middle" '
+                    f'font-family="sans-serif" font-size="{size:.0f}">{escape(line)}</text>')
+    if full == w and not down:               # as before: no group around the body
+        return "\n".join(head + body + ["</svg>"]) + "\n"
+    moved = [f'<g transform="translate({(full - w) / 2:.1f},{down:.1f})">', *body, "</g>"]
+    return "\n".join(head + moved + ["</svg>"]) + "\n"
 
 
 def _board(tf) -> list[str]:

@@ -10,6 +10,41 @@ Point = tuple[float, float]
 #: a label's font size, in cell sides, where the piece has room for it
 LABEL_SIZE = 0.45
 
+#: the advance width in ems of each printable ASCII character: the widest of DejaVu Sans (the
+#: usual "sans-serif" on Linux) and Liberation Sans (Arial's and Helvetica's metrics), regular and
+#: bold, read from their fonts' tables and rounded up.  A width summed from it is an upper bound
+#: there, so a picture sized by it never clips its text (unmeasured, the caption "ue1: score
+#: 60/60 (36 of 36 squares filled)" ran past both sides of a 6x6 board's picture).
+_EM_WIDTHS = {
+    0.31: "'", 0.35: " ijl", 0.37: "/\\|", 0.38: ",.I", 0.4: ":;", 0.42: "-", 0.44: "f",
+    0.46: "!()[]", 0.48: "t", 0.5: "`r", 0.53: '"*', 0.56: "J_", 0.59: "z", 0.6: "cs", 0.62: "?",
+    0.64: "L", 0.65: "x", 0.66: "vy", 0.67: "k", 0.68: "ae", 0.69: "EFTo", 0.7: "$0123456789",
+    0.72: "bdghnpqu{}", 0.73: "SYZ", 0.74: "CP", 0.77: "B", 0.78: "AKRVX", 0.82: "U", 0.83: "G",
+    0.84: "#+<=>DHN^~", 0.86: "OQ", 0.88: "&", 0.93: "w", 1.0: "M", 1.01: "%", 1.02: "@",
+    1.05: "m", 1.11: "W",
+}
+_EM = {ch: width for width, chars in _EM_WIDTHS.items() for ch in chars}
+#: any other character: above the accented letters of Latin-1 and wide (CJK) characters alike
+_EM_OTHER = 1.25
+
+
+def text_width(text: str, size: float) -> float:
+    """An upper bound on the width of ``text`` set in a sans-serif font of ``size`` (in the same
+    unit as ``size``): see :data:`_EM_WIDTHS`."""
+    return size * sum(_EM.get(ch, _EM_OTHER) for ch in text)
+
+
+def wrap_text(text: str, size: float, width: float) -> list[str]:
+    """``text`` broken at spaces into lines that each fit ``width`` (by :func:`text_width`); a word
+    wider than ``width`` is a line of its own, and the picture must widen for it."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
 
 def palette(n: int) -> list[str]:
     """``n`` well-separated colours (golden-angle hues, alternating lightness)."""
@@ -42,8 +77,8 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     seams = list(seams)
     no_outline = {_edge_key(a, b) for a, b in open_edges}
     allpts = [p for polys, _, _ in shapes for poly in polys for p in poly] + [p for poly in empty for p in poly]
-    allpts += [p for poly, _ in faded for p in poly] + [(x, y - 0.4) for (x, y), _ in captions]
-    allpts += [p for poly, _ in solid for p in poly]
+    allpts += [p for poly, _ in faded for p in poly] + [p for poly, _ in solid for p in poly]
+    allpts += _text_corners(labels, captions)         # the text drawn inside the picture, whole
     if not allpts:
         allpts = [(0.0, 0.0)]
     x0, y0 = min(p[0] for p in allpts) - margin, min(p[1] for p in allpts) - margin
@@ -90,6 +125,21 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
                    f'font-size="{size * 0.8:.1f}" fill="#444444">{escape(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _text_corners(labels: list[tuple], captions: list[tuple[Point, str]]) -> list[Point]:
+    """Two corners of the box around each label (centred on its point) and each caption (from
+    its point rightwards, the point on its baseline), as :func:`svg_document` sets them."""
+    out = []
+    for label in labels:
+        (x, y), text = label[0], label[1]
+        size = label[2] if len(label) > 2 else LABEL_SIZE
+        half = text_width(text, size) / 2
+        out += [(x - half, y - 0.6 * size), (x + half, y + 0.6 * size)]
+    size = LABEL_SIZE * 0.8
+    for (x, y), text in captions:
+        out += [(x, y - size), (x + text_width(text, size), y + 0.3 * size)]
+    return out
 
 
 def _edge_key(a: Point, b: Point) -> frozenset:

@@ -1,0 +1,265 @@
+"""Pictures of a puzzle before any search: its board and its pieces, for the terminal and as SVG.
+
+* :func:`pieces_text` / :func:`pieces_svg` -- every piece once, labelled with its name (polyforms:
+  each in one orientation, the flattest, laid out in rows; edge matching: each tile as given,
+  numbered; IQ-Link: the challenge with its tray of pieces to place);
+* :func:`puzzle_text` / :func:`puzzle_svg` -- the board (empty, or with its fixed pieces) and the
+  pieces together: what ``satiling show`` prints and a puzzle's ``_repr_svg_`` draws;
+* :func:`summary` -- a puzzle in a few words (``60 cells, 12 pieces``), for its ``repr``.
+
+A piece has the colour it takes in a full solution's picture (the same palette, in the same order).
+
+    >>> import satiling
+    >>> print(pieces_text(satiling.load("tetromino-4x5")).splitlines()[0])
+    I     L     O    S    T
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable
+
+from .pictures import solution_svg, solution_text
+from .svg import LABEL_SIZE, Point, palette, svg_document
+from .text import grid_text, layers_text, letters, paint, raster_text, _place
+
+#: a row of pieces in the terminal is at most this wide (or as wide as the board)
+TEXT_WIDTH = 78
+#: a row of pieces in the SVG is at most this many cell sides wide (or as wide as the board)
+SVG_WIDTH = 14.0
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+
+
+# -- the whole puzzle -----------------------------------------------------------------------------
+def summary(puzzle: Any) -> str:
+    """The puzzle's size in a few words: ``60 cells, 12 pieces``, ``6x6, 36 pieces``,
+    ``3 placed, 9 to place``."""
+    if puzzle.family == "polyform":
+        copies = sum(p.count for p in puzzle.pieces)
+        return f"{len(puzzle.region)} cells, {_plural(copies, 'piece')}"
+    if puzzle.family == "edgematch":
+        fixed = f", {len(puzzle.fixed)} fixed" if puzzle.fixed else ""
+        return f"{puzzle.rows}x{puzzle.cols}, {_plural(len(puzzle.pieces), 'piece')}{fixed}"
+    if puzzle.family == "iqlink":
+        return f"{len(puzzle.placed)} placed, {len(puzzle.free)} to place"
+    return f"{len(puzzle.placements())} placements"
+
+
+def puzzle_text(puzzle: Any, colour: str | None = None) -> str:
+    """The puzzle for the terminal: a title line, the board, and the pieces."""
+    head = f"{puzzle.name}: {puzzle.title} ({summary(puzzle)})" if puzzle.title else \
+        f"{puzzle.name}: {summary(puzzle)}"
+    if puzzle.family == "iqlink":          # the board with its pre-placed pieces; the rest to place
+        return f"{head}\n\n{puzzle.text(list(puzzle.placed))}\n\n{pieces_text(puzzle, colour)}"
+    board = solution_text(puzzle, _fixed(puzzle), colour=colour)
+    pieces = pieces_text(puzzle, colour)
+    return f"{head}\n\n{board}" + (f"\n\n{pieces}" if pieces else "")
+
+
+def puzzle_svg(puzzle: Any) -> str:
+    """The board (empty, or with its fixed pieces) above the pieces, in one SVG."""
+    if puzzle.family == "iqlink":          # its challenge picture has the tray of pieces already
+        return pieces_svg(puzzle) or ""
+    if puzzle.family == "edgematch":
+        from .edgematch_svg import board_svg
+        board = board_svg(puzzle, puzzle.board_from(_fixed(puzzle), strict=False),
+                          caption=f"{puzzle.name}: {summary(puzzle)}")
+    else:
+        board = solution_svg(puzzle, _fixed(puzzle))
+    pieces = pieces_svg(puzzle)
+    return stack_svg([board, pieces]) if pieces else board
+
+
+def _fixed(puzzle: Any) -> list[Any]:
+    """The pieces a puzzle places itself (edge matching's fixed tiles), drawn on its board."""
+    return list(getattr(puzzle, "fixed", ())) if puzzle.family == "edgematch" else []
+
+
+# -- the pieces -----------------------------------------------------------------------------------
+def pieces_text(puzzle: Any, colour: str | None = None) -> str:
+    """Every piece once for the terminal (see the module's note); "" for a family without a
+    picture of its pieces."""
+    draw = _BY_FAMILY.get(puzzle.family, {}).get("text")
+    return draw(puzzle, colour) if draw else ""
+
+
+def pieces_svg(puzzle: Any) -> str | None:
+    """Every piece once as SVG (see the module's note); None for a family without one."""
+    draw = _BY_FAMILY.get(puzzle.family, {}).get("svg")
+    return draw(puzzle) if draw else None
+
+
+def _polyform_text(puzzle: Any, colour: str | None) -> str:
+    """Each piece in its letter (the solution picture's), its name above it (and how many copies
+    there are), in rows no wider than the board or :data:`TEXT_WIDTH`."""
+    lat = puzzle.lattice
+    names = letters([p.name for p in puzzle.pieces])
+    blocks = []
+    for piece, fill in zip(puzzle.pieces, _colours(puzzle)):
+        ch = paint(names[piece.name], fill, colour)
+        label = {cell: ch for cell in shown_shape(puzzle, piece)}
+        if lat.name == "cubic":
+            art = layers_text(label)
+        elif lat.name == "drafter":
+            art = raster_text(lat, label)
+        else:
+            art = grid_text({_place(lat.name, c): x for c, x in label.items()},
+                            keep_parity=lat.name in ("triangle", "hexagon"))
+        title = piece.name if names[piece.name] == piece.name else f"{names[piece.name]}={piece.name}"
+        blocks.append([title + (f" x{piece.count}" if piece.count > 1 else "")] + art.splitlines())
+    board_width = max(_width(line) for line in solution_text(puzzle, []).splitlines())
+    return _side_by_side(blocks, max(TEXT_WIDTH, board_width))
+
+
+def _side_by_side(blocks: list[list[str]], width: int, gap: int = 3, between: bool = True) -> str:
+    """Blocks of lines set left to right, a new row of blocks when the next would pass ``width``;
+    widths are counted in characters shown (a letter in colour is one); ``between``: a blank
+    line between two rows."""
+    rows: list[list[list[str]]] = [[]]
+    used = 0
+    for block in blocks:
+        w = max(_width(line) for line in block)
+        if rows[-1] and used + gap + w > width:
+            rows.append([])
+            used = 0
+        used += (gap if rows[-1] else 0) + w
+        rows[-1].append(block)
+    out = []
+    for row in rows:
+        widths = [max(_width(line) for line in block) for block in row]
+        for i in range(max(len(block) for block in row)):
+            cells = [_pad(block[i] if i < len(block) else "", w) for block, w in zip(row, widths)]
+            out.append((" " * gap).join(cells).rstrip())
+        if between:
+            out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
+def _width(line: str) -> int:
+    return len(_ESCAPE.sub("", line))
+
+
+def _pad(line: str, width: int) -> str:
+    return line + " " * (width - _width(line))
+
+
+def _polyform_svg(puzzle: Any) -> str:
+    """Each piece in its solution colour, its name under it, in rows no wider than the board or
+    :data:`SVG_WIDTH` cell sides."""
+    draw = _drawer(puzzle)
+    placed = [(piece, [draw(c) for c in shown_shape(puzzle, piece)]) for piece in puzzle.pieces]
+    board = [p for cell in puzzle.region for p in draw(cell)]
+    width = max(SVG_WIDTH, max(x for x, _ in board) - min(x for x, _ in board)) if board else SVG_WIDTH
+    shapes, labels = [], []
+    x = y = row_height = 0.0
+    for (piece, polys), fill in zip(placed, _colours(puzzle)):
+        pts = [p for poly in polys for p in poly]
+        x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
+        w, h = max(p[0] for p in pts) - x0, max(p[1] for p in pts) - y0
+        if x > 0 and x + w > width:                       # a new row
+            x, y, row_height = 0.0, y + row_height + 1.0 + LABEL_SIZE, 0.0
+        moved = [[(px - x0 + x, py - y0 + y) for px, py in poly] for poly in polys]
+        shapes.append((moved, fill, piece.name))
+        name = piece.name + (f" x{piece.count}" if piece.count > 1 else "")
+        labels.append(((x + w / 2, y + h + 0.5), name, LABEL_SIZE))
+        x += w + 1.0
+        row_height = max(row_height, h)
+    return svg_document(shapes, labels=labels)
+
+
+def shown_shape(puzzle: Any, piece: Any) -> tuple:
+    """The orientation a piece is drawn in: of those it may take, the one in fewest layers (a
+    solid), then the flattest, then the narrowest (the first such, so a piece given flat is
+    drawn as given)."""
+    draw = _drawer(puzzle)
+    solid = puzzle.lattice.name == "cubic"
+
+    def extent(shape: tuple) -> tuple[int, float, float]:
+        pts = [p for cell in shape for p in draw(cell)]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        layers = len({cell[0] for cell in shape}) if solid else 1
+        return (layers, round(max(ys) - min(ys), 6), round(max(xs) - min(xs), 6))
+    return min(puzzle.orientations(piece), key=extent)
+
+
+def _drawer(puzzle: Any) -> Callable[[tuple], list[Point]]:
+    """cell -> polygon; a solid's layers side by side, one column apart (as its solutions)."""
+    lat = puzzle.lattice
+    if lat.name != "cubic":
+        return lat.polygon
+    # wide enough for a layer of any piece in any orientation: its longest extent, and a gap
+    step = 2 + max((max(c[i] for c in p.shape) - min(c[i] for c in p.shape)
+                    for p in puzzle.pieces for i in range(3)), default=0)
+    return lambda cell: [(x + cell[0] * step, y) for x, y in lat.polygon(cell)]
+
+
+def _colours(puzzle: Any) -> list[str]:
+    """Each piece's colour in a full solution's picture: placements are coloured in name order,
+    one palette entry per copy, so a piece takes the entry of its first copy."""
+    order = sorted(puzzle.pieces, key=lambda p: p.name)
+    colours = palette(max(1, sum(p.count for p in order)))
+    first, at = {}, 0
+    for p in order:
+        first[p.name] = colours[at]
+        at += p.count
+    return [first[p.name] for p in puzzle.pieces]
+
+
+def _edgematch_text(puzzle: Any, colour: str | None = None) -> str:
+    """Every tile as given: its number and its colours N E S W (0 the border), in columns."""
+    entries = [f"{i:>{len(str(len(puzzle.pieces)))}}: {' '.join(map(str, edges))}"
+               for i, edges in enumerate(puzzle.pieces, 1)]
+    head = "pieces (colours N E S W clockwise from the top; 0 the border):"
+    return head + "\n" + _side_by_side([[e] for e in entries], TEXT_WIDTH, between=False)
+
+
+def _edgematch_svg(puzzle: Any) -> str:
+    from .edgematch_svg import tiles_svg
+    return tiles_svg(puzzle)
+
+
+def _iqlink_text(puzzle: Any, colour: str | None = None) -> str:
+    return f"to place: {' '.join(puzzle.free) or 'none'}"
+
+
+def _iqlink_svg(puzzle: Any) -> str:
+    from .iqlink_svg import challenge_svg
+    return challenge_svg(puzzle)
+
+
+_BY_FAMILY: dict[str, dict[str, Callable[..., str]]] = {
+    "polyform": {"text": _polyform_text, "svg": _polyform_svg},
+    "edgematch": {"text": _edgematch_text, "svg": _edgematch_svg},
+    "iqlink": {"text": _iqlink_text, "svg": _iqlink_svg},
+}
+
+
+# -- one SVG of several -----------------------------------------------------------------------------
+_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
+
+
+def stack_svg(documents: list[str], gap: float = 12.0) -> str:
+    """SVG documents one above the other, each centred, in one document (nested ``<svg>``
+    elements keep each one's own coordinates)."""
+    sizes = []
+    for doc in documents:
+        found = _SIZE.search(doc)
+        if found is None:
+            raise ValueError("an SVG document without a width and height")
+        sizes.append((float(found.group(1)), float(found.group(2))))
+    width = max(w for w, _ in sizes)
+    height = sum(h for _, h in sizes) + gap * (len(sizes) - 1)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.1f} {height:.1f}">', '<rect width="100%" height="100%" fill="white"/>']
+    y = 0.0
+    for doc, (w, h) in zip(documents, sizes):
+        body = doc.strip()
+        body = re.sub(r"^<\?xml[^>]*>\s*", "", body)
+        out.append(body.replace("<svg ", f'<svg x="{(width - w) / 2:.1f}" y="{y:.1f}" ', 1))
+        y += h + gap
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"

@@ -1,0 +1,91 @@
+"""``satiling show NAME``: the board and every piece drawn before any search, in the terminal and
+as SVG; the same picture in the library (a puzzle's ``_repr_svg_``), and a ``repr`` that names
+the puzzle."""
+import xml.etree.ElementTree as ET
+
+import satiling
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _cells_of(lines: list[str], ch: str) -> list[tuple[int, int]]:
+    """Where ``ch`` stands in a picture (the title lines hold only names: skipped by caller)."""
+    return [(r, c) for r, line in enumerate(lines) for c, x in enumerate(line) if x == ch]
+
+
+def test_show_draws_the_empty_board_and_every_pentomino_in_a_shape_of_its_own(cli, tmp_path):
+    svg = tmp_path / "p.svg"
+    r = cli("show", "pentomino-6x10", "--svg", str(svg))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("pentomino-6x10: ")
+    board = r.stdout.split("\n\n")[1].splitlines()
+    assert board == ["." * 10] * 6                       # the empty 6x10 board
+    puzzle = satiling.load("pentomino-6x10")
+    # each row of pieces: a line of names, then the shapes; every letter's cells form its piece
+    rows = [row.splitlines() for row in r.stdout.rstrip("\n").split("\n\n")[2:]]
+    titles = [name for row in rows for name in row[0].split()]
+    assert sorted(titles) == sorted(puzzle.by_name)
+    shapes = [line for row in rows for line in row[1:] + [""]]
+    for piece in puzzle.pieces:
+        cells = _cells_of(shapes, piece.name)
+        assert len(cells) == 5
+        assert puzzle.lattice.normalize(cells) in puzzle.orientations(piece), piece.name
+    root = ET.fromstring(svg.read_text())                 # well-formed: board and pieces nested
+    inner = root.findall(f"{SVG}svg")
+    assert len(inner) == 2
+    empty = [p for p in inner[0].iter(f"{SVG}polygon") if p.get("fill") == "#ffffff"]
+    assert len(empty) == 60
+    names = sorted(t.text for t in inner[1].iter(f"{SVG}title"))
+    assert names == sorted(puzzle.by_name)
+    labels = sorted(t.text for t in inner[1].iter(f"{SVG}text"))
+    assert labels == sorted(puzzle.by_name)
+    assert "wrote" in r.stderr
+
+
+def test_show_names_copies_of_a_piece(cli):
+    r = cli("show", "tetromino-4x10")
+    assert r.returncode == 0, r.stderr
+    assert " x2" in r.stdout                               # two sets of the 5 tetrominoes
+
+
+def test_show_an_edge_matching_puzzle_lists_every_tile_as_the_instance_gives_it(cli, tmp_path):
+    svg = tmp_path / "e.svg"
+    r = cli("show", "clue1", "--svg", str(svg))
+    assert r.returncode == 0, r.stderr
+    puzzle = satiling.load("clue1")
+    tiles = {}
+    for line in r.stdout.splitlines():
+        for entry in line.split("   "):
+            number, sep, colours = entry.strip().partition(": ")
+            if sep and number.isdigit():
+                tiles[int(number)] = [int(x) for x in colours.split()]
+    assert tiles == {i: list(p) for i, p in enumerate(puzzle.pieces, 1)}
+    root = ET.fromstring(svg.read_text())
+    board, pieces = root.findall(f"{SVG}svg")
+    numbers = sorted(int(t.text) for t in pieces.iter(f"{SVG}text") if t.text.isdigit())
+    assert numbers == list(range(1, 37))
+
+
+def test_show_an_iqlink_challenge_lists_the_pieces_to_place(cli, tmp_path):
+    svg = tmp_path / "i.svg"
+    r = cli("show", "iqlink-junior", "--svg", str(svg))
+    assert r.returncode == 0, r.stderr
+    puzzle = satiling.load("iqlink-junior")
+    assert f"to place: {' '.join(puzzle.free)}" in r.stdout
+    ET.fromstring(svg.read_text())
+
+
+def test_show_of_an_unknown_puzzle_is_one_line_exit_2(cli):
+    r = cli("show", "no-such-puzzle")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+def test_a_puzzle_names_itself_and_draws_board_and_pieces_in_a_notebook():
+    puzzle = satiling.load("pentomino-6x10")
+    assert repr(puzzle) == "<Polyform pentomino-6x10: 60 cells, 12 pieces>"
+    assert repr(satiling.load("clue1")) == "<EdgeMatching clue1: 6x6, 36 pieces>"
+    root = ET.fromstring(puzzle._repr_svg_())
+    board, pieces = root.findall(f"{SVG}svg")
+    assert sorted(t.text for t in pieces.iter(f"{SVG}title")) == sorted(puzzle.by_name)
