@@ -5,6 +5,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -91,10 +92,17 @@ def _maximize(*args, stop=None):
     """Run ``satiling solve ... --maximize-matches``; with ``stop`` send that signal once the
     first score is on stderr."""
     cmd = [sys.executable, "-m", "satiling.cli", "solve", *args]
+    folder = tempfile.mkdtemp()           # where the run keeps its best board (NAME-best.json)
     if stop is None:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    first = proc.stderr.readline()
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=folder)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=folder)
+    first = ""
+    while True:                           # up to the first score (a line naming the best file first)
+        line = proc.stderr.readline()
+        first += line
+        if not line or "score " in line:
+            break
     time.sleep(1.0)
     proc.send_signal(stop)
     # read through the file objects: readline may have buffered later lines that arrived with the
