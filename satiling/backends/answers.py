@@ -18,6 +18,20 @@ xcc        DLX1 / SSXCC solution lines (run with ``m1``): the items of each chos
 mzn        MiniZinc's output: ``x = [...]`` (or ``--output-mode json``), the last solution
 xcsp3      ``<instantiation>`` (with or without the competition's ``v`` prefixes)
 =========  ==================================================================================
+
+One rule for ``decode``'s exit code, whatever the format (DIMACS too, through
+:func:`verdict_exit`):
+
+====  =========================================================================================
+exit  the solver's file
+====  =========================================================================================
+0     a complete answer that keeps every constraint of the model and solves the puzzle
+1     the solver's proof that there is none (``s UNSATISFIABLE``, INFEASIBLE, ``=====UNSAT...``,
+      ``Altogether 0 solutions``); DIMACS only: a consistent partial model
+3     no answer in it: empty, only comments, UNKNOWN, a time-out (``Time limit reached``,
+      ``TIMEOUT!``, ``no solution available``)
+2     not that format's output (``hello world``), or a wrong, partial or foreign answer: one line
+====  =========================================================================================
 """
 from __future__ import annotations
 
@@ -27,7 +41,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from ..errors import SatilingError
+from ..exits import EXIT_NONE, EXIT_TIMEOUT
 from ..problem import Problem
+from .lp import EMPTY_COLUMN
 
 #: what a verdict line may say, in any family's words, and what satiling calls it
 _VERDICTS = {"OPTIMUM FOUND": "OPTIMAL", "OPTIMAL": "OPTIMAL", "SATISFIABLE": "SATISFIABLE",
@@ -145,15 +161,23 @@ def read_cpsat(text: str, key: AnswerKey) -> Answer:
 
 # -- MIP solution files -------------------------------------------------------------------------
 _NAMED = re.compile(r"x\d+(?:_\S*)?")
-_INFEASIBLE = re.compile(r"\binfeasible\b|no solution available", re.I)
+_INFEASIBLE = re.compile(r"\binfeasible\b", re.I)
+#: what a solution file without values says instead: the status lines of HiGHS (``Model
+#: status``, ``Time limit reached``), SCIP (``solution status:``, ``no solution available``, which
+#: a time-out also writes: no proof), CBC (``Stopped on time - objective value``), lp_solve
+#: (``This problem is ...``) and the ``#`` comments of HiGHS and Gurobi
+_SOL_STATUS = re.compile(r"model status|solution status|no solution available|objective value|"
+                         r"objective function|this problem|time ?limit|time ?out|interrupted|"
+                         r"stopped|unknown|^\s*#", re.I | re.M)
 
 
 def read_sol(text: str, key: AnswerKey) -> Answer:
     """``NAME VALUE`` lines (CBC: ``INDEX NAME VALUE ...``); the first value listed for a
     variable counts (later sections list duals and ranges by the same names); a variable not
-    listed is 0, as SCIP and CBC list only the others."""
+    listed is 0, as SCIP and CBC list only the others.  Text with neither a value nor a solver's
+    status is not a solution file (SatilingError)."""
     values: dict[int, bool] = {}
-    infeasible = False
+    infeasible = placeholder = False
     for n, line in enumerate(text.splitlines(), 1):
         words = line.split()
         if not words:
@@ -164,6 +188,9 @@ def read_sol(text: str, key: AnswerKey) -> Answer:
         if at is None:
             continue
         name = words[at]
+        if name == EMPTY_COLUMN and key.variables == 0:
+            placeholder = True      # the one column of a model without variables: a solution
+            continue
         if name not in key.names:
             raise SatilingError(f"line {n}: {name[:40]!r} is not a variable of this model "
                                 "(another puzzle, or other options?)")
@@ -171,8 +198,13 @@ def read_sol(text: str, key: AnswerKey) -> Answer:
         if v in values:
             continue
         values[v] = _binary(words[at + 1], n, name)
-    if not values:      # "infeasible" counts only without values (a dual status may say it)
-        return Answer("UNSATISFIABLE" if infeasible else None, found=0)
+    if not values and not placeholder:  # "infeasible" counts only without values (a dual status may say it)
+        if infeasible:
+            return Answer("UNSATISFIABLE", found=0)
+        if _SOL_STATUS.search(text):
+            return Answer("UNKNOWN", found=0)
+        raise SatilingError("not a solution file: no line gives a variable of this model a "
+                            "value ('NAME VALUE') and none says the solver's status")
     return Answer("SATISFIABLE", {v: values.get(v, False) for v in range(1, key.variables + 1)})
 
 
@@ -208,6 +240,8 @@ def read_xcc(text: str, key: AnswerKey) -> Answer:
                                     "matrix's (another puzzle, or other options?)")
             solutions[-1].append(v)
     if not solutions:
+        if "TIMEOUT!" in text:        # stopped by its T option: "Altogether 0" proves nothing
+            return Answer("UNKNOWN", found=0)
         if total == 0:
             return Answer("UNSATISFIABLE", found=0)
         raise SatilingError("no solution lines: run DLX1 / SSXCC with m1 so that it prints them")
@@ -287,8 +321,8 @@ def read_xcsp3(text: str, key: AnswerKey) -> Answer:
 def _xcsp_targets(names: list[str], n: int) -> list[int]:
     out: list[int] = []
     for name in names:
-        if name == "x[]":
-            out.extend(range(1, n + 1))
+        if name == "x[]":               # the array has one variable even for a model without
+            out.extend(range(1, max(n, 1) + 1))
             continue
         m = re.fullmatch(r"x\[(\d+)\]", name)
         if m is None:
@@ -303,7 +337,29 @@ READERS: dict[str, Callable[[str, AnswerKey], Answer]] = {
     "mps": read_sol, "xcc": read_xcc, "mzn": read_mzn, "xcsp3": read_xcsp3}
 
 
+def read_answer(fmt: str, text: str, key: AnswerKey) -> Answer:
+    """The answer in ``text``, read as ``fmt``'s solvers write it; empty output (a solver killed
+    before it said anything) is no answer in every format, not a malformed file."""
+    if not text.strip():
+        return Answer("UNKNOWN", found=0)
+    return READERS[fmt](text, key)
+
+
+def verdict_exit(status: str | None, given: int, variables: int | None = None) -> int | None:
+    """``decode``'s exit code by the table above, before a model is checked: 1 for a proof of
+    none, 3 for no answer; None when there is a model to check (0, or 2 when it fails).
+    ``given``: the values in the answer; ``variables``: the model's, when known (a model
+    without variables is answered by a verdict alone)."""
+    if status == "UNSATISFIABLE":
+        return EXIT_NONE
+    if given or (variables == 0 and status in ("SATISFIABLE", "OPTIMAL")):
+        return None
+    return EXIT_TIMEOUT
+
+
 def _set(values: dict[int, bool], v: int, value: bool, key: AnswerKey) -> None:
+    if key.variables == 0 and v == 1:
+        return          # the one variable OPB and XCSP3 declare for a model without any
     if not 1 <= v <= key.variables:
         raise SatilingError(f"the answer names variable {v}, but the model has {key.variables} "
                             "(another puzzle, or other options?)")

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator, TextIO
 from ..errors import SatilingError
 from ..problem import Problem
 from .cnf import DEFAULT_AMO, CnfEncoder
+from .rows import file_options
 
 _CHUNK = 20000
 
@@ -156,7 +157,8 @@ class SolverOutput:
     @property
     def complete(self) -> bool:
         """Every variable of the formula has a value (only then can every clause be checked)."""
-        return len(self.value) > 1 and self.value.count(0) == 1      # value[0] is unused
+        # value[0] is unused; a formula without variables: the empty model is complete
+        return len(self.value) > 0 and self.value.count(0) == 1
 
 
 _TOKEN = re.compile(r"-?\d+")
@@ -196,11 +198,13 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
             line = line[2:]
         lits.extend(_ints(line, n))
     lits = [lit for lit in lits if lit != 0]
-    if status is None and not lits and any(line.startswith("c") for line in lines):
-        status = "UNKNOWN"          # only comments: a solver stopped by its limit (CaDiCaL's -t)
+    if status is None and all(not line.strip() or line.startswith("c") for line in lines):
+        status = "UNKNOWN"          # only comments (a solver stopped by its limit, CaDiCaL's -t)
+                                    # or nothing at all (killed before it said anything)
     if lits and status == "UNSATISFIABLE":
         raise SatilingError("the solver output says UNSATISFIABLE and also gives a model: which is it?")
-    if not lits and status not in ("UNSATISFIABLE", "UNKNOWN"):
+    if not lits and status not in ("UNSATISFIABLE", "UNKNOWN") and \
+            not (num_vars == 0 and status == "SATISFIABLE"):      # a formula without variables
         raise SatilingError("solver output has no model (no literals found)")
     top = max((abs(lit) for lit in lits), default=0)
     if num_vars is not None and top > num_vars:
@@ -280,26 +284,29 @@ class Formula:
     @classmethod
     def from_args(cls, puzzle: Any, options: dict[str, Any], amo: str | None, cnf: str | None) -> "Formula":
         """From ``decode``'s arguments (``amo`` None: not given); with a DIMACS file, its header
-        decides the options and the at-most-one encoding, and those also given must agree."""
+        decides the options and the at-most-one encoding, and those also given must agree.  The
+        options are those ``encode`` writes the file with (:func:`~.rows.file_options`)."""
+        given = file_options(puzzle, options)
         if cnf is None:
             amo = amo or DEFAULT_AMO
-            problem = puzzle.problem(**options)
-            return cls(puzzle, problem, options, amo, CnfEncoder(problem, amo).size()[0])
+            problem = puzzle.problem(**given)
+            return cls(puzzle, problem, given, amo, CnfEncoder(problem, amo).size()[0])
         from ..fileio import iter_lines
         header = read_encode_header((ln for _, ln in iter_lines(cnf, 1 << 20, "DIMACS file")), cnf)
         if header.puzzle != puzzle.name:
             raise SatilingError(f"{cnf} encodes {header.puzzle}, not {puzzle.name}")
         if amo is not None and amo != header.amo:
             raise _encoded_otherwise(cnf, header, "--amo")
-        for key, value in options.items():
-            if header.options.get(key) != value:
+        written = file_options(puzzle, header.options)
+        for key in options:
+            if written.get(key) != given[key]:
                 raise _encoded_otherwise(cnf, header, f"--{key.replace('_', '-')}")
-        problem = puzzle.problem(**header.options)
+        problem = puzzle.problem(**written)      # a file written without a rule: not this size
         size = CnfEncoder(problem, header.amo).size()
         if size != (header.variables, header.clauses):
             raise SatilingError(f"{cnf} has {header.variables} variables and {header.clauses} "
                                 f"clauses, this version builds {size[0]} and {size[1]}: encode it again")
-        return cls(puzzle, problem, header.options, header.amo, header.variables, cnf)
+        return cls(puzzle, problem, written, header.amo, header.variables, cnf)
 
     def clauses(self) -> Iterator[list[int]]:
         if self.cnf is None:
@@ -359,7 +366,9 @@ class Formula:
         for _, opt in model_options():
             for choice in opt.choices:
                 if self.options.get(opt.key, opt.choices[0]) != choice:
-                    yield {**self.options, opt.key: choice}, self.amo
+                    other = file_options(self.puzzle, {**self.options, opt.key: choice})
+                    if other != self.options:       # a choice encode overrides is no hint
+                        yield other, self.amo
         for amo in AMO_ENCODINGS:
             if amo != self.amo:
                 yield self.options, amo

@@ -45,11 +45,23 @@ def names_of(problem: Problem, strict: bool = False) -> Callable[[int], str]:
     return cache.__getitem__
 
 
-def _terms(terms, names: Callable[[int], str], per_line: int = 6) -> str:
-    # a few terms per line: CPLEX reads lines of at most 510 characters
+#: the one column of a model without variables (a piece that fits nowhere, colours that never
+#: meet): its rows, none of which can hold (``0 x0 >= 1``), still need a term to be written, and
+#: a MIP reader answers "empty model", not "infeasible", for a file with no column at all
+EMPTY_COLUMN = "x0"
+
+
+def columns(problem: Problem, names: Callable[[int], str]) -> list[str]:
+    """The names of the file's columns: every variable's, or :data:`EMPTY_COLUMN` alone."""
+    return [names(v) for v in range(1, problem.num_vars + 1)] or [EMPTY_COLUMN]
+
+
+def _terms(terms, names: Callable[[int], str], pad: str, per_line: int = 6) -> str:
+    # a few terms per line: CPLEX reads lines of at most 510 characters; a row without terms
+    # is written over the column ``pad`` with coefficient 0
     words = [f"{a:+d} {names(v)}" for a, v in terms]
     return "\n   ".join(" ".join(words[i:i + per_line]) for i in range(0, len(words), per_line)) \
-        or f"0 {names(1)}"
+        or f"0 {pad}"
 
 
 def write_lp(problem: Problem | Export, out: TextIO) -> None:
@@ -57,19 +69,20 @@ def write_lp(problem: Problem | Export, out: TextIO) -> None:
     export = problem if isinstance(problem, Export) else Export(problem, command=problem.name)
     p = export.problem
     names = names_of(p)
+    cols = columns(p, names)
     export.header(out, "\\")
     if export.soft:
-        out.write(f"Maximize\n obj: {_terms(((1, v) for v in export.soft), names)}\n")
+        out.write(f"Maximize\n obj: {_terms(((1, v) for v in export.soft), names, cols[0])}\n")
     else:
-        out.write(f"Minimize\n obj: 0 {names(1)}\n")
+        out.write(f"Minimize\n obj: 0 {cols[0]}\n")
     out.write("Subject To\n")
     for row in rows(p):
         pieces = list(one_sided(row))
         for terms, op, bound in pieces:
             suffix = "" if len(pieces) == 1 else ("_lo" if op == ">=" else "_hi")
-            out.write(f" {row.name}{suffix}: {_terms(terms, names)} {op} {bound}\n")
+            out.write(f" {row.name}{suffix}: {_terms(terms, names, cols[0])} {op} {bound}\n")
     out.write("Binary\n")
-    out.writelines(f" {names(v)}\n" for v in range(1, p.num_vars + 1))
+    out.writelines(f" {col}\n" for col in cols)
     out.write("End\n")
 
 
@@ -77,10 +90,11 @@ def write_lpsolve(export: Export, out: TextIO) -> None:
     """Write the model in lp_solve's LP format (which OR-Tools' LP importer reads)."""
     p = export.problem
     names = names_of(p, strict=True)
+    cols = columns(p, names)
     objective = " ".join(f"+{names(v)}" for v in export.soft)
     out.write(f"max: {objective};\n" if export.soft else "min: ;\n")
     for row in rows(p):
-        expr = " ".join(f"{a:+d} {names(v)}" for a, v in row.terms) or f"0 {names(1)}"
+        expr = " ".join(f"{a:+d} {names(v)}" for a, v in row.terms) or f"0 {cols[0]}"
         if row.lo is not None and row.lo == row.hi:
             out.write(f"{row.name}: {expr} = {row.lo};\n")
         elif row.lo is not None and row.hi is not None:
@@ -89,4 +103,4 @@ def write_lpsolve(export: Export, out: TextIO) -> None:
             out.write(f"{row.name}: {expr} >= {row.lo};\n")
         else:
             out.write(f"{row.name}: {expr} <= {row.hi};\n")
-    out.write("bin " + ", ".join(names(v) for v in range(1, p.num_vars + 1)) + ";\n")
+    out.write("bin " + ", ".join(cols) + ";\n")

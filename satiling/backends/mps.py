@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TextIO
 
-from .lp import names_of
+from .lp import columns, names_of
 from .rows import Export, one_sided, rows
 
 _OPS = {"=": "E", ">=": "G", "<=": "L"}
@@ -26,7 +26,7 @@ def write_mps(export: Export, out: TextIO) -> tuple[int, int]:
     names = names_of(p)
     export.header(out, "*")
     out.write(f"NAME {_safe(p.name)}\nROWS\n N obj\n")
-    columns: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    by_column: dict[int, list[tuple[str, int]]] = defaultdict(list)
     rhs: list[tuple[str, int]] = []
     n_rows = 0
     for row in rows(p):
@@ -36,20 +36,20 @@ def write_mps(export: Export, out: TextIO) -> tuple[int, int]:
             out.write(f" {_OPS[op]} {name}\n")
             n_rows += 1
             for a, v in terms:
-                columns[v].append((name, a))
+                by_column[v].append((name, a))
             if bound:
                 rhs.append((name, bound))
     for v in export.soft:
-        columns[v].append(("obj", -1))
+        by_column[v].append(("obj", -1))
     out.write("COLUMNS\n")
-    for v in range(1, p.num_vars + 1):
-        col = names(v)
-        entries = columns.pop(v, None) or [("obj", 0)]      # a column no row holds is still listed
+    cols = columns(p, names)          # a model without variables: one empty column (lp.EMPTY_COLUMN)
+    for v, col in enumerate(cols, 1):
+        entries = by_column.pop(v, None) or [("obj", 0)]    # a column no row holds is still listed
         out.writelines(f"    {col} {r} {a}\n" for r, a in entries)
     out.write("RHS\n")
     out.writelines(f"    rhs {r} {b}\n" for r, b in rhs)
     out.write("BOUNDS\n")
-    out.writelines(f" BV bnd {names(v)}\n" for v in range(1, p.num_vars + 1))
+    out.writelines(f" BV bnd {col}\n" for col in cols)
     out.write("ENDATA\n")
     return p.num_vars, n_rows
 

@@ -15,6 +15,8 @@ from .rows import Export, one_sided, rows
 
 
 def _sum(terms) -> str:
+    # a row without terms (none can hold: a piece that fits nowhere) over x1 with coefficient 0,
+    # which the header declares even for a model without variables
     return " ".join(f"{a:+d} x{v}" for a, v in terms) or "0 x1"
 
 
@@ -23,7 +25,7 @@ def write_opb(export: Export, out: TextIO) -> tuple[int, int]:
     p = export.problem
     n = sum(1 for r in rows(p) for _ in one_sided(r))          # the header needs the count first
     # solvers (clasp) recognise the format by this first line
-    out.write(f"* #variable= {p.num_vars} #constraint= {n}\n")
+    out.write(f"* #variable= {max(p.num_vars, 1)} #constraint= {n}\n")
     export.header(out, "*")
     if export.soft:
         out.write(f"min: {_sum((-1, v) for v in export.soft)} ;\n")

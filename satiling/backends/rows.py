@@ -43,6 +43,8 @@ class Export:
     #: what one soft variable stands for, said in the file's comments
     soft_meaning: str = ""
     describe: Callable[[Any], Any] = field(default=lambda m: m.to_json() if hasattr(m, "to_json") else str(m))
+    #: the model options ``problem`` was built with (those of :func:`file_options`)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def placement_lines(self, prefix: str) -> Iterator[str]:
         """``PREFIX v VAR JSON`` per primary variable: the map DIMACS files carry."""
@@ -64,6 +66,15 @@ class Export:
         if p.lazy:
             out.write(f"{prefix} note: lazy constraints are not in this file; an answer may need re-checking\n")
         out.writelines(self.placement_lines(prefix))
+
+
+def file_options(puzzle: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The model options a file for another solver is built with: ``options`` with the puzzle's
+    own changes (``puzzle.file_options``), which turn a rule left to lazy checks into constraints.
+    No solver reading a file runs satiling's lazy checks, so a file must hold every rule (an
+    IQ-Link file without its link rule had answers whose pieces were not linked)."""
+    choose = getattr(puzzle, "file_options", None)
+    return dict(choose(dict(options))) if choose is not None else dict(options)
 
 
 def literal_row(kind: str, index: int, lits: Sequence[int], lo: int | None, hi: int | None) -> Row:

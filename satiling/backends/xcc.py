@@ -13,6 +13,9 @@ Only an exact-cover model fits: every literal of every group positive, every var
 no clauses, no linear constraints.  Polyform boards are such models; the edge-matching and IQ-Link
 models are not (they have colour variables and clauses) and are refused in one line.
 
+Two options with the same items are told apart by a secondary item of the later one's own
+(``o<VAR>``), since a solver's answer names an option by its items.
+
 Item names are at most 8 characters (DLX1 and SSXCC print no more): a group named ``cell 0,1``
 becomes ``c0,1``, ``piece F`` becomes ``pF``; a name that would be longer or clash is ``g<number>``.
 """
@@ -82,7 +85,22 @@ def xcc_matrix(problem: Problem) -> XccMatrix:
     if not primary:
         raise SatilingError("xcc: the model has no item that must be covered (every constraint "
                             "is at-most): an exact-cover solver needs one")
+    _tell_apart(options, secondary, meaning)
     return XccMatrix(primary, secondary, meaning, options)
+
+
+def _tell_apart(options: dict[int, list[str]], secondary: list[str], meaning: dict[str, str]) -> None:
+    """Give an option whose items are another's a secondary item of its own.  A solver's answer
+    names an option by its items alone, so two such options (a piece on two cells no other
+    placement covers) would read back as the same one, and a solution choosing both as wrong."""
+    seen: set[frozenset[str]] = set()
+    for v, items in options.items():
+        if frozenset(items) in seen:
+            name = _fresh(f"o{v}", meaning)
+            meaning[name] = f"option {v}"
+            secondary.append(name)
+            items.append(name)
+        seen.add(frozenset(items))
 
 
 def write_xcc(export: Export, out: TextIO) -> tuple[int, int]:

@@ -35,7 +35,10 @@ def write_xcsp3(export: Export, out: TextIO) -> tuple[int, int]:
     out.write(f'<instance format="XCSP3" type="{"COP" if export.soft else "CSP"}" note={note}>\n')
     for line in _comments(export):
         out.write(f"<!-- {line} -->\n")
-    out.write(f'<variables>\n  <array id="x" size="[{p.num_vars}]"> 0 1 </array>\n</variables>\n')
+    # an array has at least one variable, a sum at least one term: a model without variables
+    # (a piece that fits nowhere) gets x[0] all the same, and a row without terms (which cannot
+    # hold: 0 >= 1) is written over x[0] with coefficient 0
+    out.write(f'<variables>\n  <array id="x" size="[{max(p.num_vars, 1)}]"> 0 1 </array>\n</variables>\n')
     out.write("<constraints>\n")
     n = 0
     for row in rows(p):
@@ -44,6 +47,7 @@ def write_xcsp3(export: Export, out: TextIO) -> tuple[int, int]:
         else:
             pieces = [(t, _OPS[op], str(b)) for t, op, b in one_sided(row)]
         for terms, op, bound in pieces:
+            terms = terms or ((0, 1),)
             coeffs = " ".join(str(a) for a, _ in terms)
             out.write(f'  <sum id="{row.name}"><list> {_list(v for _, v in terms)} </list>'
                       f"<coeffs> {coeffs} </coeffs><condition> ({op},{bound}) </condition></sum>\n")

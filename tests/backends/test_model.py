@@ -161,7 +161,8 @@ def test_solver_output_reader():
     assert out.status == "SATISFIABLE" and out.true_vars == {1, 3}
     assert read_solver_output("s UNSATISFIABLE\n").status == "UNSATISFIABLE"
     assert read_solver_output("1 -2 3 0").true_vars == {1, 3}
-    for bad in ("v 1 x 0", "s SATISFIABLE\nv 1 -1 0", "1 2 3 9", ""):
+    assert read_solver_output("").status == "UNKNOWN"      # killed before it said anything
+    for bad in ("v 1 x 0", "s SATISFIABLE\nv 1 -1 0", "1 2 3 9"):
         with pytest.raises(SatilingError):
             read_solver_output(bad, num_vars=4)
 

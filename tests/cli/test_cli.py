@@ -156,7 +156,7 @@ def test_malformed_instance_file(cli, tmp_path, content):
 
 
 @pytest.mark.parametrize("content", ["s SATISFIABLE\nv 1 2 banana 0\n", "hello world\n",
-                                     "1 -1 2\n", "v 99999999 0\n", "s WHATEVER\n", ""])
+                                     "1 -1 2\n", "v 99999999 0\n", "s WHATEVER\n"])
 def test_corrupt_solver_output(cli, tmp_path, content):
     f = tmp_path / "out.txt"
     f.write_text(content)

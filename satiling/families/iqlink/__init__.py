@@ -16,7 +16,9 @@ FAMILY = Family(
     load=load_instance,
     options=(
         ModelOption("--link-rule", "the linked-graph rule as lazy cuts (default) or eager "
-                    "reachability clauses", "str", ("lazy", "eager")),
+                    "reachability clauses, for solving here; encode always writes the eager rule "
+                    "(a file must hold every rule: no other solver runs the lazy cuts)", "str",
+                    ("lazy", "eager")),
     ),
     svg="satiling.render.iqlink_svg:solution_svg",
     commands=("satiling.commands.iqlink",),
