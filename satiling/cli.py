@@ -32,7 +32,8 @@ from .signals import exit_code, interrupt_cause, interrupts
 OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best")
 
 #: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
-PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show")
+PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show",
+           "satiling.commands.completion")
 
 EPILOG = """\
 examples:
@@ -431,12 +432,6 @@ def model_options(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def load_model(args: argparse.Namespace):
-    puzzle = catalog.load(args.name)
-    return puzzle, puzzle.problem(**model_options(args))
-
-
-# -- commands -------------------------------------------------------------------------------------
 def cmd_list(args: argparse.Namespace) -> int:
     for name, title in catalog.available():
         print(f"{name:28} {title}")

@@ -3,6 +3,5 @@
 * :mod:`.maximize` -- the best edge-matching board in a time budget (:mod:`.repair`: its closing
   repair by assignment);
 * :mod:`.packing` -- the most pieces of a polyform set on a board;
-* :mod:`.beam` -- Selby's beam search for large polydrafter boards;
 * :mod:`.iqlink_generate` -- new IQ-Link challenges with exactly one solution.
 """

@@ -234,8 +234,6 @@ class Tuning:
         return [max(0, h - self.slack - sum(p <= d + 1 for p in pins)) for d, h in enumerate(held)]
 
 
-#: the plain tuning (one search, row scan, no repair): the benchmark's "old" engine
-OLD = Tuning()
 #: the default (see :class:`Tuning`; the priority colours are picked per board by
 #: :func:`default_tuning`): one break per square at a time, as Blackwood's solver; the schedule
 #: from depth 200 / 256 to the last square, bent (fewer breaks early, more near the end); restarts

@@ -1,4 +1,5 @@
-"""Every solution of a puzzle, streamed, raw or up to symmetry.
+"""Every solution of a model, streamed (symmetry, cubes and workers are the count pipeline's:
+:mod:`.stream`).
 
 Two engines give the same stream of solutions (frozensets of true placement variables):
 
@@ -9,21 +10,14 @@ Two engines give the same stream of solutions (frozensets of true placement vari
   auxiliary variables or constraints the walk does not know.  The solver runs in a child process
   (:mod:`satiling.signals`), so Ctrl-C or SIGTERM stops it at once and cleanly.
 
-:func:`puzzle_solutions` adds symmetry: it restricts one piece to a fundamental domain (unless told
-not to), then emits each class of equivalent solutions once (``distinct``) or expands every class to
-all its members (``raw``), deduplicating by canonical form -- correct whether or not the restriction
-was possible.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from ..families.base import Puzzle
 from ..problem import Problem
 from ..children import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
-from .symmetry import SymmetryGroup, break_symmetry, problem_symmetries
 from .router import model_engine
 from ..engines.exactcover_ref import Walk
 
@@ -33,6 +27,9 @@ ENGINES = ("auto", "walk", "sat", "cpsat")
 def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
               assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
     """Every solution of ``problem`` (true primary variables), each exactly once."""
+    if engine not in ENGINES:             # anything unknown would silently run SAT
+        from ..errors import SatilingError
+        raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
     engine = model_engine(problem, engine)
     if engine == "walk":
         yield from _exact_solutions(problem, assume)
@@ -141,44 +138,3 @@ def _blocking(problem: Problem, find: Callable[[], frozenset[int] | None],
         if not clause:                              # the only solution is the empty one
             return
         add(clause)
-
-
-@dataclass
-class Enumeration:
-    """What :func:`puzzle_solutions` did: the symmetry group used and whether it restricted."""
-
-    group: SymmetryGroup
-    restricted: int = 0        # placements switched off by symmetry breaking
-
-
-def puzzle_solutions(puzzle: Puzzle, problem: Problem, distinct: bool = True,
-                     break_symmetry_: bool = True, engine: str = "auto", solver: str = "cadical",
-                     info: Enumeration | None = None,
-                     assume: Sequence[int] = (), symmetry: str = "full") -> Iterator[frozenset[int]]:
-    """Solutions of a puzzle's problem: one per symmetry class (``distinct``) or all of them;
-    the classes are those of the group ``symmetry`` (``full``, ``rotations``: see
-    :data:`~.symmetry.SYMMETRIES`).
-
-    Cubes (``assume``) are applied after symmetry breaking, so pass cubes of the restricted problem.
-    """
-    if engine not in ENGINES:             # anything unknown would silently run SAT
-        from ..errors import SatilingError
-        raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-    group = problem_symmetries(puzzle, problem, symmetry)
-    units = break_symmetry(problem, group) if break_symmetry_ else []
-    if info is not None:
-        info.group, info.restricted = group, len(units)
-    problem.units.extend(units)
-    try:
-        seen: set[tuple[int, ...]] = set()
-        for sol in solutions(problem, engine, solver, assume):
-            key = group.canonical(sol)
-            if key in seen:
-                continue
-            seen.add(key)
-            if distinct:
-                yield sol
-            else:
-                yield from sorted(group.images(sol), key=sorted)
-    finally:
-        del problem.units[len(problem.units) - len(units):]

@@ -36,8 +36,6 @@ from ..problem import Problem
 from ..engines.exactcover_ref import supports
 
 BACKTRACK = "backtrack"
-#: the engines of counting and enumerating (``--engine``)
-COUNT_ENGINES = ("auto", BACKTRACK, "walk", "sat", "cpsat")
 #: below this many squares ``--maximize-matches`` proves the optimum with CP-SAT
 WHOLE_BOARD_LIMIT = 100
 

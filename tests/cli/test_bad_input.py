@@ -344,7 +344,7 @@ def test_solver_none_means_the_default():
 
 
 def _bad_solve_calls():
-    from satiling.search.enumerate import puzzle_solutions
+    from satiling.search.enumerate import solutions
     from satiling.apps.packing import Packer
     from satiling.search.solve import solve
     puzzle = satiling.load("pentomino-3x20")
@@ -359,7 +359,7 @@ def _bad_solve_calls():
         "solve(not a problem)": lambda: solve(puzzle),
         "solve_puzzle(time_limit=1e10)": lambda: satiling.solve_puzzle(puzzle, time_limit=1e10),
         "solve_puzzle(solver=5)": lambda: satiling.solve_puzzle(puzzle, solver=5),
-        "puzzle_solutions(engine='bogus')": lambda: next(puzzle_solutions(puzzle, problem, engine="bogus")),
+        "solutions(engine='bogus')": lambda: next(solutions(problem, engine="bogus")),
         "Packer.run(time_limit=nan)": lambda: Packer(satiling.load("tetromino-4x5")).run(time_limit=math.nan),
         "Packer.run(workers=0)": lambda: Packer(satiling.load("tetromino-4x5")).run(workers=0),
     })

@@ -5,7 +5,7 @@ Two parts, every measurement in a child process of its own:
 
 1. **Eternity II scores by time** (``satiling solve eternity2 --maximize-matches``):
    ``old`` -- the scoring search as it was (one process, row scan, no priority colours, no
-   repair: ``maximize.OLD``); ``new`` -- the default tuning (``maximize.default_tuning``) on one core; ``new x N`` -- the default on every core (one search
+   repair: ``maximize.Tuning()``); ``new`` -- the default tuning (``maximize.default_tuning``) on one core; ``new x N`` -- the default on every core (one search
    per core, different seeds).  One run per engine for the longest budget; the score at each shorter
    budget is read from its trace of improvements.  One-core runs count CPU seconds of the search
    process (the machine is shared), the all-core run wall seconds.  Each final board is re-scored by
@@ -63,7 +63,7 @@ def child_e2(which: str, seconds: float, seed: int, path: str) -> dict:
     def seen(imp) -> None:
         trace.append((imp.score, round(imp.seconds, 1), round(time.process_time() - c0, 1)))
 
-    tuning, workers, cpu = {"old": (mx.OLD, 1, True), "new": (None, 1, True),     # None: the default
+    tuning, workers, cpu = {"old": (mx.Tuning(), 1, True), "new": (None, 1, True),     # None: the default
                             "all": (None, None, False)}[which]
     w0 = time.perf_counter()
     result = mx.maximize_matches(e2, seconds, seen, engine="backtrack", seed=seed, cpu_time=cpu,

@@ -55,7 +55,7 @@ Measured on a shared 2-core machine (CPU seconds):
   10): 51 of 64 pieces (1836 of 2304 cells) after 1500 s wall (466 CPU-s, peak 1.0 GB); the bound
   stayed at 64.  CP-SAT maximising is weak on these boards: on Boat (one tiling) it reached 17 of
   21 pieces in 60 s.  The packing cannot refute a tiling here.
-* Selby's method (``satiling.apps.beam``; tilability from placement counts, roughness 1,
+* Selby's method (``tools/experiments/beam.py``; tilability from placement counts, roughness 1,
   tightness 0.5; exhaust by the compiled engine, a state only when Knuth's estimate is within the
   budget).  Tortoise (45 pieces): ``pram_beam.py beam tortoise --width 30 --exhaust-at 20`` tiles
   it in 2 CPU-s of search (2.6 CPU-s for the whole process; 9 favourable states at 25 pieces

@@ -6,7 +6,7 @@
     python tools/experiments/pram_beam.py beam tortoise --width 30 --exhaust-at 20    # 45 pieces: solved
     python tools/experiments/pram_beam.py windows pram --radius 2.5  # can every patch of the board be covered?
 
-``beam`` runs :func:`satiling.apps.beam.beam_search` (sites, piece tilability, boundary
+``beam`` runs ``beam.beam_search`` (tools/experiments/beam.py) (sites, piece tilability, boundary
 roughness, beam, then exhaust).  The favourable states are exhausted by the compiled exact-cover
 engine (dancing links with a pocket cut), or with ``--python-exhaust`` by the beam module's own
 depth-first search, ``--budget`` nodes each.  ``--given whale`` keeps
@@ -28,13 +28,14 @@ import sys
 import time
 from collections import defaultdict
 
-from satiling import SatilingError, load, render
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))   # beam.py beside it
+from satiling import SatilingError, load, render  # noqa: E402
 from satiling.catalog import piece_set
 from satiling.commands.common import solution_json
 from satiling.fileio import write_file
 from satiling.families.polyform.puzzle import _piece
 from satiling.geometry.drafter import element_ij
-from satiling.apps.beam import Board, Weights, beam_search, compiled_exhaust, dfs_exhaust, piece_tilability
+from beam import Board, Weights, beam_search, compiled_exhaust, dfs_exhaust, piece_tilability
 from satiling.apps.packing import relaxed
 
 #: Burkardt & Garvie (2021), Table 4: configurations (variables) per board

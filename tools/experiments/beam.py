@@ -36,8 +36,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
-from ..errors import SatilingError
-from ..families.polyform import PolyformPuzzle
+from satiling.errors import SatilingError
+from satiling.families.polyform import PolyformPuzzle
 
 
 class Board:
@@ -276,7 +276,7 @@ def dfs_exhaust(board: Board, state: State, budget: int) -> tuple[tuple[int, ...
 def compiled_exhaust(board: Board) -> Exhaust:
     """An exhaust by the compiled exact-cover engine (dancing links with the pocket cut) over the
     board's matrix, built once; it stops a state after ``budget`` nodes."""
-    from ..engines.exactcover import Board as Cut, ExactCover, Matrix
+    from satiling.engines.exactcover import Board as Cut, ExactCover, Matrix
     n = len(board.cells)
     rows = [cells + (n + board.row_piece[r],) for r, cells in enumerate(board.rows)]
     areas: dict[int, int] = {}

@@ -1,4 +1,4 @@
-"""Selby's beam search, held to published tiling counts and to the solutions stored with the data.
+"""Selby's beam search (an experiment: ``pytest tools/experiments/test_beam.py``), held to published tiling counts and to the solutions stored with the data.
 
 With no limit on the width and nothing left to exhaust, the beam is a breadth-first walk of the
 whole search tree, so its last level must hold every tiling: Trinity, Whale and Boat have one,
@@ -9,13 +9,18 @@ raw tilings each under the rectangle's symmetries; the five tetrominoes cannot t
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from satiling import SatilingError, load
-from satiling.apps.beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,
-                                  piece_tilability, root)
-from eternity_data import DATA, data_solution
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))   # the Eternity data helper
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from beam import (Board, Weights, beam_search, compiled_exhaust, dfs_exhaust,  # noqa: E402
+                  piece_tilability, root)
+from eternity_data import DATA, data_solution  # noqa: E402
+
+from satiling import SatilingError, load  # noqa: E402
 
 RAW_TILINGS = {"trinity": 1, "whale": 1, "serenity": 12, "boat": 1, "pentomino-3x20": 8}
 
