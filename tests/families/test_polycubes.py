@@ -8,7 +8,6 @@
 """
 from __future__ import annotations
 
-import os
 from itertools import permutations, product
 
 import pytest
@@ -122,7 +121,7 @@ def _compiled_count(puzzle) -> int | None:
         return None
 
 
-@pytest.mark.skipif(not os.environ.get("SATILING_SLOW"), reason="a minute of CPU or more: set SATILING_SLOW=1")
+@pytest.mark.slow                   # a minute of CPU or more
 def test_solid_pentominoes_3x4x5():
     """3940 distinct (Bouwkamp): 64 CPU-s with the Python walk; the raw count, 8 x 3940, also by
     the compiled exact-cover engine when it is built."""
