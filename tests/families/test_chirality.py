@@ -17,7 +17,7 @@ import pytest
 
 from satiling import load
 from satiling.catalog import load_data
-from satiling.search.enumerate import puzzle_solutions
+from solutions import solutions
 
 
 def puzzle_from(text: str, name: str = "t"):
@@ -79,8 +79,7 @@ def test_reflections_count_only_with_both_hands():
 def test_one_sided_pentominoes_3x30():
     """46 distinct (Polyform Puzzler); every one verifies, and the family's canonical form agrees."""
     puzzle = load("pentomino-one-sided-3x30")
-    problem = puzzle.problem()
-    sols = [problem.decode(s) for s in puzzle_solutions(puzzle, problem, distinct=True)]
+    sols = solutions(puzzle)
     for s in sols:
         puzzle.verify(s)
     assert len(sols) == 46

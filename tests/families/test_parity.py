@@ -20,7 +20,7 @@ from satiling.families.polyform.parity import _pack, _unpack, parity_argument
 from satiling.geometry import lattice
 from satiling.geometry.colourings import colourings
 from satiling.geometry.drafter import STEPS, element_ij
-from satiling.search.enumerate import puzzle_solutions
+from solutions import solutions
 from satiling.search.solve import solve
 
 ODD_BOXES = ["tetromino-4x5", "tetromino-4x15", "tetromino-4x25", "tetromino-4x35", "tetromino-4x45"]
@@ -125,11 +125,8 @@ SMALL = {
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_parity_keeps_every_solution(name):
     puzzle = load(name)
-    plain = puzzle_solutions(puzzle, puzzle.problem(), distinct=True)
-    with_parity = puzzle.problem(parity=True)
-    assert with_parity.linears
-    counted = puzzle_solutions(puzzle, with_parity, distinct=True)
-    n_plain, n_parity = len(list(plain)), len(list(counted))
+    assert puzzle.problem(parity=True).linears
+    n_plain, n_parity = len(solutions(puzzle)), len(solutions(puzzle, parity=True))
     assert n_plain == n_parity > 0
     if SMALL[name] is not None:
         assert n_parity == SMALL[name]
@@ -140,8 +137,7 @@ def test_cnf_pseudo_boolean_encoding_keeps_every_solution(name):
     """Through CaDiCaL (PySAT's PB encoding of the constraints: two for the hexagon 3-colouring,
     eight for the drafter colourings), not only the walk's leaf check."""
     puzzle = load(name)
-    problem = puzzle.problem(parity=True)
-    found = list(puzzle_solutions(puzzle, problem, distinct=True, engine="sat"))
+    found = solutions(puzzle, engine="sat", parity=True)
     assert len(found) == SMALL[name]
 
 

@@ -17,7 +17,7 @@ from satiling.catalog import piece_set
 from satiling.errors import VerificationError
 from satiling.families.polyform import PolyformPlacement
 from satiling.geometry import lattice
-from satiling.search.enumerate import puzzle_solutions
+from solutions import solutions
 
 CUBIC = lattice("cubic")
 
@@ -92,8 +92,7 @@ def test_soma_pieces():
 
 def distinct(name: str) -> list:
     puzzle = load(name)
-    problem = puzzle.problem()
-    sols = [problem.decode(s) for s in puzzle_solutions(puzzle, problem, distinct=True)]
+    sols = solutions(puzzle)
     for s in sols:
         puzzle.verify(s)
     assert len({puzzle.canonical(s) for s in sols}) == len(sols)

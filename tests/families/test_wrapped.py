@@ -25,7 +25,7 @@ from satiling import load, render
 from satiling.catalog import load_data
 from satiling.errors import SatilingError, VerificationError
 from satiling.families.polyform import PolyformPlacement
-from satiling.search.enumerate import puzzle_solutions
+from solutions import solutions
 
 TIMMERMANS = ('piece_set = "tetrominoes"\n[region]\nrows = {rows}\ncols = {cols}\n'
               'topology = "cylinder"\nwrap = "cols"\n')
@@ -36,8 +36,7 @@ def puzzle_from(text: str, name: str = "t"):
 
 
 def raw_solutions(puzzle) -> list:
-    problem = puzzle.problem()
-    return [problem.decode(s) for s in puzzle_solutions(puzzle, problem, distinct=False)]
+    return solutions(puzzle, raw=True)
 
 
 def test_tetrominoes_on_a_cylinder_5_round():
@@ -47,8 +46,7 @@ def test_tetrominoes_on_a_cylinder_5_round():
         puzzle.verify(s)
     assert len(puzzle.symmetries()) == 20               # 5 turns about the axis x 4 flips
     assert len({puzzle.canonical(s) for s in sols}) == 7
-    problem = puzzle.problem()
-    assert len(list(puzzle_solutions(puzzle, problem, distinct=True))) == 7
+    assert len(solutions(puzzle)) == 7
     assert any(max(c[1] for c in pl.cells) - min(c[1] for c in pl.cells) > 3
                for s in sols for pl in s)             # some piece crosses the seam
 
