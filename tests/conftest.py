@@ -1,20 +1,8 @@
-import shutil
-import subprocess
-import sys
-
 import pytest
 
-
-def run_cli(*args: str, input: str | None = None, cwd=None) -> subprocess.CompletedProcess:
-    """Run the installed command line as a user would (a real process, real exit code)."""
-    return subprocess.run([sys.executable, "-m", "satiling.cli", *args], capture_output=True,
-                          text=True, input=input, cwd=cwd, timeout=600)
+from clirun import run_cli
 
 
 @pytest.fixture
 def cli():
     return run_cli
-
-
-def have(binary: str) -> bool:
-    return shutil.which(binary) is not None

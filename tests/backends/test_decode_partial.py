@@ -18,7 +18,7 @@ from satiling.families.edgematch import parse_square
 from satiling.families.edgematch.score import parse_board, score
 from satiling.render.edgematch_svg import board_text
 
-from conftest import run_cli
+from clirun import run_cli
 
 PARTIAL = re.compile(r"partial model: (\d+) of (\d+) squares filled, score (\d+)/(\d+); not a solution")
 

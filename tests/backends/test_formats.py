@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from clirun import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "solvers.md"

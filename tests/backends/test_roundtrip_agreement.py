@@ -28,7 +28,7 @@ from typing import Any, Callable
 import pytest
 
 import brute
-from conftest import run_cli
+from clirun import run_cli
 from satiling.backends.formats import FORMATS
 from satiling.cli import main
 

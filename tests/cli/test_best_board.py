@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from conftest import run_cli
+from clirun import run_cli
 
 
 def _last_logged(log) -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from satiling import load
 
-from conftest import have
+from clirun import have
 
 
 def test_list_shows_bundled_puzzles(cli):

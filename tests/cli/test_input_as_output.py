@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from clirun import run_cli
 
 INSTANCE = Path(__file__).resolve().parents[2] / "instances" / "pentomino-3x20.toml"
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import run_cli
+from clirun import run_cli
 
 BOARD = """family = "edgematch"
 rows = 2

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import satiling
-from conftest import run_cli
+from clirun import run_cli
 
 CASES = [   # (puzzle, has a solution, the engine the run chooses)
     ("pentomino-3x20", True, "walk"),
