@@ -492,7 +492,7 @@ static int found(Search *s, PyObject *callback, unsigned long long *left) {
     return (*left && --*left == 0) ? 0 : 1;
 }
 
-/* run(prefix=None, limit=0, seconds=-1.0, callback=None, max_nodes=0, resume=False, seed=0)
+/* run(prefix=None, limit=0, seconds=0.0, callback=None, max_nodes=0, resume=False, seed=0)
  * -> status 0: the subtree below ``prefix`` is exhausted; 1: ``limit`` solutions found in this call;
  * 2: the time ran out; 3: ``max_nodes`` more nodes were placed (the shared codes of _handback.h).
  * After 1, 2 or 3, ``resume=True`` goes on from where the search stopped (``prefix`` and ``seed``
@@ -504,13 +504,17 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
                             NULL};
     PyObject *prefix = Py_None, *callback = Py_None;
     unsigned long long limit = 0, max_nodes = 0, seed = 0;
-    double seconds = -1.0;
+    double seconds = 0.0;                  /* 0: no deadline, as in every engine (_handback.h) */
     int resume = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|OKdOKpK", names, &prefix, &limit, &seconds,
                                      &callback, &max_nodes, &resume, &seed))
         return NULL;
     if (callback != Py_None && !PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
+        return NULL;
+    }
+    if (!(seconds >= 0.0)) {
+        PyErr_SetString(PyExc_ValueError, "run(): seconds is >= 0 (0: no deadline)");
         return NULL;
     }
     const int n = s->nsteps;
@@ -551,8 +555,8 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     const uint32_t *buf = s->buf;
     const int listed = s->tight || s->rng;
     s->live = 0;                           /* live again only if we stop before the end */
-    Handback hb;                           /* seconds < 0: no deadline; 0: at once */
-    handback_start(&hb, seconds == 0 ? 1e-9 : seconds, 0, s->nodes);
+    Handback hb;
+    handback_start(&hb, seconds, 0, s->nodes);
     unsigned long long nodes = s->nodes;
     const unsigned long long stop_at = max_nodes ? nodes + max_nodes : ~0ULL;
     int status = ENGINE_DONE;
@@ -711,7 +715,7 @@ static PyObject *Search_get_solutions(Search *s, void *c) {
 
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
-     "run(prefix=None, limit=0, seconds=-1, callback=None, max_nodes=0, resume=False, seed=0) -> "
+     "run(prefix=None, limit=0, seconds=0, callback=None, max_nodes=0, resume=False, seed=0) -> "
      "0 exhausted, 1 solution limit, 2 time, 3 node limit"},
     {"children", (PyCFunction)Search_children, METH_O, "children(prefix) -> entries fitting next"},
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,

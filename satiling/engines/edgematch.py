@@ -326,7 +326,8 @@ class Engine:
         if not self.possible:
             return "exhausted"
         callback = None if on_solution is None else (lambda ch: on_solution(self.board_of(ch)))
-        status = self.search.run(list(prefix), limit, -1.0 if seconds is None else seconds, callback,
+        # None: no limit (0 in every compiled engine); a limit already spent still looks once
+        status = self.search.run(list(prefix), limit, 0.0 if seconds is None else max(seconds, 1e-9), callback,
                                  max_nodes, resume, seed)
         return STATUS[status]
 

@@ -370,7 +370,7 @@ def strategies(args: argparse.Namespace) -> None:
     board = replace(em.Engine(em.EdgeBoard(7, 7, tuple(pz.pieces))).board, values="tight")
     eng = em.Engine(board)
     path: list[list[int]] = []
-    eng.search.run([], 1, -1.0, lambda t: path.append(list(t)))
+    eng.search.run([], 1, 0.0, lambda t: path.append(list(t)))
     print(f"\nseed {args.profile_seed} ({board.order}): first solution after {eng.nodes} nodes; "
           f"subtrees exhausted before it, by depth (square, candidates, rank of the solution's)")
     for d, choice in enumerate(path[0]):
