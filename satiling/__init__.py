@@ -18,12 +18,17 @@ The library (:mod:`satiling.api`)::
 """
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version as _metadata_version
+
 from . import render
 from .catalog import available
 from .errors import SatilingError, VerificationError
 from .problem import Problem
 
-__version__ = "0.1.0"
+try:                                  # pyproject.toml is the one place the version is written
+    __version__ = _metadata_version("satiling")
+except PackageNotFoundError:          # a source tree that was never installed
+    __version__ = "0+unknown"
 
 
 def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None = None, **options):
