@@ -401,6 +401,11 @@
       $("see-empty").textContent = e.message;
       return;
     }
+    if (d.pending) {
+      // The server is still measuring the model (large puzzles): ask again in a moment.
+      details.delete(name);
+      setTimeout(() => { if (lastPuzzle === name && !$("view-see").hidden) showPuzzle(name); }, 2000);
+    }
     $("see-body").hidden = false;
     $("see-title").textContent = d.title || d.name;
     $("see-name").textContent = d.name;
@@ -493,6 +498,7 @@
     $("elapsed").textContent = "0 s";
     $("score").textContent = "–";
     $("live-error").textContent = "";
+    $("live-note").textContent = "";
     $("progress").value = 0;
     $("best-board").textContent = "";
     $("best-json").removeAttribute("href");
@@ -521,6 +527,8 @@
     const maximise = run.task === "maximise";
     $("maximise-box").hidden = !maximise;
     $("score-box").hidden = !maximise;
+    for (const id of ["found-box", "rate-box", "eta-box"]) $(id).hidden = maximise;
+    $("live-note").textContent = run.note || "";
     setState(run.state);
     $("found").textContent = fmtNumber(run.found);
     if (run.seconds !== null && run.seconds !== undefined) { live.seconds = run.seconds; $("elapsed").textContent = fmtSeconds(run.seconds); }
@@ -604,6 +612,7 @@
       $("found").textContent = fmtNumber(run.found);
       if (run.seconds !== null && run.seconds !== undefined) $("elapsed").textContent = fmtSeconds(run.seconds);
       if (run.error) $("live-error").textContent = run.error;
+      $("live-note").textContent = run.note || "";
       if (run.task === "maximise") {
         if (run.score !== null && run.score !== undefined) showScore(run.score, run.joins);
         if (run.best_svg) $("best-board").innerHTML = run.best_svg;

@@ -1,0 +1,338 @@
+"""The web page in a real browser: Debian's chromium driven by Selenium against `satiling serve`.
+
+One server process on a temporary store serves the whole module; the tests run in order (the
+last one restarts the server on the same store and finds the earlier runs). The answers are
+checked against published counts (2339 for the 6x10 pentomino board, 2 for 3x20) and against
+`satiling score` on the board the page offers for download. With SATILING_SCREENSHOTS set, each
+view is saved to docs/web/ (the README shows them).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "web"
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+if not (CHROMIUM.exists() and DRIVER.exists()):
+    pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+
+# ---- the server ------------------------------------------------------------------------------------
+
+class Server:
+    """`satiling serve` as a real process on a free port; `stop` ends it as Ctrl-C does."""
+
+    def __init__(self, store: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "satiling.cli", "serve", "--port", str(port), "--store", str(store)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=store.parent)
+        self.url = self._address()
+
+    def _address(self) -> str:
+        """The address the server prints on stdout, once it answers."""
+        found: list[str] = []
+        reader = threading.Thread(target=lambda: found.append(self.proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(30)
+        line = found[0] if found else ""
+        match = re.search(r"serving on (http://\S+)", line)
+        if not match:
+            self.stop()
+            pytest.fail(f"satiling serve printed {line!r}; stderr: {self.proc.stderr.read()[-2000:]}")
+        url = match.group(1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url + "api/puzzles", timeout=5):
+                    return url
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url.rstrip("/") + "/" + path.lstrip("/"), timeout=30) as resp:
+            return resp.read()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("web") / "x.sqlite"
+
+
+@pytest.fixture(scope="module")
+def servers(store: Path) -> Iterator[list[Server]]:
+    """The running server last; a test may replace it (the restart)."""
+    running = [Server(store)]
+    yield running
+    running[-1].stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-sync",
+                "--window-size=1280,900", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(arg)
+    try:
+        driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    except WebDriverException as e:
+        pytest.skip(f"chromium does not start here: {e.msg}")
+    yield driver
+    driver.quit()
+
+
+# ---- helpers ------------------------------------------------------------------------------------------
+
+def wait_for(what: Callable[[], object], seconds: float, message: str | Callable[[], str]) -> object:
+    """What ``what`` returns once it is true; a failure saying ``message`` (read then) after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            value = what()
+        except WebDriverException:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"after {seconds} s: {message() if callable(message) else message}")
+        time.sleep(0.05)
+
+
+def text(driver: webdriver.Chrome, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def open_page(driver: webdriver.Chrome, server: Server, route: str) -> None:
+    driver.get(server.url + route)
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ready"), 20, "the page never got ready")
+
+
+def screenshot(driver: webdriver.Chrome, name: str) -> None:
+    """The whole page as docs/web/NAME.png, only when SATILING_SCREENSHOTS is set."""
+    if not os.environ.get("SATILING_SCREENSHOTS"):
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1280, min(max(height, 900), 2400))
+    driver.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.3)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+    driver.set_window_size(1280, 900)
+
+
+def start_run(driver: webdriver.Chrome, puzzle: str, task: str, time_limit: str = "") -> str:
+    """Start TASK on PUZZLE from the Watch view; the run's id (the page follows it)."""
+    driver.get(driver.current_url.split("#")[0] + f"#watch/{puzzle}")
+    wait_for(lambda: Select(driver.find_element(By.ID, "watch-puzzle")).first_selected_option
+             .get_attribute("value") == puzzle, 10, f"{puzzle} never selected")
+    limit = driver.find_element(By.ID, "time-limit")
+    limit.clear()
+    if time_limit:
+        limit.send_keys(time_limit)
+    before = driver.execute_script("return location.hash")
+    driver.find_element(By.ID, f"run-{task}").click()
+    wait_for(lambda: driver.execute_script("return location.hash") != before
+             and driver.execute_script("return location.hash").startswith("#run/"), 10,
+             lambda: f"{task} {puzzle} did not start: {text(driver, 'run-error')!r}")
+    return driver.execute_script("return decodeURIComponent(location.hash.slice(5))")
+
+
+def run_state(driver: webdriver.Chrome) -> str:
+    return text(driver, "run-state")
+
+
+def wait_end(driver: webdriver.Chrome, seconds: float) -> str:
+    wait_for(lambda: run_state(driver) in ("done", "stopped", "failed"), seconds,
+             lambda: f"the run did not end (state {run_state(driver)!r})")
+    return run_state(driver)
+
+
+def found(driver: webdriver.Chrome) -> int:
+    return int(text(driver, "found").replace(",", "") or 0)
+
+
+# ---- the scenario -------------------------------------------------------------------------------------
+
+RUNS: dict[str, str] = {}      # what the restart must find: name -> run id
+
+
+def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers: list[Server]) -> None:
+    driver = browser
+    open_page(driver, servers[-1], "#pose")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#gallery .card.drawn svg"), 30,
+             "the gallery drew no puzzles")
+    for field, value in (("paint-rows", "6"), ("paint-cols", "10")):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    Select(driver.find_element(By.ID, "paint-lattice")).select_by_value("square")
+    # Create before painting: the page says to paint the region first, and sends nothing.
+    driver.find_element(By.ID, "create").click()
+    assert "paint the region first" in text(driver, "paint-cells-error").lower()
+    # Paint by dragging along each row.
+    for r in range(6):
+        cells = [driver.find_element(By.CSS_SELECTOR, f'#paint-grid [data-cell="{r},{c}"]') for c in range(10)]
+        chain = ActionChains(driver, duration=10).click_and_hold(cells[0])   # 10 ms a move, not 250
+        for cell in cells[1:]:
+            chain.move_to_element(cell)
+        chain.release().perform()
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#paint-grid .cell.on")) == 60
+    wait_for(lambda: "pentominoes" in [o.get_attribute("value") for o in
+                                       Select(driver.find_element(By.ID, "piece-set")).options], 10,
+             "no pentominoes among the piece sets")
+    Select(driver.find_element(By.ID, "piece-set")).select_by_value("pentominoes")
+    title = driver.find_element(By.ID, "paint-title")
+    title.clear()
+    title.send_keys("painted 6x10")
+    screenshot(driver, "pose")
+    driver.find_element(By.ID, "create").click()
+    wait_for(lambda: driver.find_element(By.ID, "see-name").text.startswith("i-"), 20,
+             lambda: f"no instance created: {text(driver, 'paint-error')!r} {text(driver, 'paint-cells-error')!r}")
+    assert text(driver, "see-title") == "painted 6x10"
+    assert "pentominoes" in text(driver, "see-toml")
+    assert driver.find_elements(By.CSS_SELECTOR, "#see-svg svg")
+    if os.environ.get("SATILING_SCREENSHOTS"):   # the picture shows what info knows, once measured
+        wait_for(lambda: "placements" in text(driver, "see-info"), 120, lambda: text(driver, "see-info"))
+    screenshot(driver, "see")
+    RUNS["count"] = start_run(driver, text(driver, "see-name"), "count")
+    assert wait_end(driver, 30) == "done"
+    assert found(driver) == 2339
+
+
+def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: list[Server]) -> None:
+    driver = browser
+    RUNS["enumerate"] = start_run(driver, "pentomino-3x20", "enumerate")
+    assert wait_end(driver, 30) == "done"
+    assert found(driver) == 2
+    driver.find_element(By.ID, "live-browse").click()
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == 2, 10,
+             "the gallery does not show the 2 solutions")
+    screenshot(driver, "browse")
+
+
+def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome, servers: list[Server],
+                                                       tmp_path: Path) -> None:
+    driver = browser
+    run = start_run(driver, "eternity2", "maximise", time_limit="5")
+    assert wait_end(driver, 40) in ("done", "stopped"), text(driver, "live-error")
+    RUNS["maximise"] = run
+    points = wait_for(lambda: int(driver.find_element(By.ID, "score-line").get_attribute("data-points")), 5,
+                      "the score plot has no points")
+    assert points >= 1
+    assert driver.find_elements(By.CSS_SELECTOR, "#best-board svg")
+    shown = int(text(driver, "score").split("/")[0])
+    href = wait_for(lambda: driver.find_element(By.ID, "best-json").get_attribute("href"), 10,
+                    "no download of the best board")
+    board = tmp_path / "best.json"
+    with urllib.request.urlopen(href, timeout=30) as resp:
+        board.write_bytes(resp.read())
+    scored = subprocess.run([sys.executable, "-m", "satiling.cli", "score", "eternity2", str(board)],
+                            capture_output=True, text=True, timeout=60)
+    assert scored.returncode == 0, scored.stderr
+    assert int(re.search(r"score (\d+)/480", scored.stdout).group(1)) == shown
+    screenshot(driver, "watch")
+
+
+def test_stop_ends_a_count_within_a_second_and_keeps_it(browser: webdriver.Chrome,
+                                                         servers: list[Server]) -> None:
+    driver = browser
+    RUNS["stopped"] = start_run(driver, "obeirne-hexagon", "count")
+    wait_for(lambda: run_state(driver) == "running" and found(driver) > 0, 30, "the count never found any")
+    before = found(driver)
+    driver.find_element(By.ID, "stop").click()
+    clicked = time.monotonic()
+    state = wait_end(driver, 5)
+    assert time.monotonic() - clicked < 1.0
+    assert state == "stopped"
+    assert found(driver) >= before
+    RUNS["stopped-found"] = str(found(driver))
+
+
+def test_an_upload_shows_errors_and_titles_as_text(browser: webdriver.Chrome, servers: list[Server]) -> None:
+    driver = browser
+    open_page(driver, servers[-1], "#pose")
+    box = driver.find_element(By.ID, "upload-toml")
+    box.send_keys('piece_set = "pentominoes"\n[region]\nrows = 6\ncols = 10\nfredom = 1\n')
+    driver.find_element(By.ID, "upload-send").click()
+    error = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "#upload .field-error").text, 10,
+                     "no error beside the instance box")
+    assert "fredom" in error and "Traceback" not in error
+    assert "bad" in box.get_attribute("class")
+    trap = "<img src=x onerror=\"document.title='ran'\">"
+    box.clear()
+    box.send_keys(f"title = {json.dumps(trap)}\n" 'piece_set = "pentominoes"\n[region]\nrows = 6\ncols = 10\n')
+    driver.find_element(By.ID, "upload-send").click()
+    wait_for(lambda: text(driver, "see-title") == trap, 20, lambda: f"not shown as text: {text(driver, 'see-title')!r}")
+    assert not driver.find_elements(By.CSS_SELECTOR, "img")
+    assert driver.title != "ran"
+
+
+def test_a_restarted_server_lists_the_runs_and_their_solutions(browser: webdriver.Chrome,
+                                                               servers: list[Server], store: Path) -> None:
+    driver = browser
+    assert {"count", "enumerate", "stopped"} <= RUNS.keys(), "the tests above must run first"
+    servers[-1].stop()
+    servers.append(Server(store))
+    open_page(driver, servers[-1], "#watch")
+    ids = {RUNS[k] for k in ("count", "enumerate", "stopped", "maximise") if k in RUNS}
+
+    def listed() -> dict[str, str] | None:
+        rows = {row.get_attribute("id")[4:]: row.get_attribute("data-state")
+                for row in driver.find_elements(By.CSS_SELECTOR, "#runs tbody tr")}
+        return rows if ids <= rows.keys() else None
+    rows = wait_for(listed, 10, "the runs are not listed after the restart")
+    assert rows[RUNS["count"]] == "done"
+    assert rows[RUNS["enumerate"]] == "done"
+    assert rows[RUNS["stopped"]] == "stopped"
+    if "maximise" in RUNS:             # its best board is kept too
+        assert rows[RUNS["maximise"]] in ("done", "stopped")
+        page = json.loads(servers[-1].get(f"api/runs/{RUNS['maximise']}/solutions?offset=0&limit=1"))
+        assert page["total"] >= 1
+    row = driver.find_element(By.ID, f"run-{RUNS['stopped']}")
+    assert row.find_element(By.CSS_SELECTOR, ".found").text.replace(",", "") == RUNS["stopped-found"]
+    driver.get(servers[-1].url + f"#browse/{RUNS['enumerate']}")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == 2, 10,
+             "the enumerated solutions are gone after the restart")
+    jsonl = servers[-1].get(f"api/runs/{RUNS['enumerate']}/solutions.jsonl").decode().splitlines()
+    assert len(jsonl) == 2 and all(json.loads(line) for line in jsonl)
