@@ -1,0 +1,137 @@
+"""The best edge-matching board in a time budget: maximise the number of matching joins.
+
+The family builds the model (:meth:`EdgeMatchPuzzle.match_problem`): every square gets one piece and
+every piece one square (hard), and each interior join has a variable that may be true only if the
+join matches.  The engines maximise the sum of those variables (the backtracker without the model):
+
+* ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
+  backtracker that may break joins by a schedule over the depth, restarted with a new candidate
+  order when some 30 million nodes pass without a better board, twice as many at each restart
+  since the best board last improved, up to a billion (:meth:`Tuning.patience`); one search per
+  core by default (different seeds, all hunting boards better than the best any of them has found:
+  a count of breaks shared by the processes, which each search reads every few milliseconds; each
+  better board comes back to this process and is checked again); with priority colours, whose pieces must be used early, picked by a rule that gives
+  Blackwood's own three on Eternity II (:func:`default_tuning`); a square breaks at most one join,
+  and the schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs
+  without a schedule to the end, which proves the best score (branch and bound).  Why these
+  settings, measured by seed: docs/decisions/2026-11-27-eternity2-scoring-search.md;
+* ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
+  better board it finds is reported, and it starts from a greedy board given as a hint;
+* ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II's whole-board
+  model is one): from the greedy board, repeatedly free the pieces of a window
+  of squares (or of squares scattered around mismatched joins), let CP-SAT re-place them to
+  maximise the joins touching them (hinted with their current places, so never worse), keep the
+  result;
+* ``rc2`` -- PySAT's RC2 MaxSAT solver, each join a soft unit clause of weight 1; it reports only the
+  optimum (core-guided search has no intermediate boards), so it suits small boards.  It runs in a
+  child process so the time limit can stop it.
+
+Every reported board is re-scored from the pieces (the model's own count is never trusted).
+Ctrl-C or SIGTERM (raised as ``KeyboardInterrupt``) ends any engine with the best board so far:
+the result's ``stopped_by`` holds the exception.  The whole-board CP-SAT call runs in a thread
+that either signal stops at once (:func:`satiling.signals.in_thread`); an LNS window (seconds at
+most) ends first.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ...errors import SatilingError
+from ...search.router import maximise_engine
+from .backtrack import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
+                        _backtrack, _backtrack_many, _backtrack_one, _work, default_tuning,
+                        default_workers)
+from .board import Improvement, MaxResult, checked_score, score_of
+from .cpsat import _cpsat, greedy_board
+from .lns import _lns
+from .rc2 import _rc2
+
+__all__ = ["DEFAULT", "ENGINES", "EXACT_LIMIT", "Improvement", "LAYOUT_STRIDE", "LONGEST_RESTART",
+           "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning", "default_workers",
+           "greedy_board", "maximize_matches", "score_of", "_backtrack_many", "_backtrack_one", "_work"]
+
+ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
+
+
+def maximize_matches(puzzle: Any, time_limit: float | None = None,
+                     on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
+                     hints: bool = False, workers: int | None = None, greedy_start: bool = True,
+                     seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None,
+                     start_board: list[Any] | None = None) -> MaxResult:
+    """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
+    seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
+    shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
+    processes (default one per core).  ``tuning``: the backtracker's settings (:class:`Tuning`).
+    An interrupt ends the search early with the best board so far (``stopped_by``).
+    ``start_board``: a board to continue from (backtrack engine): it is the best board so far, and
+    the search hunts only boards better than it."""
+    if engine not in ENGINES:
+        raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
+    engine = maximise_engine(puzzle, engine)
+    start = time.perf_counter()
+    best = _Best(on_improve, len(puzzle.joins()))
+    known = None
+    if start_board is not None:
+        if engine != "backtrack":
+            raise SatilingError(f"a start board continues the backtrack engine's search, not {engine}'s")
+        score = checked_score(puzzle, start_board, hints)
+        best.improve(Improvement(score, best.joins, 0.0, list(start_board)))
+        known = (list(start_board), best.joins - score)
+    try:
+        result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start,
+                      seed, cpu_time, tuning, known)
+    except KeyboardInterrupt as stop:
+        result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
+        result.stopped_by = stop
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
+         cpu_time, tuning=None, known=None) -> MaxResult:
+    if engine in ("lns", "backtrack"):
+        # the backtracker runs until Ctrl-C (the best board so far is printed) when no limit is
+        # given; LNS needs a limit to share out among its windows
+        if time_limit is None and engine == "lns":
+            raise SatilingError("--maximize-matches --engine lns needs --time-limit")
+        if engine == "lns":
+            return _lns(puzzle, time_limit, on_improve, hints, start, seed)
+        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
+                          known)
+    problem, matched = puzzle.match_problem(hints=hints)
+    if engine == "cpsat":
+        return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers or 1, greedy_start,
+                      start, hints)
+    return _rc2(puzzle, problem, matched, time_limit, on_improve, start)
+
+
+class _Best:
+    """The best board reported so far, passed on to the caller's ``on_improve``."""
+
+    def __init__(self, on_improve: Callable[[Improvement], None] | None, joins: int) -> None:
+        self.on_improve, self.joins = on_improve, joins
+        self.score, self.solution = -1, []
+
+    def improve(self, imp: Improvement) -> None:
+        """Keep the board and tell the caller, with Ctrl-C and SIGTERM held back in between: an
+        interrupt between the two would print a board better than the last score reported."""
+        import signal
+        import threading
+        held = {signal.SIGINT, signal.SIGTERM}
+        hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+        if hold:
+            old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            if imp.score > self.score:
+                self.score, self.solution = imp.score, imp.solution
+            if self.on_improve:
+                self.on_improve(imp)
+        finally:
+            if hold:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def result(self, status: str) -> MaxResult:
+        return MaxResult(status, max(self.score, 0), self.joins, self.solution, 0.0)
+
+

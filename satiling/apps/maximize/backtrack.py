@@ -1,0 +1,260 @@
+"""The ``backtrack`` engine: the compiled scoring search (:mod:`satiling.engines.edgescore`) with
+its restarts, its schedule of breaks (:class:`Tuning`) and one search per core sharing the best
+board's breaks (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ...errors import SatilingError
+from .board import Improvement, MaxResult, checked_score
+
+#: the backtracker searches boards up to this many squares without a schedule (to the proof)
+EXACT_LIMIT = 25
+#: the backtracker restarts after this many nodes without a better board ...
+RESTART_NODES = 1 << 25
+#: ... doubled at each restart without a better board, up to this many (see :data:`DEFAULT`)
+LONGEST_RESTART = 1 << 30
+#: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
+LAYOUT_STRIDE = 1_000_003
+
+
+# -- the compiled backtracker -----------------------------------------------------------------
+@dataclass
+class Tuning:
+    """How the scoring search runs (measurements of the defaults:
+    docs/decisions/2026-11-27-eternity2-scoring-search.md).
+
+    ``order``: fill order (``edgescore.ORDERS``); ``start``/``full``: the schedule of breaks as
+    fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
+    depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
+    tileability bound;
+    ``restart_nodes``: a restart after that many nodes without a better board, the patience
+    doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`); ``repair``: the
+    share of the time given to the closing repair of the best board (:mod:`repair`);
+    ``priority``: colours whose pieces must be used early, at least
+    :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic);
+    ``double``: a square may break both its placed joins at once; ``rim_breaks``: a join between
+    two frame squares may break; ``sub_depth``/``sub_limit``: the subtree below each node at
+    that fraction of the depth gets at most ``sub_limit`` nodes (0: no limit); ``slack``: the
+    schedule of a cap this many breaks looser, only better boards still reported (see
+    :data:`DEFAULT`); ``stall``: the patience doubles only with each restart since the best board
+    last improved, not with every restart."""
+
+    order: str = "rows"
+    start: float | None = None
+    full: float | None = None
+    slips: tuple[int, ...] | None = None
+    tile: bool = False
+    restart_nodes: int = RESTART_NODES
+    restart_max: int = RESTART_NODES
+    repair: float = 0.0
+    priority: tuple[int, ...] = ()
+    double: bool = True
+    rim_breaks: bool = True
+    sub_depth: float = 0.0
+    sub_limit: int = 0
+    bend: float = 1.0
+    slack: int = 0
+    stall: bool = False
+
+    def need(self, puzzle: Any) -> list[int] | None:
+        from ...engines import edgescore
+        if not self.priority:
+            return None
+        return edgescore.blackwood_need(puzzle.rows * puzzle.cols,
+                                        edgescore.priority_sides(puzzle.pieces, self.priority))
+
+    def patience(self, k: int) -> int:
+        """Nodes restart ``k`` may spend without a better board: ``restart_nodes`` doubled ``k``
+        times, at most ``restart_max`` (short restarts while better boards come easily, long ones
+        to search below a good beginning for the rare best boards)."""
+        return max(self.restart_nodes, min(self.restart_max, self.restart_nodes << min(k, 62)))
+
+    def restart_patience(self, k: int, stalled: int) -> int:
+        """The patience of restart ``k`` (from 0) when the last ``stalled`` restarts found no
+        better board: with ``stall`` it grows with those alone, else with every restart."""
+        return self.patience(stalled if self.stall else k)
+
+    def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
+        """Breaks held back at each depth; one fewer from the square before each depth in
+        ``pins`` (the hint pieces: the squares that meet a pinned piece's fixed colours need room
+        to break a join before the schedule gives it; measured in
+        docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
+        from ...engines import edgescore
+        loose = cap + self.slack
+        if self.slips is not None:
+            held = edgescore.slips(n, loose, list(self.slips))
+        else:
+            held = edgescore.reserve(n, loose, edgescore.START if self.start is None else self.start,
+                                     edgescore.FULL if self.full is None else self.full, self.bend)
+        return [max(0, h - self.slack - sum(p <= d + 1 for p in pins)) for d, h in enumerate(held)]
+
+
+#: the default (see :class:`Tuning`; the priority colours are picked per board by
+#: :func:`default_tuning`): one break per square at a time, as Blackwood's solver; the schedule
+#: from depth 200 / 256 to the last square, bent (fewer breaks early, more near the end); restarts
+#: growing from 2^25 nodes to 2^30 (:meth:`Tuning.patience`: a short restart abandons a beginning
+#: that the later squares fit well before the search below it has found its best boards); the
+#: schedule of a cap two breaks looser (``slack``), clipped at the cap, so the full allowance comes
+#: earlier in the depth; the patience grown by stalled restarts only (``stall``), so restarts stay
+#: short while better boards come easily.  Each setting measured against its alternatives:
+#: docs/decisions/2026-11-27-eternity2-scoring-search.md.
+DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
+                 restart_max=LONGEST_RESTART, slack=2, stall=True)
+
+
+def default_tuning(puzzle: Any) -> Tuning:
+    """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
+    board (Blackwood's 5, 7 and 20 on Eternity II).  On generated boards from 16x16 up the priority
+    colours and the schedule together give more joins in the same time than either alone; on
+    smaller boards they are even (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
+    from dataclasses import replace
+    from ...engines import edgescore
+    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
+
+
+def default_workers() -> int:
+    """One search per core."""
+    import os
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
+               cpu_time: bool = False, tuning: Tuning | None = None, workers: int | None = None,
+               known: tuple[list[Any], int] | None = None) -> MaxResult:
+    """The scoring search: one per worker process (different seeds), each improving board
+    re-checked here by the scorer before it is reported."""
+    n = puzzle.rows * puzzle.cols
+    tuning = tuning or default_tuning(puzzle)
+    workers = default_workers() if workers is None else workers
+    if n <= EXACT_LIMIT or workers <= 1:
+        return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning,
+                              known=known)
+    return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
+                           known)
+
+
+def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
+                   cpu_time: bool, tuning: Tuning, shared: Any = None,
+                   known: tuple[list[Any], int] | None = None) -> MaxResult:
+    """Restarts of the scoring search, each with the candidates in a new random order and the
+    cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
+    a better board; then the closing repair of the best board.  Small boards get one run without
+    a schedule: if it ends, its best board is optimal.  ``shared``: a ``multiprocessing.Value("q")``
+    holding the fewest breaks any search in :func:`_backtrack_many` has found; the best board
+    so far is the best of them all, and a running search lowers its cap when another finds one."""
+    from ...engines import edgescore
+    n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
+    exact = n <= EXACT_LIMIT
+    need = None if exact else tuning.need(puzzle)     # the same for every restart
+    # ``known``: the board a search continues from, and its breaks: only better boards are hunted
+    best = {"breaks": joins + 1, "solution": []} if known is None else \
+        {"breaks": known[1], "solution": known[0]}
+    clock = time.process_time if cpu_time else time.perf_counter
+    begin, exhausted = clock(), False
+    share = 0.0 if exact or time_limit is None else tuning.repair
+    search_limit = None if time_limit is None else time_limit * (1 - share)
+
+    def report(solution: list, breaks: int) -> None:
+        score = checked_score(puzzle, solution, hints)
+        if score != joins - breaks:
+            raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
+                                f"joins, the board has {score}")
+        best.update(breaks=breaks, solution=solution)
+        if shared is not None:
+            with shared.get_lock():
+                shared.value = min(shared.value, breaks)
+        on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+
+    stalled = 0                       # restarts since the best board last improved
+    for k in itertools.count():
+        left = None if search_limit is None else search_limit - (clock() - begin)
+        if best["breaks"] == 0 or (shared is not None and shared.value == 0) or \
+                (left is not None and left <= 0):
+            break                     # a perfect board (here or in another worker), or no time
+        # restart k of seed s shuffles with s * LAYOUT_STRIDE + k: the restarts of two seeds never
+        # share a candidate order (with s + k, the workers of neighbouring seeds would run one
+        # another's layouts and end on the same board)
+        lay = edgescore.layout(puzzle, hints, seed=seed * LAYOUT_STRIDE + k,
+                               order="rows" if exact else tuning.order, priority=() if exact else tuning.priority,
+                               double=exact or tuning.double, rim_breaks=exact or tuning.rim_breaks)
+
+        def found(breaks: int, nodes: int, raw: list, lay=lay) -> bool:
+            report(puzzle.tiles(lay.board(raw)), breaks)
+            return False
+
+        cap = (best["breaks"] if shared is None else min(best["breaks"], shared.value)) - 1
+        hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
+        held = [0] * n if exact else tuning.held(n, cap, hinted)
+        patience = 0 if exact else tuning.restart_patience(k, stalled)
+        out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
+                               cpu=cpu_time, patience=patience,
+                               tile=tuning.tile and not exact, need=need,
+                               sub_depth=min(n - 1, int(tuning.sub_depth * n)),
+                               sub_limit=0 if exact else tuning.sub_limit,
+                               bound=None if shared is None else shared.get_obj())
+        exhausted = exact and out.status == "done"
+        stalled = stalled + 1 if best["breaks"] > cap else 0
+        if exhausted:
+            break
+    if share > 0 and best["solution"] and best["breaks"] > 0:
+        _close(puzzle, best, time_limit - (clock() - begin), clock, hints, seed, report)
+    if not best["solution"]:
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+    score = joins - best["breaks"]
+    proved = best["breaks"] == 0 or exhausted
+    return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
+                     score if proved else None)
+
+
+def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, report) -> None:
+    """The closing repair of the best board for ``seconds`` (:mod:`repair`); better boards go
+    to ``report(solution, breaks)``."""
+    from ..repair import repair
+    if seconds <= 0:
+        return
+    joins = len(puzzle.joins())
+    board = puzzle.board_from(best["solution"], strict=False)
+    pinned = {(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])}
+    repair(puzzle, dict(board), pinned, seconds, seed,
+           on_better=lambda b, s: report(puzzle.tiles(b), joins - s), clock=clock)
+
+
+def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
+                    cpu_time: bool, tuning: Tuning, workers: int,
+                    known: tuple[list[Any], int] | None = None) -> MaxResult:
+    """``workers`` processes, each :func:`_backtrack_one` with its own seed, all hunting boards
+    better than the best any of them has found (a shared count of breaks); their better boards
+    come back through pipes, are checked again here and reported in order of score."""
+    import multiprocessing as mp
+    from contextlib import closing
+    from ...children import worker_messages
+    joins = len(puzzle.joins())
+    best: dict[str, Any] = {"score": -1, "solution": []} if known is None else \
+        {"score": joins - known[1], "solution": known[0]}
+    # inherited by the forked workers: the fewest breaks of any board so far
+    shared = mp.get_context("fork").Value("q", joins + 1 if known is None else known[1])
+    jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning, shared)
+            for w in range(workers)]
+    with closing(worker_messages(_work, jobs, error=SatilingError)) as boards:
+        for solution in boards:
+            score = checked_score(puzzle, solution, hints)
+            if score > best["score"]:
+                best.update(score=score, solution=solution)
+                on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+            if score == joins:
+                break
+    if best["score"] < 0:
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+    proved = best["score"] == joins
+    return MaxResult("OPTIMAL" if proved else "FEASIBLE", best["score"], joins, best["solution"],
+                     0.0, best["score"] if proved else None)
+
+
+def _work(puzzle, time_limit, hints, start, seed, cpu_time, tuning, shared, send) -> None:
+    """A worker process's search: its better boards go to ``send``."""
+    _backtrack_one(puzzle, time_limit, lambda imp: send(imp.solution), hints, start, seed,
+                   cpu_time, tuning, shared)
