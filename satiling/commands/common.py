@@ -3,7 +3,6 @@ solution files read back (the exit codes, from :mod:`satiling.exits`, are re-exp
 below both."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, Iterator
@@ -11,6 +10,7 @@ from typing import Any, Iterator
 from ..errors import SatilingError
 from ..exits import EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
 from ..fileio import iter_lines, loads_json, write_file
+from ..search.runfiles import solution_json
 
 __all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
            "solution_json"]
@@ -39,9 +39,6 @@ def terminal_colour(stream: Any) -> str | None:
     return "truecolor" if os.environ.get("COLORTERM") in ("truecolor", "24bit") else "256"
 
 
-def solution_json(puzzle, solution: list[Any]) -> str:
-    placements = [p.to_json() for p in sorted(solution, key=lambda p: p.sort_key())]
-    return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
 
 
 def _same_puzzle(puzzle, data: Any, path: str, n: int) -> None:

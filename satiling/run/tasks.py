@@ -219,7 +219,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
 
     def write(solution: list[Any]) -> None:
         if out is not None:
-            from ..commands.common import solution_json
+            from ..search.runfiles import solution_json
             out.write_line(solution_json(req.puzzle, solution))
         events.solution(solution)
         events.found(1)

@@ -34,6 +34,12 @@ from typing import Any
 from ..errors import SatilingError
 from ..fileio import loads_json
 
+
+def solution_json(puzzle: Any, solution: list[Any]) -> str:
+    """One solution as the JSON line every run file, ``enumerate`` and ``solve --json`` write."""
+    placements = [p.to_json() for p in sorted(solution, key=lambda p: p.sort_key())]
+    return json.dumps({"puzzle": puzzle.name, "placements": placements}, separators=(",", ":"))
+
 FORMAT = 1
 _RECORD = re.compile(r'(\{.*),"n":(\d+),"sum":"([0-9a-f]{16})"\}')
 
