@@ -23,7 +23,8 @@ Every solution returned or yielded has passed ``puzzle.verify``.  Counts go thro
 compiled exact-cover search on the board's cells with the pocket cut, the cubes, and each class
 expanded to its members for a raw count.  (A bare ``ExactCover(matrix_of(problem)).count()`` has
 none of these: on the 6x10 pentomino board it searches the whole tree of 9356 solutions by dancing
-links without the cut, 9-11 s where the pipeline takes 0.2 s.)
+links without the cut, many times slower than the pipeline; measurements:
+docs/decisions/2026-11-27-models-and-encodings.md.)
 
 Layers: the families never import the search or the renderers, so the methods that need them are
 added here, above both: each API class is its family's puzzle class with :class:`Solvable` mixed
@@ -42,7 +43,7 @@ from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
 from .families.polyform import PolyformPuzzle
 
-__all__ = ["EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
+__all__ = ["Count", "EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
 
 
 class Solution(list):
@@ -96,22 +97,25 @@ class Solvable:
 
     def count(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
               solver: str = "cadical", workers: int | None = None, time_limit: float | None = None,
-              symmetry_breaking: bool = True, **options: Any) -> int:
+              symmetry_breaking: bool = True, resume: str | None = None, progress: bool = False,
+              **options: Any) -> "Count":
         """The number of solutions: one per class of the board's symmetries (``symmetry="full"``,
         the default), of its rotations only (``"rotations"``: no mirror images), or every one
         (``raw=True`` or ``symmetry="none"``).  ``engine``: ``auto``, ``backtrack``, ``walk``,
-        ``sat``, ``cpsat``; ``workers``: processes sharing the cubes.  Raises SatilingError when
-        the time limit ends the count, KeyboardInterrupt on Ctrl-C."""
-        from .run import Stop, count
-        answer = count(self._request("count", engine=engine, solver=solver, raw=raw,
-                                     symmetry=symmetry, symmetry_breaking=symmetry_breaking,
-                                     workers=workers, time_limit=time_limit, options=options))
-        if answer.stop is Stop.TIME:
-            raise SatilingError(f"{self.name}: time limit: {answer.total} solutions so far, the "
-                                "count is not complete")
-        if not answer.stop.complete:
-            raise KeyboardInterrupt(f"{self.name}: {answer.stop.value} after {answer.total} solutions")
-        return answer.total
+        ``sat``, ``cpsat``; ``workers``: processes sharing the cubes; ``progress``: a progress bar
+        (in a notebook, its own widget).
+
+        A :class:`Count`: the number, with how the count ended (``.stop``, ``.complete``).  A time
+        limit or Ctrl-C returns what was counted so far, its work kept in ``.checkpoint``;
+        ``resume=`` that file (or a ``satiling count --resume`` file) goes on from it."""
+        from .run import Events, Stop, count
+        req = self._request("count", engine=engine, solver=solver, raw=raw, symmetry=symmetry,
+                            symmetry_breaking=symmetry_breaking, workers=workers,
+                            time_limit=time_limit, resume=resume, options=options)
+        with _bar(progress, "counting") as bar:
+            answer = count(req, Events(found=bar.update))
+        checkpoint = resume or answer.checkpoint
+        return Count(answer.total, answer.stop, None if answer.stop is Stop.DONE else checkpoint)
 
     def solutions(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
                   solver: str = "cadical", symmetry_breaking: bool = True,
@@ -181,6 +185,47 @@ class Solvable:
     def _verified(self, placements: list[Any]) -> Solution:
         self.verify(placements)
         return Solution(self, placements)   # type: ignore[arg-type]
+
+class Count(int):
+    """A number of solutions with how the count ended: ``stop`` (``Stop.DONE``, or ``TIME`` /
+    ``INTERRUPTED`` for a count cut short), ``complete``, and ``checkpoint``, the file that keeps
+    a stopped count's work (``puzzle.count(resume=...)`` goes on from it)."""
+
+    stop: Any
+    checkpoint: str | None
+
+    def __new__(cls, total: int, stop: Any, checkpoint: str | None = None) -> "Count":
+        out = super().__new__(cls, total)
+        out.stop, out.checkpoint = stop, checkpoint
+        return out
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.stop.complete)
+
+    def __repr__(self) -> str:
+        return int.__repr__(self) if self.complete else \
+            f"Count({int(self)}, stop={self.stop.value!r}, checkpoint={self.checkpoint!r})"
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def __enter__(self) -> "_NoBar":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pass
+
+
+def _bar(shown: bool, what: str) -> Any:
+    """tqdm's automatic bar (a widget in a notebook, text elsewhere), or none."""
+    if not shown:
+        return _NoBar()
+    from tqdm.auto import tqdm
+    return tqdm(desc=what, unit=" sol")
+
 
 def solver_settings(solver: Any) -> dict[str, Any]:
     """``engine`` and ``solver`` of a solve request from the library's one ``solver`` argument,

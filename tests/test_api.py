@@ -130,9 +130,18 @@ def test_load_keeps_the_family_and_the_source(tmp_path):
     assert satiling.load("tetromino-4x5").solve() is None
 
 
-def test_a_time_limit_ends_a_count():
-    with pytest.raises(SatilingError, match="time limit"):
-        satiling.load("pentomino-6x10").count(raw=True, time_limit=1e-6)
+def test_a_time_limit_ends_a_count_with_what_it_found(tmp_path, monkeypatch):
+    """A notebook keeps its work: the count so far, how it ended, and a file to go on from."""
+    from satiling.run import Stop
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    puzzle = satiling.load("pentomino-6x10")
+    part = puzzle.count(time_limit=0.3)
+    assert part.stop is Stop.TIME and not part.complete and 0 <= part < 2339
+    if part.checkpoint is not None:                          # something was searched to keep
+        whole = puzzle.count(resume=part.checkpoint)
+        assert whole == 2339 and whole.complete
+    full = puzzle.count()
+    assert full == 2339 and full.complete and repr(full) == "2339"
 
 
 def test_workers_need_a_matrix_or_a_file():
