@@ -107,7 +107,10 @@ def check_outputs(args: argparse.Namespace) -> None:
     for option in OUTPUT_OPTIONS:
         path = getattr(args, option, None)
         if path and option not in getattr(args, "inputs", ()):
-            check_writable(path)
+            if option == "svg" and getattr(args, "all", False) and path.endswith("/"):
+                continue                  # render --all --svg FOLDER/: made when written
+            if not (option == "svg" and getattr(args, "all", False) and os.path.isdir(path)):
+                check_writable(path)
             check_not_input(path, f"--{option}", [p for p in inputs if isinstance(p, str)])
 
 
@@ -247,10 +250,13 @@ def build_parser() -> argparse.ArgumentParser:
     s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
     _enum_options(s)
 
-    s = _model_command(sub, "enumerate", "print every solution as a JSON line", cmd_enumerate)
+    s = _model_command(sub, "enumerate", "print every solution: pictures on a terminal, JSON lines "
+                       "in a pipe, a file or with --json", cmd_enumerate)
     _enum_options(s)
     s.add_argument("--limit", type=whole(1, 10 ** 18), metavar="N", help="stop after N solutions")
     s.add_argument("--out", metavar="FILE", help="append the JSON lines to FILE instead of stdout")
+    s.add_argument("--json", action="store_true", help="JSON lines on a terminal too (a pipe or a "
+                   "file always gets JSON lines; a terminal gets pictures)")
 
     s = _model_command(sub, "decode", "read a solver's answer to the model of NAME", cmd_decode)
     s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin); "
@@ -287,8 +293,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
                    "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
     s.add_argument("--index", type=int, default=1, metavar="N", help="draw the Nth solution (from 1)")
-    s.add_argument("--all", action="store_true", help="draw every solution in the file (text only)")
-    s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE")
+    s.add_argument("--all", action="store_true", help="draw every solution in the file; with --svg "
+                   "FILE all of them on one page, with --svg FOLDER/ one file each")
+    s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE (--all: FILE is one "
+                   "page of every solution; a folder, or a name ending in '/', gets one file each)")
     s.set_defaults(run=cmd_render)
 
     family_commands = [m for record in families().values() for m in record.commands]
@@ -678,8 +686,13 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     req = count_request(args, "enumerate")
     path = args.resume or args.out
 
+    pictures = path is None and not args.json and sys.stdout.isatty()
+
     def write(solution: list[Any]) -> None:
-        if path is None:
+        if pictures:                      # a person at a terminal: the solution drawn
+            show(req.puzzle, solution)
+            print(flush=True)
+        elif path is None:
             print(solution_json(req.puzzle, solution), flush=True)
 
     with progress(args, "solutions") as bar:
@@ -865,7 +878,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.index < 1:
         raise SatilingError("--index counts from 1")
     if args.all and args.svg:
-        raise SatilingError("--svg draws one solution: give --index N instead of --all")
+        return _render_all_svg(puzzle, args)
     if puzzle.family == "edgematch" and _is_text_board(args.solution):
         return _render_board(puzzle, args)
     n = 0
@@ -882,6 +895,32 @@ def cmd_render(args: argparse.Namespace) -> int:
         raise SatilingError(f"{args.solution}: --index {args.index}, but the file holds {n} solution"
                             f"{'s' * (n != 1)}")
     print(f"satiling: drew {n} solution{'s' * (n != 1)}", file=sys.stderr)
+    return EXIT_FOUND
+
+
+def _svg_folder(path: str) -> bool:
+    return path.endswith("/") or os.path.isdir(path)
+
+
+def _render_all_svg(puzzle, args: argparse.Namespace) -> int:
+    """Every solution of the file, verified, as SVG: one page, or one file each in a folder."""
+    from .fileio import write_files
+    from .render import gallery, pictures
+    svgs = []
+    for solution in read_solutions(puzzle, args.solution):
+        puzzle.verify(solution)
+        svgs.append(pictures.solution_svg(puzzle, solution))
+    if not svgs:
+        raise SatilingError(f"{args.solution}: no solution in the file")
+    if _svg_folder(args.svg):
+        os.makedirs(args.svg, exist_ok=True)
+        write_files(gallery.folder_files(svgs, args.svg))
+        where = f"{len(svgs)} files in {args.svg}"
+    else:
+        from .fileio import write_file
+        write_file(args.svg, gallery.page(svgs))
+        where = args.svg
+    print(f"satiling: drew {len(svgs)} solution{'s' * (len(svgs) != 1)} to {where}", file=sys.stderr)
     return EXIT_FOUND
 
 
