@@ -6,11 +6,11 @@ from 0); ``<!-- v VAR PLACEMENT -->`` comments map the placements.  Every constr
 sum of the soft variables.  Solvers answer with ``<instantiation>``, which ``satiling decode
 --format xcsp3`` reads.
 
-Written directly rather than through ``pycsp3``, measured: pycsp3 builds the XML through a global
+Written directly rather than through ``pycsp3``: pycsp3 builds the XML through a global
 modelling session (``satisfy``/``compile``, to a file it names from ``sys.argv``), which a library
-call cannot use cleanly, and on the 6x10 pentomino board it took 0.26 s to build and compile the
-same sums where this writer takes 0.025 s; it would also make a 20 MB package (jars, lxml) a
-dependency.  What is written is solved by pycsp3's own ACE in ``tests/backends/test_formats.py``.
+call cannot use cleanly, and it builds the same sums far slower than this writer (measurements:
+docs/decisions/2026-11-27-models-and-encodings.md); it would also make a 20 MB package (jars,
+lxml) a dependency.  What is written is solved by pycsp3's own ACE in ``tests/backends/test_formats.py``.
 """
 from __future__ import annotations
 
