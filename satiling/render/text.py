@@ -1,4 +1,5 @@
-"""Pictures for the terminal: one character per cell, the piece's letter ('.' an empty cell);
+"""Pictures for the terminal: one character per cell, the piece's letter ('.' an empty cell; in
+colour on a terminal a square takes two, so the board keeps its shape);
 in colour on a terminal (each piece on the background the SVG gives it), and with a legend where
 a letter is not its piece's name.
 
@@ -53,11 +54,14 @@ def polyform_text(puzzle: Any, solution: list[Any], colour: str | None = None) -
     names = letters([p.name for p in puzzle.pieces])
     placed = sorted(solution, key=lambda p: p.sort_key())           # the SVG's colour order
     colours = palette(max(1, len(placed)))
-    label = {c: "." for c in puzzle.region}
+    # on a terminal a square is two characters wide, so the board keeps its shape (a character is
+    # about twice as tall as wide); plain text keeps one, to read back as an instance's ASCII art
+    wide = colour is not None and lat.name == "square" and not puzzle.wrap
+    label = {c: ". " if wide else "." for c in puzzle.region}
     for i, pl in enumerate(placed):
         ch = names.get(pl.piece, "?")
         for c in pl.cells:
-            label[tuple(c)] = paint(ch, colours[i], colour)
+            label[tuple(c)] = paint(ch + " " if wide else ch, colours[i], colour)
     if lat.name == "cubic":
         picture = layers_text(label)
     elif lat.name == "drafter":
@@ -66,7 +70,8 @@ def polyform_text(puzzle: Any, solution: list[Any], colour: str | None = None) -
         grid = {_place(lat.name, c): ch for c, ch in label.items()}
         if puzzle.wrap:
             grid = _with_seams(puzzle, label, grid)
-        picture = grid_text(grid, keep_parity=lat.name in ("triangle", "hexagon"))
+        picture = grid_text(grid, keep_parity=lat.name in ("triangle", "hexagon"),
+                            blank="  " if wide else " ")
     key = legend(names, placed, colours, colour)
     return picture + ("\n\n" + key if key else "")
 
@@ -93,7 +98,7 @@ def legend(names: dict[str, str], placed: list[Any], colours: list[str], colour:
 def paint(ch: str, colour_hex: str, colour: str | None) -> str:
     """``ch`` on a background of ``colour_hex`` in black, for a terminal of 24-bit colour
     ("truecolor") or of xterm's 256 colours ("256"); unchanged when ``colour`` is None."""
-    if colour is None or ch == ".":
+    if colour is None or ch.strip() == ".":
         return ch
     r, g, b = (int(colour_hex[k:k + 2], 16) for k in (1, 3, 5))
     if colour == "truecolor":
@@ -112,7 +117,7 @@ def _place(lattice: str, cell: tuple[int, ...]) -> tuple[int, int]:
     return (cell[0], cell[1])
 
 
-def grid_text(grid: Grid, keep_parity: bool = False) -> str:
+def grid_text(grid: Grid, keep_parity: bool = False, blank: str = " ") -> str:
     """Lines of characters from (line, column) positions; ``keep_parity`` moves the picture only by
     an even line + column offset (so triangles keep pointing the way they point, and hexagons stay
     on their columns, when the picture is read back as ASCII art)."""
@@ -123,7 +128,7 @@ def grid_text(grid: Grid, keep_parity: bool = False) -> str:
         c0 -= 1
     lines = []
     for r in range(r0, max(rows) + 1):
-        lines.append("".join(grid.get((r, c), " ") for c in range(c0, max(cols) + 1)).rstrip())
+        lines.append("".join(grid.get((r, c), blank) for c in range(c0, max(cols) + 1)).rstrip())
     return "\n".join(lines)
 
 

@@ -523,7 +523,7 @@ class IQLinkPuzzle(Puzzle):
         return parse_placement(data)
 
     def text(self, solution: list[Any]) -> str:
-        return board_text(solution) + "\n" + solution_string(solution)
+        return board_text(solution) + "\n" + LEGEND + "\n" + solution_string(solution)
 
 
     def info(self) -> dict[str, Any]:
@@ -566,6 +566,12 @@ def _linked_to(start: str, on_peg: dict[str, list[str]]) -> set[str]:
 def solution_string(solution: Iterable[Any]) -> str:
     """The placements sorted by piece, back to back (the form of the public test vectors)."""
     return "".join(pl.code for pl in sorted(solution, key=lambda p: p.piece))
+
+
+#: what the text picture's letters mean, printed under it
+LEGEND = ("legend: at each peg the piece (A-L) whose ring is there in upper case, whose ball in "
+          "lower case ('.' empty); the last line is the solution as placements (peg, piece, "
+          "orientation)")
 
 
 def board_text(solution: Iterable[IQLinkPlacement]) -> str:
