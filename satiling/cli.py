@@ -591,7 +591,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.best or args.start:
         raise SatilingError(f"--{'best' if args.best else 'start'} applies to --maximize-matches")
     req = solve_request(args, "solve")
-    answer = solve(req)
+    with waiting(f"solving {req.puzzle.name}"):
+        answer = solve(req)
     if answer.engine == "argument":
         print(f"satiling: {req.puzzle.name}: no solution, {answer.how}", file=sys.stderr)
         print("no solution")
@@ -1015,6 +1016,29 @@ class progress:
 
     def __exit__(self, *exc) -> None:
         self.bar.close()
+
+
+@contextmanager
+def waiting(what: str) -> Iterator[None]:
+    """A line on stderr that counts the seconds of a step with no measure of its own (a solver's
+    search), refreshed twice a second; silent when stderr is not a terminal."""
+    import threading
+    from tqdm import tqdm
+    bar = tqdm(desc=what, file=sys.stderr, disable=None, bar_format="{desc}: {elapsed}", leave=False)
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(0.5):
+            bar.refresh()
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    if not bar.disable:
+        ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        bar.close()
 
 
 @contextmanager

@@ -23,3 +23,33 @@ def test_the_iqlink_picture_has_a_legend():
     puzzle = satiling.load("iqlink-wizard")
     text = to_text(puzzle, list(puzzle.solve()))
     assert "legend:" in text and "upper case" in text and "lower case" in text
+
+
+def test_solve_shows_its_time_on_a_terminal_and_nothing_in_a_pipe(tmp_path):
+    """A solver's search has no measure of its own: a terminal sees the seconds go by."""
+    import os
+    import subprocess
+    import sys
+    script = ("import fcntl, os, pty, struct, subprocess, sys, termios\n"
+              "m, s = pty.openpty()\n"
+              "fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))\n"
+              "p = subprocess.Popen([sys.executable, '-m', 'satiling.cli', 'solve', 'eternity2',"
+              " '--engine', 'sat', '--time-limit', '2'], stdout=subprocess.DEVNULL, stderr=s)\n"
+              "os.close(s)\n"
+              "out = b''\n"
+              "while True:\n"
+              "    try:\n"
+              "        d = os.read(m, 4096)\n"
+              "    except OSError:\n"
+              "        break\n"
+              "    if not d:\n"
+              "        break\n"
+              "    out += d\n"
+              "p.wait()\n"
+              "sys.stdout.write(out.decode())\n")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "NO_COLOR": "1"}).stdout
+    assert "solving eternity2: 00:0" in shown and "UNKNOWN" in shown
+    piped = subprocess.run([sys.executable, "-m", "satiling.cli", "solve", "eternity2", "--engine",
+                            "sat", "--time-limit", "1"], capture_output=True, text=True, timeout=120)
+    assert "solving" not in piped.stderr and piped.returncode == 3
