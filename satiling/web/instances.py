@@ -1,0 +1,283 @@
+"""Puzzles for the web app: the bundled ones, instances posted as TOML (kept in the store and as
+files beside it), boards painted cell by cell and edge-matching boards generated -- each turned
+into an instance file's text and read by satiling's own loader, so a bad one gets satiling's own
+one-line message.
+"""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from .. import catalog
+from ..bundled import read_toml
+from ..errors import SatilingError
+from ..schema import MAX_FILE_BYTES, check_depth
+from .store import Store
+
+INSTANCE_ID = re.compile(r"i-[0-9a-f]{12}")
+LATTICES = ("square", "triangle", "hexagon")
+TOPOLOGIES = ("plane", "cylinder", "torus")
+FREEDOMS = ("free", "one-sided", "fixed")
+#: how long an export may take (a model of millions of placements takes tens of seconds)
+EXPORT_SECONDS = 300
+
+
+class FieldError(SatilingError):
+    """A bad value in a request, with the name of the form field it concerns."""
+
+    def __init__(self, message: str, field: str | None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class NotFound(SatilingError):
+    """An unknown puzzle or run: HTTP 404."""
+
+
+def bundled() -> list[dict[str, str]]:
+    """Every bundled puzzle: name, title and family."""
+    out = []
+    for folder_name, title in catalog.available():
+        out.append({"name": folder_name, "title": title, "family": _family_of(folder_name)})
+    return out
+
+
+def _family_of(name: str) -> str:
+    from ..registry import instance_folders
+    for folder in instance_folders():
+        path = folder / f"{name}.toml"
+        if path.is_file():
+            family = read_toml(path).get("family", "polyform")
+            return family if isinstance(family, str) else "polyform"
+    return "polyform"
+
+
+def source_of(store: Store, name: str) -> str:
+    """What a worker process loads ``name`` from: a bundled name, or the path of a stored
+    instance.  Anything else (a path on the server in particular) is an unknown puzzle."""
+    if not isinstance(name, str):
+        raise NotFound(f"unknown puzzle {name!r}")
+    if INSTANCE_ID.fullmatch(name):
+        path = store.instances_dir / f"{name}.toml"
+        if store.instance(name) is None:
+            raise NotFound(f"unknown instance {name!r}")
+        if not path.is_file():             # the store outlived its folder: write it again
+            path.write_text(store.instance(name)["toml"], encoding="utf-8")
+        return str(path)
+    if name in {n for n, _ in catalog.available()}:
+        return name
+    raise NotFound(f"unknown puzzle {name!r} (see the gallery)")
+
+
+def toml_of(store: Store, name: str) -> str:
+    """The instance file's text of a bundled puzzle or a stored instance."""
+    source = source_of(store, name)
+    if INSTANCE_ID.fullmatch(name):
+        return store.instance(name)["toml"]
+    from ..registry import instance_folders
+    for folder in instance_folders():
+        path = folder / f"{source}.toml"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    raise NotFound(f"unknown puzzle {name!r}")
+
+
+# -- posted instances -----------------------------------------------------------------------------
+def add_instance(store: Store, text: Any) -> str:
+    """Check ``text`` as an instance file (satiling's loader, all of it) and store it; return
+    its id.  Nothing is stored unless the puzzle loads."""
+    if not isinstance(text, str) or not text.strip():
+        raise FieldError("the instance file is empty: paste or upload a TOML instance file", "toml")
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise FieldError(f"larger than {MAX_FILE_BYTES >> 20} MB: not an instance file", "toml")
+    inst_id = "i-" + secrets.token_hex(6)
+    try:
+        data = _parsed(text, "instance")
+        puzzle = catalog.load_data(data, "instance", store.instances_dir)
+    except SatilingError as e:
+        raise FieldError(str(e), "toml") from None
+    path = store.instances_dir / f"{inst_id}.toml"
+    path.write_text(text, encoding="utf-8")
+    store.add_instance(inst_id, text, puzzle.title or "", puzzle.family)
+    return inst_id
+
+
+def _parsed(text: str, name: str) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SatilingError(f"{name}: not a valid instance file: {e}") from None
+    except RecursionError:
+        raise SatilingError(f"{name}: values nested too deep") from None
+    check_depth(data)
+    if "pieces_file" in data:
+        # a file name is read on the server: an instance posted to it carries its data inline
+        raise SatilingError(f"{name}: a posted instance gives its pieces inline ('pieces'), "
+                            "not as pieces_file")
+    return data
+
+
+# -- painted boards -------------------------------------------------------------------------------
+def paint_toml(body: dict[str, Any]) -> str:
+    """The instance file of a painted board (``POST /api/paint``)."""
+    lattice = _choice(body.get("lattice", "square"), LATTICES, "lattice")
+    topology = _choice(body.get("topology", "plane"), TOPOLOGIES, "topology")
+    freedom = _choice(body.get("freedom", "free"), FREEDOMS, "freedom")
+    cells = _cells(body.get("cells"), "cells")
+    if not cells:
+        raise FieldError("paint the board first: no cell is painted", "cells")
+    title = body.get("title") or "a painted board"
+    if not isinstance(title, str):
+        raise FieldError("the title is text", "title")
+    lines = [f"title = {_toml_str(title[:200])}", 'family = "polyform"', f'lattice = "{lattice}"']
+    pieces = body.get("pieces")
+    if isinstance(pieces, str):
+        if pieces not in piece_sets(lattice):
+            raise FieldError(f"unknown piece set {pieces!r} for the {lattice} lattice "
+                             f"(choose from {', '.join(piece_sets(lattice))})", "pieces")
+        lines.append(f'piece_set = {{ name = "{pieces}", freedom = "{freedom}" }}')
+    lines += ["", "[region]", *_region_lines(lattice, topology, cells)]
+    if isinstance(pieces, list):
+        lines += _piece_lines(pieces, freedom)
+    elif not isinstance(pieces, str):
+        raise FieldError("choose a piece set or draw pieces", "pieces")
+    return "\n".join(lines) + "\n"
+
+
+def _choice(value: Any, choices: tuple[str, ...], field: str) -> str:
+    if value not in choices:
+        raise FieldError(f"{field} is one of {', '.join(choices)}, not {value!r}", field)
+    return value
+
+
+def _cells(value: Any, field: str) -> list[tuple[int, int]]:
+    if not isinstance(value, list) or len(value) > 20000:
+        raise FieldError(f"{field} is a list of [row, col] pairs (at most 20000)", field)
+    out = []
+    for cell in value:
+        if (not isinstance(cell, list) or len(cell) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 10000 for x in cell)):
+            raise FieldError(f"{field}: {json.dumps(cell)[:40]} is not a [row, col] pair of whole numbers", field)
+        out.append((cell[0], cell[1]))
+    if len(set(out)) != len(out):
+        raise FieldError(f"{field}: a cell is given twice", field)
+    return out
+
+
+def _region_lines(lattice: str, topology: str, cells: list[tuple[int, int]]) -> list[str]:
+    """A plane region as its cells; a wrapped one as the rectangle (parallelogram) it must be."""
+    if topology == "plane":
+        return [f"cells = {json.dumps([list(c) for c in sorted(cells)])}"]
+    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    if len(cells) != rows * cols or (lattice != "square" and min(cells) != (0, 0)):
+        whole = "rectangle" if lattice == "square" else "parallelogram from [0, 0]"
+        raise FieldError(f"a {topology} is glued from a whole {whole}: paint every cell of it", "cells")
+    size = [f"rows = {rows}", f"cols = {cols}"] if lattice == "square" else [f"parallelogram = [{rows}, {cols}]"]
+    return size + [f'topology = "{topology}"']
+
+
+def _piece_lines(pieces: list[Any], freedom: str) -> list[str]:
+    if not pieces or len(pieces) > 1000:
+        raise FieldError("draw at least one piece (at most 1000)", "pieces")
+    lines = []
+    for i, piece in enumerate(pieces, 1):
+        if not isinstance(piece, dict):
+            raise FieldError(f"piece {i} is an object with name, cells and count", "pieces")
+        name = piece.get("name") or str(i)
+        count = piece.get("count", 1)
+        if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int):
+            raise FieldError(f"piece {i}: a name (text) and a count (whole number)", "pieces")
+        cells = _cells(piece.get("cells"), "pieces")
+        lines += ["", "[[piece]]", f"name = {_toml_str(name[:40])}",
+                  f"cells = {json.dumps([list(c) for c in cells])}", f"count = {count}",
+                  f'freedom = "{freedom}"']
+    return lines
+
+
+def _toml_str(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's, for the characters json.dumps escapes)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def piece_sets(lattice: str) -> list[str]:
+    """The bundled piece sets drawn on ``lattice`` (or taken by it, as the cubic takes the square's)."""
+    from ..bundled import instances_dir
+    out = []
+    for name in catalog.piece_sets():
+        own = read_toml(instances_dir() / "sets" / f"{name}.toml").get("lattice")
+        if own == lattice or lattice in catalog.TAKES_SETS_OF.get(own, ()):
+            out.append(name)
+    return out
+
+
+# -- generated boards -----------------------------------------------------------------------------
+def generate_toml(body: dict[str, Any]) -> str:
+    """The instance file of a random edge-matching board (``POST /api/generate``)."""
+    from ..families.edgematch.generate import generate, instance_toml
+    values = {}
+    for key, default in (("rows", None), ("cols", None), ("frame_colours", None),
+                         ("inner_colours", None), ("seed", 0)):
+        value = body.get(key, default)
+        if value is None and default is None and key in ("rows", "cols"):
+            raise FieldError(f"{key} is needed", key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise FieldError(f"{key} is a whole number, not {value!r}", key)
+        values[key] = value
+    if not 2 <= values["rows"] <= 32 or not 2 <= values["cols"] <= 32:
+        raise FieldError("a generated board has 2 to 32 rows and columns", "rows")
+    gen = generate(values["rows"], values["cols"], values["frame_colours"], values["inner_colours"],
+                   values["seed"])
+    flags = (f"--frame-colours {gen.frame_colours} --inner-colours {gen.inner_colours} "
+             f"--seed {gen.seed}")
+    return instance_toml(gen, f"generate-edgematch {gen.rows} {gen.cols} {flags}")
+
+
+# -- exports --------------------------------------------------------------------------------------
+def export(source: str, fmt: str) -> bytes:
+    """The model file ``satiling encode NAME --format FMT`` writes, by that command in a process
+    of its own (a large model takes a while; the server goes on serving)."""
+    from ..backends.formats import FORMATS
+    if fmt not in FORMATS:
+        raise FieldError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})", "format")
+    code = "import sys; from satiling.cli import main; sys.exit(main(sys.argv[1:]))"
+    try:
+        done = subprocess.run([sys.executable, "-c", code, "encode", source, "--format", fmt],
+                              capture_output=True, timeout=EXPORT_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        raise SatilingError(f"the {fmt} model took longer than {EXPORT_SECONDS} s to write: "
+                            f"use satiling encode") from None
+    if done.returncode != 0:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        message = lines[-1] if lines else f"encode failed (exit {done.returncode})"
+        raise FieldError(message.removeprefix("satiling: error: "), "format")
+    return done.stdout
+
+
+def stem(source: str) -> str:
+    """A file name for downloads: the puzzle's name, never the server's path."""
+    return Path(source).stem
+
+
+# -- what is known before any search --------------------------------------------------------------
+def facts(source: str) -> dict[str, Any]:
+    """What ``satiling info`` says of the puzzle (its facts and the model's sizes) and the
+    argument that settles it before a search, if any.  Slow on the largest puzzles (a minute
+    for Eternity's 1.4 million placements): the app runs it in a process of its own."""
+    puzzle = catalog.load(source)
+    info = dict(puzzle.info())
+    shape = puzzle.model_shape()
+    info.update((shape if shape is not None else puzzle.problem()).stats())
+    return {"info": _plain(info), "obstruction": puzzle.obstruction()}
+
+
+def _plain(info: dict[str, Any]) -> dict[str, Any]:
+    """The facts as JSON values (numbers and text)."""
+    return {str(k): v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+            for k, v in info.items()}

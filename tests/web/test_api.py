@@ -1,0 +1,332 @@
+"""The web app's API through starlette's test client: every endpoint, its errors (one line of JSON
+with satiling's own message, nothing stored), and runs checked against published answers (2
+tilings of the 3x20 box by the pentominoes) and against satiling's own verifier and scorer.
+
+One app on one store serves the module; the last tests open a second app on the same store file,
+as a restarted server would.
+"""
+from __future__ import annotations
+
+import json
+import time
+import tomllib
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web app needs starlette (pip install starlette httpx)")
+pytest.importorskip("httpx", reason="starlette's test client needs httpx")
+from starlette.testclient import TestClient  # noqa: E402
+
+from satiling import catalog  # noqa: E402
+from satiling.cli import main as cli_main  # noqa: E402
+from satiling.errors import SatilingError  # noqa: E402
+from satiling.web import create_app  # noqa: E402
+from satiling.web.store import Store  # noqa: E402
+
+GOOD = """title = "tetrominoes on a cylinder"
+piece_set = "tetrominoes"
+[region]
+rows = 4
+cols = 5
+topology = "cylinder"
+"""
+BAD = 'piece_set = "pentominoes"\nfredom = "free"\n[region]\nrows = 6\ncols = 10\n'
+SCRIPT = "<script>alert(1)</script>"
+FINAL = ("done", "stopped", "failed")
+
+
+@pytest.fixture(scope="module")
+def store_path(tmp_path_factory):
+    return tmp_path_factory.mktemp("web") / "runs.sqlite"
+
+
+@pytest.fixture(scope="module")
+def client(store_path):
+    with TestClient(create_app(store_path)) as c:
+        yield c
+
+
+def wait(client, run_id: str, seconds: float = 60) -> dict:
+    """The run once it has ended."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        run = client.get(f"/api/runs/{run_id}").json()
+        if run["state"] in FINAL:
+            return run
+        time.sleep(0.1)
+    raise AssertionError(f"run {run_id} still {run['state']} after {seconds} s")
+
+
+def described(client, name: str) -> dict:
+    """A puzzle's page once its facts are measured (the first request may answer before)."""
+    deadline = time.monotonic() + 60
+    while True:
+        page = client.get(f"/api/puzzles/{name}").json()
+        if not page["pending"] or time.monotonic() > deadline:
+            return page
+        time.sleep(0.2)
+
+
+def start(client, **body) -> str:
+    r = client.post("/api/runs", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["id"]
+
+
+def stored_instances(store_path) -> list:
+    return sorted(p.name for p in store_path.with_name(store_path.name + ".instances").iterdir())
+
+
+# -- the page and the puzzles ------------------------------------------------------------------------
+def test_page_and_static_files_are_served(client):
+    assert client.get("/").status_code == 200
+    assert "text/html" in client.get("/").headers["content-type"]
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_gallery_lists_every_bundled_puzzle(client):
+    listed = client.get("/api/puzzles").json()
+    assert [p["name"] for p in listed] == [name for name, _ in catalog.available()]
+    families = {p["name"]: p["family"] for p in listed}
+    assert families["eternity2"] == "edgematch" and families["iqlink-starter"] == "iqlink"
+
+
+def test_bundled_puzzle_drawn_with_its_info(client):
+    p = described(client, "pentomino-3x20")
+    assert p["svg"].lstrip().startswith(("<svg", "<?xml"))
+    assert p["info"]["cells"] == 60 and p["info"]["pieces"] == 12
+    assert p["info"]["placements"] == catalog.load("pentomino-3x20").info()["placements"]
+    assert p["obstruction"] is None
+    assert tomllib.loads(p["toml"])["piece_set"] == "pentominoes"
+
+
+def test_parity_argument_shown_before_any_search(client):
+    p = described(client, "tetromino-4x5")
+    assert p["obstruction"] == catalog.load("tetromino-4x5").obstruction()
+    assert "checkerboard" in p["obstruction"]
+
+
+def test_unknown_puzzle_and_server_path_are_404(client):
+    for name in ("no-such-puzzle", "i-000000000000", "..%2F..%2Fetc%2Fpasswd"):
+        r = client.get(f"/api/puzzles/{name}")
+        assert r.status_code == 404 and set(r.json()) == {"error", "field"}
+    assert "unknown puzzle 'no-such-puzzle'" in client.get("/api/puzzles/no-such-puzzle").json()["error"]
+
+
+def test_piece_sets_by_lattice(client):
+    assert "pentominoes" in client.get("/api/piece-sets?lattice=square").json()
+    assert client.get("/api/piece-sets?lattice=hexagon").json() == ["tetrahexes"]
+    r = client.get("/api/piece-sets?lattice=cubes")
+    assert r.status_code == 400 and r.json()["field"] == "lattice"
+
+
+def test_export_is_the_encode_commands_file(client):
+    r = client.get("/api/puzzles/pentomino-3x20/export?format=xcc")
+    assert r.status_code == 200
+    assert 'filename="pentomino-3x20.xcc"' in r.headers["content-disposition"]
+    assert "satiling encode pentomino-3x20" in r.text
+    bad = client.get("/api/puzzles/pentomino-3x20/export?format=docx")
+    assert bad.status_code == 400 and bad.json()["field"] == "format"
+
+
+# -- instances ----------------------------------------------------------------------------------------
+def test_good_instance_is_stored_and_served(client):
+    r = client.post("/api/instances", json={"toml": GOOD})
+    assert r.status_code == 200, r.text
+    p = r.json()
+    assert p["name"].startswith("i-") and len(p["name"]) == 14
+    again = described(client, p["name"])
+    assert again["info"]["topology"].startswith("cylinder") and again["toml"] == GOOD
+    assert again["svg"] == p["svg"]
+
+
+def test_bad_instance_gets_satilings_message_and_nothing_is_stored(client, store_path):
+    before = stored_instances(store_path)
+    with pytest.raises(SatilingError) as expected:
+        catalog.load_data(tomllib.loads(BAD), "instance", store_path.parent)
+    r = client.post("/api/instances", json={"toml": BAD})
+    assert r.status_code == 400
+    assert r.json() == {"error": str(expected.value), "field": "toml"}
+    assert "Traceback" not in r.text
+    assert stored_instances(store_path) == before
+
+
+def test_malformed_toml_and_server_files_refused(client, store_path):
+    before = stored_instances(store_path)
+    for text in ("[region\nrows = 2", 'family = "edgematch"\npieces_file = "/etc/passwd"\n'):
+        r = client.post("/api/instances", json={"toml": text})
+        assert r.status_code == 400 and r.json()["field"] == "toml"
+        assert "/etc/passwd" not in r.json()["error"] or "pieces_file" in r.json()["error"]
+    assert stored_instances(store_path) == before
+
+
+def test_oversized_upload_is_413_and_nothing_stored(client, store_path):
+    before = stored_instances(store_path)
+    r = client.post("/api/instances", json={"toml": GOOD + "#" * (1 << 20)})
+    assert r.status_code == 413 and "1 MB" in r.json()["error"]
+    assert stored_instances(store_path) == before
+
+
+def test_script_in_title_is_data_and_escaped_in_svg(client):
+    text = f'title = "{SCRIPT}"\npiece_set = "tetrominoes"\n[region]\nrows = 4\ncols = 5\n'
+    p = client.post("/api/instances", json={"toml": text}).json()
+    assert p["title"] == SCRIPT                      # the text itself, for the page to show as text
+    assert "<script" not in p["svg"].lower()
+    listed = client.get(f"/api/puzzles/{p['name']}").json()
+    assert "<script" not in listed["svg"].lower()
+
+
+def test_painted_board_becomes_an_instance(client):
+    cells = [[r, c] for r in range(6) for c in range(10)]
+    made = client.post("/api/paint", json={"lattice": "square", "topology": "plane", "cells": cells,
+                                           "pieces": "pentominoes", "freedom": "free", "title": "6x10"})
+    p = described(client, made.json()["name"])
+    assert p["info"]["cells"] == 60 and p["info"]["pieces"] == 12
+    own = client.post("/api/paint", json={"lattice": "square", "topology": "cylinder",
+                                          "cells": [[r, c] for r in range(2) for c in range(4)],
+                                          "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]], "count": 4}],
+                                          "freedom": "free", "title": "dominoes"}).json()
+    own = described(client, own["name"])
+    assert own["info"]["topology"].startswith("cylinder") and own["info"]["pieces"] == 4
+
+
+def test_bad_paint_names_its_field(client):
+    r = client.post("/api/paint", json={"lattice": "square", "cells": [], "pieces": "pentominoes"})
+    assert r.status_code == 400 and r.json()["field"] == "cells"
+    r = client.post("/api/paint", json={"lattice": "square", "topology": "torus", "cells": [[0, 0], [1, 1]],
+                                        "pieces": "pentominoes"})
+    assert r.status_code == 400 and r.json()["field"] == "cells"
+    r = client.post("/api/paint", json={"lattice": "square", "cells": [[0, 0]], "pieces": "hexiamonds"})
+    assert r.status_code == 400 and r.json()["field"] == "pieces"
+
+
+def test_generated_board_and_bad_size(client):
+    p = client.post("/api/generate", json={"rows": 4, "cols": 4, "seed": 3}).json()
+    assert p["family"] == "edgematch" and "planted" in p["toml"]
+    r = client.post("/api/generate", json={"rows": "four", "cols": 4})
+    assert r.status_code == 400 and r.json()["field"] == "rows"
+
+
+def test_body_that_is_not_json_is_one_line(client):
+    r = client.post("/api/instances", content=b"not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and set(r.json()) == {"error", "field"}
+
+
+# -- runs -----------------------------------------------------------------------------------------------
+def test_unknown_run_is_404(client):
+    for path in ("", "/events", "/solutions", "/solutions/0.svg", "/solutions.jsonl", "/scores"):
+        r = client.get(f"/api/runs/r-000000000000{path}")
+        assert r.status_code == 404 and "unknown run" in r.json()["error"]
+    assert client.post("/api/runs/r-000000000000/stop").status_code == 404
+
+
+def test_bad_run_arguments_are_400_and_nothing_queued(client):
+    before = len(client.get("/api/runs").json())
+    for body, field in (({"puzzle": "pentomino-3x20", "task": "count", "engine": "nope"}, "engine"),
+                        ({"puzzle": "pentomino-3x20", "task": "dance"}, "task"),
+                        ({"puzzle": "pentomino-3x20", "task": "maximise"}, "task"),
+                        ({"puzzle": "pentomino-3x20", "task": "count", "time_limit": -1}, "time_limit")):
+        r = client.post("/api/runs", json=body)
+        assert r.status_code == 400 and r.json()["field"] == field, r.text
+    assert client.post("/api/runs", json={"puzzle": "../etc/passwd", "task": "count"}).status_code == 404
+    assert len(client.get("/api/runs").json()) == before
+
+
+def test_count_pentomino_3x20_is_2(client):
+    run_id = start(client, puzzle="pentomino-3x20", task="count", engine="auto")
+    events = [json.loads(line[6:]) for line in client.get(f"/api/runs/{run_id}/events").text.splitlines()
+              if line.startswith("data: ")]
+    assert events[-1]["type"] == "end" and events[-1]["found"] == 2
+    run = wait(client, run_id)
+    assert (run["state"], run["stop"], run["found"]) == ("done", "done", 2)
+
+
+def test_enumerate_pentomino_3x20_gives_2_verified_downloads(client, tmp_path):
+    run_id = start(client, puzzle="pentomino-3x20", task="enumerate")
+    assert wait(client, run_id)["found"] == 2
+    page = client.get(f"/api/runs/{run_id}/solutions?offset=0&limit=24").json()
+    assert page["total"] == 2 and [i["index"] for i in page["items"]] == [0, 1]
+    for k in (0, 1):
+        svg = client.get(f"/api/runs/{run_id}/solutions/{k}.svg")
+        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+        one = client.get(f"/api/runs/{run_id}/solutions/{k}.json").json()
+        assert one["puzzle"] == "pentomino-3x20" and len(one["placements"]) == 12
+    assert client.get(f"/api/runs/{run_id}/solutions/2.json").status_code == 404
+    lines = client.get(f"/api/runs/{run_id}/solutions.jsonl").text
+    assert len(lines.splitlines()) == 2
+    path = tmp_path / "solutions.jsonl"
+    path.write_text(lines)
+    assert cli_main(["verify", "pentomino-3x20", str(path)]) == 0     # satiling verify's own path
+    late = client.get(f"/api/runs/{run_id}/events").text             # a late page: the state, then end
+    assert '"type":"end"' in late and '"found":2' in late
+
+
+def test_maximise_scores_recorded_and_best_board_scored_by_satiling(client):
+    from satiling.families.edgematch.score import score
+    board = client.post("/api/generate", json={"rows": 5, "cols": 5, "seed": 7}).json()
+    run_id = start(client, puzzle=board["name"], task="maximise", time_limit=2)
+    run = wait(client, run_id)
+    assert run["state"] == "done" and run["score"] is not None
+    scores = client.get(f"/api/runs/{run_id}/scores").json()
+    assert scores and scores[-1][1] == run["score"]
+    assert [s for _, s in scores] == sorted(s for _, s in scores)
+    stored = client.get(f"/api/runs/{run_id}/solutions/0.json").json()
+    puzzle = catalog.load_data(tomllib.loads(board["toml"]), board["name"], None)
+    placements = [puzzle.placement_from_json(p) for p in stored["placements"]]
+    assert score(puzzle, puzzle.board_from(placements, strict=False)).matched == run["score"]
+    assert "<svg" in client.get(f"/api/runs/{run_id}").json()["best_svg"]
+
+
+def test_stop_a_running_count_keeps_its_count(client):
+    run_id = start(client, puzzle="obeirne-hexagon", task="count")
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/runs/{run_id}").json()["found"] == 0:     # running, found some
+        assert time.monotonic() < deadline, "no progress within 60 s"
+        time.sleep(0.1)
+    assert client.post(f"/api/runs/{run_id}/stop").status_code == 200
+    asked = time.monotonic()
+    run = wait(client, run_id)
+    assert time.monotonic() - asked < 1.0
+    assert (run["state"], run["stop"]) == ("stopped", "interrupted") and run["found"] > 0
+
+
+def test_stop_a_queued_run(store_path, tmp_path):
+    with TestClient(create_app(tmp_path / "one.sqlite")) as c:
+        c.app.state.web.runs.slots = 1
+        first = start(c, puzzle="obeirne-hexagon", task="count")
+        queued = start(c, puzzle="pentomino-3x20", task="count")
+        assert c.get(f"/api/runs/{queued}").json()["state"] == "queued"
+        c.post(f"/api/runs/{queued}/stop")
+        assert c.get(f"/api/runs/{queued}").json()["state"] == "stopped"
+        c.post(f"/api/runs/{first}/stop")
+        assert wait(c, first)["state"] == "stopped"
+
+
+def test_restarted_server_lists_finished_runs_and_their_solutions(client, store_path):
+    runs = client.get("/api/runs").json()
+    enumerated = next(r for r in runs if r["task"] == "enumerate")
+    orphan = Store(store_path)              # a run the server was running when it died
+    orphan.add_run("r-0123456789ab", "pentomino-6x10", "count", "auto", None, True, None)
+    orphan.update_run("r-0123456789ab", state="running", found=17)
+    orphan.close()
+    with TestClient(create_app(store_path)) as again:
+        listed = {r["id"]: r for r in again.get("/api/runs").json()}
+        assert {r["id"] for r in runs} <= set(listed)
+        assert listed[enumerated["id"]]["state"] == "done"
+        assert again.get(f"/api/runs/{enumerated['id']}/solutions").json()["total"] == 2
+        assert listed["r-0123456789ab"]["state"] == "stopped" and listed["r-0123456789ab"]["found"] == 17
+        end = again.get(f"/api/runs/{enumerated['id']}/events").text
+        assert '"state":"done"' in end
+
+
+# -- the token -----------------------------------------------------------------------------------------
+def test_token_needed_on_api_when_set(tmp_path):
+    with TestClient(create_app(tmp_path / "t.sqlite", token="s3cret")) as c:
+        for headers, params in (({}, {}), ({"X-Satiling-Token": "wrong"}, {}), ({}, {"token": "wrong"})):
+            r = c.get("/api/puzzles", headers=headers, params=params)
+            assert r.status_code == 403 and set(r.json()) == {"error", "field"}
+        assert c.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "count"}).status_code == 403
+        assert c.get("/api/runs").status_code == 403
+        assert c.get("/api/puzzles", headers={"X-Satiling-Token": "s3cret"}).status_code == 200
+        assert c.get("/api/puzzles", params={"token": "s3cret"}).status_code == 200
+        assert c.get("/").status_code == 200                 # the page itself reads the token from its URL
