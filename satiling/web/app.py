@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import SatilingError
 from . import instances
 from .instances import FieldError, NotFound
-from .runs import FINAL_STATES, RunManager, Spec, as_json
+from .runs import FINAL_STATES, RunManager, Spec, as_json, exit_with_parent
 from .store import RUN_FIELDS, Store, placements_of
 
 STATIC = Path(__file__).parent / "static"
@@ -59,13 +59,16 @@ def error(status: int, message: str, field: str | None = None) -> JSONResponse:
 # -- what the app holds ----------------------------------------------------------------------------
 class Puzzles:
     """Loaded puzzles by source (a few, most recently used) and their facts (``info``, computed
-    once in a process of its own: the largest take a minute)."""
+    once each in a process of its own: the largest take a minute, and a server that stops ends
+    that process at once instead of waiting for it)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loaded: OrderedDict[str, Any] = OrderedDict()
         self._facts: dict[str, concurrent.futures.Future] = {}
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._worker: Any = None
+        self._jobs: Any = None
+        self._closed = threading.Event()
 
     def load(self, source: str) -> Any:
         from .. import catalog
@@ -81,27 +84,66 @@ class Puzzles:
         return puzzle
 
     def facts(self, source: str) -> concurrent.futures.Future:
+        """The facts of ``source``, asked of the facts process once (a failure other than
+        satiling's own message is asked again next time)."""
         with self._lock:
             future = self._facts.get(source)
-            if future is None or (future.done() and future.exception() is not None
-                                  and not isinstance(future.exception(), SatilingError)):
-                if self._pool is None:
-                    self._pool = concurrent.futures.ProcessPoolExecutor(
-                        1, mp_context=multiprocessing.get_context("spawn"), initializer=_quiet)
-                future = self._facts[source] = self._pool.submit(instances.facts, source)
+            if future is not None and not (future.done() and future.exception() is not None
+                                           and not isinstance(future.exception(), SatilingError)):
+                return future
+            future = self._facts[source] = concurrent.futures.Future()
+            if self._worker is None or not self._worker.is_alive():
+                self._start()
+            self._jobs.put(source)
             return future
 
+    def _start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._jobs, results = ctx.Queue(), ctx.Queue()
+        self._worker = ctx.Process(target=facts_loop, args=(self._jobs, results), daemon=True,
+                                   name="satiling-facts")
+        self._worker.start()
+        threading.Thread(target=self._read, args=(results,), daemon=True).start()
+
+    def _read(self, results: Any) -> None:
+        import queue
+        while not self._closed.is_set():
+            try:
+                source, ok, value = results.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError):
+                return
+            with self._lock:
+                future = self._facts.get(source)
+            if future is not None and not future.done():
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(SatilingError(value))
+
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        self._closed.set()
+        if self._worker is not None and self._worker.is_alive():
+            self._worker.terminate()
+            self._worker.join(2.0)
 
 
-def _quiet() -> None:
-    """The facts process ignores the terminal's Ctrl-C (the server shuts it down)."""
+def facts_loop(jobs: Any, results: Any) -> None:
+    """The facts process: measure each puzzle asked for, in turn."""
     import os
     import signal
-    os.setpgrp()
+    os.setpgrp()                          # the terminal's Ctrl-C is the server's to handle
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
+    while True:
+        source = jobs.get()
+        try:
+            results.put((source, True, instances.facts(source)))
+        except SatilingError as e:
+            results.put((source, False, str(e)))
+        except Exception as e:            # noqa: BLE001 -- one line for the page, never a trace
+            results.put((source, False, f"{type(e).__name__}: {e}"))
 
 
 class Web:
@@ -166,12 +208,14 @@ async def list_puzzles(request: Request) -> Response:
 
 
 async def show_puzzle(request: Request) -> Response:
-    return JSONResponse(await describe(web(request), request.path_params["name"]))
+    with_facts = request.query_params.get("facts", "1") != "0"
+    return JSONResponse(await describe(web(request), request.path_params["name"], with_facts))
 
 
-async def describe(web_: Web, name: str) -> dict[str, Any]:
+async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, Any]:
     """A puzzle's page: its file, its drawing, its facts (those not ready within
-    :data:`FACTS_WAIT` seconds say so, ``pending``: ask again)."""
+    :data:`FACTS_WAIT` seconds say so, ``pending``: ask again; none with ``with_facts`` False,
+    for the gallery's cards)."""
     from ..render import to_svg
 
     def drawn() -> dict[str, Any]:
@@ -182,13 +226,19 @@ async def describe(web_: Web, name: str) -> dict[str, Any]:
                 "source": source}
 
     out = await run_in_threadpool(drawn)
-    future = web_.puzzles.facts(out.pop("source"))
+    source = out.pop("source")
+    if not with_facts:
+        out.update(info={}, obstruction=None, pending=False)
+        return out
+    future = web_.puzzles.facts(source)
     try:
         facts = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), FACTS_WAIT)
         out.update(facts, pending=False)
     except asyncio.TimeoutError:
         out.update(info={"model": "still being measured: reload in a moment"}, obstruction=None,
                    pending=True)
+    except SatilingError as e:
+        out.update(info={"model": f"cannot be measured: {e}"}, obstruction=None, pending=False)
     return out
 
 

@@ -171,15 +171,26 @@ def _cells(value: Any, field: str) -> list[tuple[int, int]]:
 
 
 def _region_lines(lattice: str, topology: str, cells: list[tuple[int, int]]) -> list[str]:
-    """A plane region as its cells; a wrapped one as the rectangle (parallelogram) it must be."""
+    """A plane region as its cells; a wrapped one as the rectangle (square lattice, moved to
+    [0, 0]) or the lattice's own parallelogram (triangle, hexagon) it must be, cell for cell."""
     if topology == "plane":
         return [f"cells = {json.dumps([list(c) for c in sorted(cells)])}"]
-    rows = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) - min(c for _, c in cells) + 1
-    if len(cells) != rows * cols or (lattice != "square" and min(cells) != (0, 0)):
-        whole = "rectangle" if lattice == "square" else "parallelogram from [0, 0]"
-        raise FieldError(f"a {topology} is glued from a whole {whole}: paint every cell of it", "cells")
-    size = [f"rows = {rows}", f"cols = {cols}"] if lattice == "square" else [f"parallelogram = [{rows}, {cols}]"]
+    if lattice == "square":
+        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+        rows = max(r for r, _ in cells) - r0 + 1
+        cols = max(c for _, c in cells) - c0 + 1
+        whole = {(r - r0, c - c0) for r, c in cells} == {(r, c) for r in range(rows) for c in range(cols)}
+        size, shape = [f"rows = {rows}", f"cols = {cols}"], "rectangle"
+    else:
+        from ..geometry import hexagon, triangle
+        geometry = triangle if lattice == "triangle" else hexagon
+        # triangle cells are [row, col] (2 * cols per row); hexagon cells are axial [q, r]
+        rows = len({c[0] if lattice == "triangle" else c[1] for c in cells})
+        cols = len(cells) // (2 * rows) if lattice == "triangle" else len({c[0] for c in cells})
+        whole = set(cells) == set(geometry.parallelogram(rows, cols))
+        size, shape = [f"parallelogram = [{rows}, {cols}]"], "parallelogram (as the lattice draws it from its origin)"
+    if not whole:
+        raise FieldError(f"a {topology} is glued from a whole {shape}: paint every cell of it", "cells")
     return size + [f'topology = "{topology}"']
 
 

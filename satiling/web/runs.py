@@ -54,6 +54,7 @@ def child_main(spec: Spec, out: Any) -> None:
     """Run ``spec`` and send its events to ``out`` (a multiprocessing queue); the last message
     is ``{"type": "end", ...}`` or ``{"type": "failed", "error": ...}``."""
     os.setpgrp()      # the terminal's Ctrl-C stops the server, which stops its runs (not the terminal)
+    exit_with_parent()
     sender = _Sender(out)
     try:
         _child_run(spec, sender)
@@ -65,6 +66,18 @@ def child_main(spec: Spec, out: Any) -> None:
         sender.flush()
         message = str(e) if isinstance(e, SatilingError) else f"{type(e).__name__}: {e}"
         out.put({"type": "failed", "error": message})
+
+
+def exit_with_parent() -> None:
+    """End this process when the server that started it is gone (killed, not stopped): with a
+    process group of its own nothing else would end it, and nobody would store what it finds."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 def _child_run(spec: Spec, sender: "_Sender") -> None:

@@ -100,6 +100,11 @@ def test_bundled_puzzle_drawn_with_its_info(client):
     assert tomllib.loads(p["toml"])["piece_set"] == "pentominoes"
 
 
+def test_gallery_card_without_facts(client):
+    card = client.get("/api/puzzles/eternity?facts=0").json()
+    assert card["svg"] and card["info"] == {} and card["pending"] is False
+
+
 def test_parity_argument_shown_before_any_search(client):
     p = described(client, "tetromino-4x5")
     assert p["obstruction"] == catalog.load("tetromino-4x5").obstruction()
@@ -188,6 +193,22 @@ def test_painted_board_becomes_an_instance(client):
                                           "freedom": "free", "title": "dominoes"}).json()
     own = described(client, own["name"])
     assert own["info"]["topology"].startswith("cylinder") and own["info"]["pieces"] == 4
+
+
+def test_wrapped_triangle_and_hexagon_boards_painted_in_lattice_coordinates(client):
+    from satiling.geometry import hexagon, triangle
+    torus = client.post("/api/paint", json={"lattice": "hexagon", "topology": "torus",
+                                            "cells": [list(c) for c in hexagon.parallelogram(4, 7)],
+                                            "pieces": "tetrahexes", "freedom": "free"}).json()
+    torus = described(client, torus["name"])
+    assert "parallelogram = [4, 7]" in torus["toml"] and torus["info"]["cells"] == 28
+    assert torus["info"]["topology"].startswith("torus")
+    strip = client.post("/api/paint", json={"lattice": "triangle", "topology": "cylinder",
+                                            "cells": [list(c) for c in triangle.parallelogram(3, 4)],
+                                            "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]], "count": 12}],
+                                            "freedom": "free"}).json()
+    strip = described(client, strip["name"])
+    assert "parallelogram = [3, 4]" in strip["toml"] and strip["info"]["cells"] == 24
 
 
 def test_bad_paint_names_its_field(client):
