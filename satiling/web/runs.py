@@ -179,7 +179,8 @@ class _Sender:
         eta = self.timeleft.seconds if self.timeleft is not None else None
         self.out.put({"type": "progress", "found": self.found, "fraction": self.fraction,
                       "rate": round(self.found / seconds, 2) if seconds > 0 else None,
-                      "eta": None if eta is None else round(eta, 1), "seconds": round(seconds, 3)})
+                      "eta": None if eta is None else round(eta, 1), "seconds": round(seconds, 3),
+                      "at": time.time()})       # the wall clock when sent: how late a page hears it
 
 
 # -- the server's side ------------------------------------------------------------------------------
