@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import secrets
+import socket
+import sqlite3
 import sys
 
 from ..errors import SatilingError
@@ -46,22 +48,30 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise SatilingError(f"--port is from 1 to 65535, not {args.port}")
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
+    sock = listening_socket(args.host, args.port)     # bound before the store is opened or the address printed
     try:
         app = create_app(args.store, token=token)
-    except OSError as e:
-        raise SatilingError(f"{args.store}: cannot open the store: {e.strerror or e}") from None
+    except (OSError, sqlite3.Error) as e:
+        sock.close()
+        raise SatilingError(f"{args.store}: cannot open the store: {getattr(e, 'strerror', None) or e}") from None
     shown = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown}:{args.port}/"
     print(f"satiling: serving on {address}" + (f"?token={token}" if token else ""), flush=True)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            lifespan="on", timeout_graceful_shutdown=5)
-    server = uvicorn.Server(config)
-    try:
-        server.run()
-    except SystemExit:                    # uvicorn's own exit when it cannot bind
-        pass
-    if not server.started:
-        raise SatilingError(f"cannot listen on {args.host}:{args.port} (in use, or not an address "
-                            "of this machine)")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
     print("satiling: stopped", file=sys.stderr)
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, or one line saying why not."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        raise SatilingError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock

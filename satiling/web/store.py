@@ -44,9 +44,9 @@ class Store:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self.instances_dir = self.path.with_name(self.path.name + ".instances")
-        self.instances_dir.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self.instances_dir.mkdir(parents=True, exist_ok=True)
         self._db.row_factory = sqlite3.Row
         with self._lock:
             self._db.execute("PRAGMA journal_mode=WAL")

@@ -351,3 +351,42 @@ def test_token_needed_on_api_when_set(tmp_path):
         assert c.get("/api/puzzles", headers={"X-Satiling-Token": "s3cret"}).status_code == 200
         assert c.get("/api/puzzles", params={"token": "s3cret"}).status_code == 200
         assert c.get("/").status_code == 200                 # the page itself reads the token from its URL
+
+
+# -- the command ---------------------------------------------------------------------------------------
+def test_serve_prints_its_address_and_ctrl_c_stops_it_cleanly(tmp_path):
+    import signal
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "serve", "--port", str(port),
+                             "--store", str(tmp_path / "s.sqlite")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == f"satiling: serving on http://127.0.0.1:{port}/\n"
+        import httpx
+        assert httpx.get(f"http://127.0.0.1:{port}/api/puzzles", timeout=30).status_code == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode in (0, 130) and "Traceback" not in err
+
+
+def test_serve_on_a_busy_port_is_one_line_and_opens_no_store(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "satiling.cli", "serve", "--port", str(port),
+                               "--store", str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                              timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"satiling: error: cannot listen on 127.0.0.1:{port}")
+    assert len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "s.sqlite").exists()
