@@ -233,7 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="edge matching: the score problem (every square filled, as many joins "
                         "matching as possible) instead of the puzzle; needs a format with an "
                         "objective (wcnf: the joins are the soft clauses)")
-    s.add_argument("-o", "--output", help="write to this file instead of stdout")
+    s.add_argument("-o", "--output", help="write to this file instead of stdout (--format mzn: "
+                   "-o NAME.mzn writes the model there and its data to NAME.dzn)")
 
     s = _model_command(sub, "solve", "find one solution, verify it, draw it", cmd_solve)
     _solver_options(s)
@@ -474,10 +475,18 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+    from .backends.formats import file_names
+    data_path, note = file_names(args.format, args.output)
+    if data_path:                          # -o NAME.mzn: the data beside it, checked as -o is
+        check_writable(data_path)
+        check_not_input(data_path, "-o", [args.name])
     with stages(("model",)):
         puzzle = catalog.load(args.name)
         export = model_export(args, puzzle)
     problem = export.problem
+    if note:
+        print(f"satiling: note: {note}", file=sys.stderr)
     with output_file(args.output) as out:
         if args.format == "dimacs":
             from .backends.cnf import CnfEncoder
@@ -488,8 +497,10 @@ def cmd_encode(args: argparse.Namespace) -> int:
             print(f"satiling: {puzzle.name}: {n_vars} variables, {n_clauses} clauses", file=sys.stderr)
         else:
             from .backends.formats import write_model
-            sizes = write_model(args.format, export, out, args.amo or "pairwise")
-            print(f"satiling: {puzzle.name}: {args.format}: {sizes}", file=sys.stderr)
+            with output_file(data_path) if data_path else nullcontext() as data:
+                sizes = write_model(args.format, export, out, args.amo or "pairwise", data)
+            also = f" (data in {data_path})" if data_path else ""
+            print(f"satiling: {puzzle.name}: {args.format}: {sizes}{also}", file=sys.stderr)
     return EXIT_FOUND
 
 

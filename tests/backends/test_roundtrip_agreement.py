@@ -240,19 +240,60 @@ def _cpsat_rows(n: int, rows: list[tuple[list[tuple[int, int]], str, str]]) -> l
     return [bool(solver.value(x[v])) for v in range(1, n + 1)]
 
 
+def dzn(text: str) -> dict[str, Any]:
+    """The assignments of MiniZinc data as the writer spells them: ints, lists of ints or sets,
+    sets and 2d arrays (``[| 1, 2 | 3, 4 |]``, an empty one as ``array2d(1..0, 1..w, [])``)."""
+    def ints(s: str) -> list[int]:
+        return [int(w) for w in s.replace(",", " ").split()]
+
+    data: dict[str, Any] = {}
+    for name, value in re.findall(r"^(\w+) = (.*);$", text, re.M):
+        if value.startswith("[|"):
+            data[name] = [ints(r) for r in value[2:-2].split("|")]
+        elif value.startswith("array2d"):
+            data[name] = []
+        elif value.startswith("[{"):
+            data[name] = [set(ints(s)) for s in re.findall(r"\{([^}]*)\}", value)]
+        elif value.startswith(("[", "{")):
+            data[name] = ints(value[1:-1])
+        else:
+            data[name] = int(value)
+    return data
+
+
 def solve_mzn(path: Path) -> str:
-    """The MiniZinc file's constraints (``constraint + x[1] - 2*x[3] >= 1;``) by CP-SAT, answered
-    as MiniZinc prints them."""
-    text = path.read_text()
-    n = int(re.search(r"int: n = (\d+);", text).group(1))
-    rows = []
-    for m in re.finditer(r"^constraint (.*) (==|>=|<=) (-?\d+);", text, re.M):
-        terms = [(int(f"{sign}{k or 1}"), int(v)) for sign, k, v in
-                 re.findall(r"([+-]?)\s*(?:(\d+)\*)?x\[(\d+)\]", m.group(1))]
-        rows.append((terms, m.group(2), m.group(3)))
-    values = _cpsat_rows(n, rows)
-    if values is None:
+    """The MiniZinc model's constraints, read from its data (``NAME.dzn`` beside it, or after
+    the model): choices, owners' all_different, tables, clauses and linear rows, by CP-SAT;
+    answered as MiniZinc prints them."""
+    from ortools.sat.python import cp_model
+    beside = path.with_suffix(".dzn")
+    d = dzn(beside.read_text() if beside.exists() else path.read_text())
+    model = cp_model.CpModel()
+    n, nc, no = d["n"], d["nc"], d["no"]
+    y = [None] + [model.new_int_var(1, d["size"][g], f"y{g}") for g in range(nc)] + \
+        [model.new_int_var(1, no, f"o{o}") for o in range(no)]
+    x = [None] + [model.new_bool_var(f"x{v}") for v in range(1, n + 1)]
+    for v in range(1, n + 1):
+        g = d["choice"][v - 1]
+        if g:
+            model.add(y[g] == d["value"][v - 1]).only_enforce_if(x[v])
+            model.add(y[g] != d["value"][v - 1]).only_enforce_if(~x[v])
+    model.add_all_different(y[nc + 1:])
+    zero = model.new_constant(0)
+    for t in range(d["nt"]):
+        cols = [y[c] if c else zero for c in d["column"][t]]
+        model.add_allowed_assignments(cols, d["row"][d["first"][t] - 1:d["last"][t]])
+    for pos, neg in zip(d["pos"], d["neg"]):
+        model.add_bool_or([x[v] for v in pos] + [~x[v] for v in neg])
+    start = d["start"]
+    for r in range(d["nr"]):
+        expr = sum(d["coef"][i - 1] * x[d["term"][i - 1]] for i in range(start[r], start[r + 1]))
+        model.add_linear_constraint(expr, d["lo"][r], d["hi"][r])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "=====UNSATISFIABLE=====\n"
+    values = [bool(solver.value(x[v])) for v in range(1, n + 1)]
     return "x = [" + ", ".join("true" if b else "false" for b in values) + "];\n----------\n"
 
 
