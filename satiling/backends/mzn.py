@@ -202,6 +202,8 @@ def _definitions(p: Problem, s: Structure, member: dict[int, tuple[int, int]]) -
     used: set[int] = set()
     for col, members in enumerate(s.choices):
         for key in _keys(members, covers, member):
+            if key == col:
+                continue
             got = _defined_by(key, members, covers, implies, member)
             if got is not None:
                 s.defines.setdefault(key, []).append(col)
@@ -280,15 +282,16 @@ def _write_names(s: Structure, out: TextIO) -> None:
 
 def _write_tables(s: Structure, out: TextIO) -> int:
     tables = []
+    owner_of = {g: len(s.choices) + 1 + o for o, g in enumerate(s.owned)}     # its y
     for key, members in enumerate(s.choices):
-        cols = [len(s.choices) + 1 + s.owned.index(key)] if key in s.owned else []
+        cols = [owner_of[key]] if key in owner_of else []
         defined = s.defines.get(key, [])
         cols += [c + 1 for c in defined]
         if not cols:
             continue
         rows = []
         for k, v in enumerate(members, 1):
-            vals = ([s.owner[v] + 1] if key in s.owned else []) + [s.gives.get((c, v), 0) for c in defined]
+            vals = ([s.owner[v] + 1] if key in owner_of else []) + [s.gives.get((c, v), 0) for c in defined]
             if all(vals):
                 rows.append([k] + vals)
         tables.append(([key + 1] + cols, rows))
