@@ -58,10 +58,11 @@ def test_maximising_without_a_limit_runs_until_ctrl_c(tmp_path):
     import signal
     import subprocess
     import sys
+    import re
     p = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "eternity2", "--maximize-matches"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    for line in p.stderr:                          # wait for a first board
-        if "score" in line:
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    for line in p.stderr:                          # wait for a first board ("score 441/480 ...")
+        if re.search(r"score \d+/480", line):
             break
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=120)
