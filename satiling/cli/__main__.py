@@ -1,0 +1,6 @@
+"""``python -m satiling.cli``: the command line."""
+import sys
+
+from .main import main
+
+sys.exit(main())

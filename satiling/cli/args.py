@@ -1,0 +1,18 @@
+"""What the parsed options mean to the model: the family options a user set.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..registry import model_options as family_options
+
+
+def model_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The model options a user set, keyed as ``puzzle.problem`` expects them."""
+    out = {}
+    for _, opt in family_options():
+        value = getattr(args, "model_" + opt.key, None)
+        if value not in (None, False):
+            out[opt.key] = value
+    return out

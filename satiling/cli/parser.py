@@ -1,0 +1,294 @@
+"""The command line's parser: every command, its options and its help, in one place.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+from typing import Any, Callable
+
+from ..errors import SatilingError
+from ..commands.common import EXIT_ERROR
+from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
+from ..registry import families, model_options as family_options
+from ..run.engines import names as engine_names
+from .files import cmd_decode, cmd_encode, cmd_info, cmd_list, cmd_render, cmd_verify
+from .solving import MAXIMISE_ENGINES, SOLVE_ENGINES, cmd_count, cmd_enumerate, cmd_solve
+
+
+#: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
+PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show",
+           "satiling.commands.completion")
+
+EPILOG = """\
+examples:
+  satiling list                                  bundled puzzles
+  satiling solve pentomino-6x10 --svg p.svg      solve, draw in the terminal and to a file
+  satiling count pentomino-6x10                  2339 (distinct); --raw gives 9356
+  satiling enumerate pentomino-3x20 --raw        every solution as JSON lines
+  satiling encode pentomino-6x10 > p.cnf         DIMACS for any SAT solver
+  cadical p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
+
+NAME is a bundled puzzle (see 'satiling list') or a path to an instance file (TOML).
+exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its error as one line on stderr (exit 2), like every other error."""
+
+    def error(self, message: str):
+        # "satiling: error:" like every other error, whichever subcommand's option it was
+        self.exit(EXIT_ERROR, f"satiling: error: {message} (see '{self.prog} --help')\n")
+
+
+def amo_arg(text: str) -> str:
+    """An argparse type: an at-most-one encoding the CNF backend knows."""
+    from ..backends.cnf import AMO_ENCODINGS
+    if text not in AMO_ENCODINGS:
+        raise argparse.ArgumentTypeError(f"unknown at-most-one encoding {text[:40]!r} (choose from "
+                                         f"{', '.join(AMO_ENCODINGS)})")
+    return text
+
+
+def sat_solver_arg(text: str) -> str:
+    """An argparse type: a solver that enumerates with blocking clauses (``count``/``enumerate
+    --solver``), checked whichever engine runs, so a misspelt name is never silently ignored."""
+    from ..search.solve import enumeration_solver
+    try:
+        return enumeration_solver(text)
+    except SatilingError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+# -- parser ---------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="satiling", description="Tiling, packing and edge-matching puzzles as SAT / CP-SAT problems.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"satiling {_version()}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("list", help="list the bundled puzzles")
+    s.set_defaults(run=cmd_list)
+
+    s = _model_command(sub, "info", "sizes of a puzzle and its model", cmd_info)
+    s.add_argument("--amo", default="pairwise", type=amo_arg,
+                   help="at-most-one encoding for the clause count")
+
+    from ..backends.formats import FORMATS as ENCODE_FORMATS
+    s = _model_command(sub, "encode", "write the model for an external solver (stdout)", cmd_encode)
+    s.add_argument("--format", choices=ENCODE_FORMATS, default="dimacs",
+                   help="dimacs: CNF with a 'c v VAR PLACEMENT' map (default); wcnf: MaxSAT; opb: "
+                        "pseudo-Boolean; cpsat: CP-SAT model as protobuf text; lp: CPLEX LP (HiGHS, "
+                        "SCIP, CBC); lpsolve: lp_solve's LP (OR-Tools' LP importer); mps: free MPS; "
+                        "xcc: Knuth's DLX1/SSXCC exact cover; mzn: MiniZinc; xcsp3: XCSP3 "
+                        "(see docs/solvers.md)")
+    s.add_argument("--amo", default="pairwise", type=amo_arg,
+                   help="at-most-one encoding: pairwise (default, fastest measured), seqcounter, "
+                        "ladder, bitwise, totalizer, ...")
+    s.add_argument("--maximize-matches", action="store_true",
+                   help="edge matching: the score problem (every square filled, as many joins "
+                        "matching as possible) instead of the puzzle; needs a format with an "
+                        "objective (wcnf: the joins are the soft clauses)")
+    s.add_argument("-o", "--output", help="write to this file instead of stdout (--format mzn: "
+                   "-o NAME.mzn writes the model there and its data to NAME.dzn)")
+
+    s = _model_command(sub, "solve", "find one solution, verify it, draw it", cmd_solve)
+    _solver_options(s)
+    s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
+    s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
+    s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
+                   choices=("auto",) + MAXIMISE_ENGINES,
+                   help="edge matching: the board with the most matching joins in --time-limit "
+                        "seconds, its score on stderr as it improves; --engine backtrack (compiled "
+                        "search with a schedule of broken joins; default above 100 squares), cpsat "
+                        "(whole board; default up to 100), lns (windows re-solved by CP-SAT), rc2 "
+                        "(PySAT MaxSAT); the engine may also follow the flag, as before")
+
+    s = _model_command(sub, "count", "count the solutions (distinct up to symmetry by default)", cmd_count)
+    _enum_options(s)
+
+    s = _model_command(sub, "enumerate", "print every solution: pictures on a terminal, JSON lines "
+                       "in a pipe, a file or with --json", cmd_enumerate)
+    _enum_options(s)
+    s.add_argument("--limit", type=whole(1, 10 ** 18), metavar="N", help="stop after N solutions")
+    s.add_argument("--out", metavar="FILE", help="append the JSON lines to FILE instead of stdout")
+    s.add_argument("--json", action="store_true", help="JSON lines on a terminal too (a pipe or a "
+                   "file always gets JSON lines; a terminal gets pictures)")
+
+    s = _model_command(sub, "decode", "read a solver's answer to the model of NAME", cmd_decode)
+    s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin); "
+                   "for dimacs: SAT-competition 's'/'v' lines, MiniSat's result file or a plain "
+                   "literal list, complete or partial (a partial edge-matching board is drawn with "
+                   "its score; exit 1); a complete model is checked against every clause")
+    s.add_argument("--format", choices=ENCODE_FORMATS, default="dimacs",
+                   help="the format the solver read (as given to encode): its answer is read in "
+                        "that family's words (MaxSAT or PB 'v' lines, a CP-SAT response, a HiGHS / "
+                        "SCIP / CBC / lp_solve solution, DLX1 lines, MiniZinc output, an XCSP3 "
+                        "<instantiation>) and must be complete and keep every constraint")
+    s.add_argument("--maximize-matches", action="store_true",
+                   help="the answer is to 'encode --maximize-matches' (the board is scored)")
+    s.add_argument("--cnf", metavar="FILE",
+                   help="the DIMACS file the solver read: the model options and --amo are taken "
+                        "from its 'c satiling encode' line and the model is checked against its "
+                        "clauses")
+    s.add_argument("--amo", type=amo_arg,
+                   help="the at-most-one encoding it was encoded with (default pairwise; with "
+                        "--cnf the file's header says it, and --amo must agree)")
+    s.add_argument("--svg", metavar="FILE",
+                   help="also draw the solution (or partial edge-matching board) as SVG to FILE")
+
+    s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
+    s.add_argument("name", metavar="NAME")
+    s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
+    s.set_defaults(run=cmd_verify)
+
+    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG",
+                       description="Draw a solution from a file ('solve --json', 'enumerate', or a "
+                                   "board as 'solve --maximize-matches' prints it) as text and, "
+                                   "with --svg, as SVG; the solution is verified first.")
+    s.add_argument("name", metavar="NAME")
+    s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
+                   "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
+    s.add_argument("--index", type=int, default=1, metavar="N", help="draw the Nth solution (from 1)")
+    s.add_argument("--all", action="store_true", help="draw every solution in the file; with --svg "
+                   "FILE all of them on one page, with --svg FOLDER/ one file each")
+    s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE (--all: FILE is one "
+                   "page of every solution; a folder, or a name ending in '/', gets one file each)")
+    s.set_defaults(run=cmd_render)
+
+    family_commands = [m for record in families().values() for m in record.commands]
+    for module in dict.fromkeys((*family_commands, *PLUGINS)):
+        importlib.import_module(module).register(sub)
+    for name in ("info", "encode", "solve", "count", "enumerate", "decode"):
+        _family_options(sub.choices[name])          # after each command's own options
+    for command in sub.choices.values():            # the files a command reads (never written)
+        command.set_defaults(inputs=tuple(a.dest for a in command._actions
+                                          if not a.option_strings and a.dest != "help"))
+    return p
+
+
+def maximize_flag(argv: list[str]) -> list[str]:
+    """``solve --maximize-matches NAME``: the option's optional ENGINE would take the puzzle's
+    name, so a bare flag (or a prefix argparse would take for it) followed by a word that is not
+    a maximising engine is read as ``--maximize-matches=auto``; ``--maximize-matches lns`` still
+    names the engine, as before."""
+    words = [w for w in argv if not w.startswith("-")]
+    if not words or words[0] != "solve":
+        return argv
+    out = list(argv)
+    for i, word in enumerate(out[:-1]):
+        if word == "--":
+            break
+        after = out[i + 1]
+        if word.startswith("--max") and "--maximize-matches".startswith(word) and \
+                not after.startswith("-") and after not in ("auto",) + MAXIMISE_ENGINES:
+            out[i] = "--maximize-matches=auto"
+    return out
+
+
+def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
+    s = sub.add_parser(name, help=help_, description=help_.capitalize() + ".")
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    s.set_defaults(run=run)
+    return s
+
+
+def _family_options(s: argparse.ArgumentParser) -> None:
+    """The model options, one help group per family, listed after the command's own."""
+    groups: dict[str, Any] = {}
+    for record, opt in family_options():
+        if record.name not in groups:
+            groups[record.name] = s.add_argument_group(f"{record.title} options")
+        kw: dict[str, Any] = {"help": opt.help, "dest": "model_" + opt.key}
+        if opt.kind == "flag":
+            kw["action"] = "store_true"
+        else:
+            kw["type"] = int if opt.kind == "int" else str
+            if opt.choices:
+                kw["choices"] = opt.choices
+        groups[record.name].add_argument(opt.flag, **kw)
+
+
+def _solver_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--engine", choices=SOLVE_ENGINES, default="auto",
+                   help="auto (default; see satiling/search/router.py): the compiled backtracker on "
+                        "edge matching, the exact-cover search on exact covers, else SAT; backtrack; "
+                        "walk; sat (the --solver, cadical by default); race (SAT solvers in parallel "
+                        "processes, the first answer wins: cadical195+cadical153, or --solver A+B); "
+                        "cpsat; with --maximize-matches: backtrack, cpsat, lns or rc2")
+    s.add_argument("--solver", default="auto",
+                   help="auto (default): the compiled backtracker on edge matching, the exact-cover "
+                        "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
+                        "glucose, kissat, minisat (SAT); race (cadical195 and cadical153 in two "
+                        "processes, the first answer wins; or A+B for any PySAT solvers); cpsat; "
+                        "scip, highs, cbc (MIP); or a PySAT name")
+    s.add_argument("--threads", type=workers_arg, metavar="N",
+                   help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
+    s.add_argument("--time-limit", type=seconds, metavar="S",
+                   help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+    s.add_argument("--workers", type=workers_arg, metavar="N",
+                   help="edge matching: split the backtracker's search into jobs on N local "
+                        f"processes (1 to {MAX_WORKERS}); the first solution any job meets wins")
+    s.add_argument("--dask", metavar="ADDRESS",
+                   help="edge matching: run those jobs on the Dask cluster whose scheduler is at ADDRESS")
+    s.add_argument("--seed", type=int, metavar="S",
+                   help="edge matching: the backtracker's random seed (solve: restarts with "
+                        "randomised value orders, reproducible; --maximize-matches: the searches')")
+    s.add_argument("--fill-order", choices=("rows", "comb"),
+                   help="--maximize-matches backtrack: fill order, row scan (default) or comb (the "
+                        "top rows by columns, as Blackwood's solver)")
+    s.add_argument("--proof", metavar="FILE",
+                   help="when there is no solution, write a DRAT proof to FILE (its formula to "
+                        "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
+    s.add_argument("--best", metavar="FILE",
+                   help="--maximize-matches: keep the best board in FILE as it improves (written "
+                        "whole each time, so a kill or a crash never loses it; default "
+                        "NAME-best.json in the current folder), its scores over time in "
+                        "FILE's .scores.tsv beside it")
+    s.add_argument("--start", metavar="FILE",
+                   help="--maximize-matches backtrack: continue from the board in FILE (a --best "
+                        "file, 'satiling score' formats): only better boards are hunted")
+
+
+def _enum_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--raw", action="store_true",
+                   help="every solution, not one per symmetry class (rotations and reflections of "
+                        "the board count separately); the same as --symmetry none")
+    s.add_argument("--symmetry", choices=("full", "rotations", "none"),
+                   help="solutions count as one when a symmetry of this group maps one onto the "
+                        "other: full (default: every rotation and reflection of the board that "
+                        "maps the pieces onto the pieces), rotations (proper motions only, no "
+                        "mirror images: the 24 of a cube), none (raw)")
+    s.add_argument("--engine", choices=engine_names("count"), default="auto",
+                   help="backtrack: compiled edge-matching backtracker (default on edge matching "
+                        "where it applies); walk: compiled exact-cover search, dancing links or "
+                        "bitboards with a pocket cut (default where it applies); sat: incremental "
+                        "SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
+    s.add_argument("--solver", default="cadical", type=sat_solver_arg,
+                   help="SAT solver for --engine sat and --proof: cadical (default), glucose, "
+                        "kissat, minisat or another PySAT name (--engine sat also takes cpsat)")
+    s.add_argument("--no-symmetry-breaking", action="store_true",
+                   help="search every placement (by default one piece is restricted to a "
+                        "fundamental domain of the board's symmetries; counts are the same)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--time-limit", type=seconds, metavar="S",
+                   help=f"stop cleanly after S seconds, keeping what was found (exit 3), at most "
+                        f"{MAX_SECONDS}")
+    s.add_argument("--resume", metavar="FILE",
+                   help="continue a stopped run without losing or repeating a solution: enumerate "
+                        "appends to its solutions file FILE; count records finished cubes in FILE")
+    s.add_argument("--proof", metavar="FILE",
+                   help="at the end, prove there is no further solution: DRAT proof to FILE, its "
+                        "formula to FILE.cnf, checked (dratify; drat-trim too when on the PATH)")
+    s.add_argument("--workers", type=workers_arg, metavar="N",
+                   help=f"split the search into cubes and run them on N local processes (1 to "
+                        f"{MAX_WORKERS})")
+    s.add_argument("--dask", metavar="ADDRESS",
+                   help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")
+
+
+def _version() -> str:
+    from .. import __version__
+    return __version__
