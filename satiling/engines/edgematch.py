@@ -26,7 +26,7 @@ docs/decisions/2026-11-27-edgematch-exact-search.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -437,32 +437,6 @@ def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: 
             return None, status
 
 
-def portfolio(board: EdgeBoard, seconds: float | None = None, seed: int = 1, workers: int = 2
-              ) -> tuple[list[Placed] | None, str, int]:
-    """One solution by ``workers`` processes, each running :func:`race` with its own seed
-    (``seed``, ``seed + 1``, ...: restarts when the board has one search); the first answer wins and
-    the others are stopped.  Returns (solution or None, "limit" / "exhausted" / "time limit",
-    nodes of the process that answered)."""
-    from contextlib import closing
-    from ..children import worker_messages
-    if workers <= 1:
-        found, status, engines = race(board, seconds, seed=seed)
-        return found, status, sum(e.nodes for e in engines)
-    answer: tuple[list[Placed] | None, str, int] = (None, "time limit", 0)
-    jobs = [(board, seconds, seed + w) for w in range(workers)]
-    with closing(worker_messages(_portfolio_work, jobs)) as answers:
-        for found, status, nodes in answers:
-            if found is not None or status == "exhausted":
-                return found, status, nodes
-            answer = (None, status, nodes)
-    return answer
-
-
-def _portfolio_work(board: EdgeBoard, seconds: float | None, seed: int, send) -> None:
-    found, status, engines = race(board, seconds, seed=seed)
-    send((found, status, sum(e.nodes for e in engines)))
-
-
 def _mix(seed: int, i: int) -> int:
     """A run's seed from the user's and the run's number (never 0, which means no randomness)."""
     x = (seed * 0x9E3779B97F4A7C15 + i * 0xBF58476D1CE4E5B9) & (2 ** 64 - 1)
@@ -481,27 +455,6 @@ def solve_engines(board: EdgeBoard) -> list[Engine]:
     if sizes[id(engines[0])] < RACE_ABOVE:
         engines = [Engine(replace(engines[0].board, values="tight"))]
     return engines
-
-
-def solve(board: EdgeBoard, seconds: float | None = None, seed: int | None = None
-          ) -> tuple[list[Placed] | None, str, int]:
-    """(one solution or None, how the search ended, nodes), by :func:`race` (``seed``: there)."""
-    found, status, engines = race(board, seconds, seed=seed)
-    return found, status, sum(e.nodes for e in engines)
-
-
-def count(board: EdgeBoard, prefix: Sequence[int] = (), seconds: float | None = None) -> tuple[int, str, int]:
-    """(solutions, how the search ended, nodes) below ``prefix``."""
-    eng = Engine(board)
-    status = eng.solutions(prefix, seconds=seconds)
-    return eng.search.solutions, status, eng.nodes
-
-
-def enumerate_boards(board: EdgeBoard) -> Iterator[list[Placed]]:
-    """Every solution, in search order (collected first: for boards with few solutions)."""
-    out: list[list[Placed]] = []
-    Engine(board).solutions(on_solution=out.append)
-    yield from out
 
 
 # -- jobs: the search split by prefix, for worker processes ----------------------------------------

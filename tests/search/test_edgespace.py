@@ -107,7 +107,7 @@ def test_a_cut_solutions_file_resumes_to_the_whole_enumeration(tmp_path, capsys)
 def test_solve_in_jobs_on_workers(monkeypatch):
     """solve --workers: the first solution any prefix job meets, verified; none when every job
     is exhausted (a board whose one piece was spoiled)."""
-    from satiling.engines.edgematch import EdgeBoard, count as count_boards, solve_engines
+    from satiling.engines.edgematch import EdgeBoard, Engine, solve_engines
     from satiling.search import edgesolve
     from satiling.search.edgeboards import edge_boards, tiles
     monkeypatch.setattr(edgesolve, "JOBS_ABOVE", 0)           # these trees are small: split them anyway
@@ -119,5 +119,6 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     spoiled = list(pz.pieces)
     spoiled[12] = tuple(x if x == 0 else 1 + x % 3 for x in spoiled[12][::-1])   # an inner piece
     board = EdgeBoard(5, 5, tuple(spoiled))
-    assert count_boards(board)[0] == 0
+    engine = Engine(board)
+    assert engine.solutions() == "exhausted" and engine.search.solutions == 0
     assert edgesolve._in_jobs(solve_engines(board), 60, 2, None, None)[:2] == (None, "exhausted")

@@ -272,7 +272,7 @@ def peer(args: argparse.Namespace, tmp: Path) -> None:
     """All solutions of generated 6x6 boards: the engine (in process) against Knuth's SSXCC on
     the same board as an exact cover with colours (child process)."""
     import re
-    from satiling.engines.edgematch import EdgeBoard, count
+    from satiling.engines.edgematch import EdgeBoard, Engine
     from satiling.families.edgematch.generate import generate
     print(f"\n## counts of generated 6x6 boards (raw): engine against Knuth's SSXCC ({args.ssxcc})")
     for seed in args.seeds[:3]:
@@ -286,7 +286,9 @@ def peer(args: argparse.Namespace, tmp: Path) -> None:
         peer_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         m = re.search(r"Altogether (\d+) solution", p.stderr)
         t = time.process_time()
-        n, _, nodes = count(EdgeBoard(6, 6, tuple(pz.pieces)))
+        engine = Engine(EdgeBoard(6, 6, tuple(pz.pieces)))
+        engine.solutions()
+        n, nodes = engine.search.solutions, engine.nodes
         ours = time.process_time() - t
         theirs = m.group(1) if m else "?"
         print(f"seed {seed}: engine {n} in {ours:.2f} CPU-s ({nodes} nodes); ssxcc {theirs} in "
