@@ -259,152 +259,227 @@ static inline int shared_cap(Search *S) {
     return S->cap < 0;
 }
 
+/* What the search reads of the square at one depth, gathered from ``cells``, ``need`` and the
+ * phases into one record (one cache line), so that a node reads its square from one place. */
+typedef struct {
+    int32_t south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks;
+    int32_t need;                   /* the priority sides needed by this depth (0: none) */
+    int32_t next[4];                /* the phase the square tries after phase p (4: none) */
+} Square;
+
+/* Where the search stands at one depth. */
+typedef struct {
+    const Cand *cur, *end;          /* the candidates of the open run still to try (cur NULL:
+                                     * the phase's run is not open yet) */
+    long long base;                 /* the breaks of the board before this square */
+    int psum;                       /* the priority sides placed before it */
+    int sc, wc, phase;              /* the colours its south and west neighbours show; the phase */
+} Frame;
+
+/* The squares' records (NULL when out of memory). */
+static Square *squares_of(const Search *S) {
+    Square *q = malloc(sizeof(Square) * ((size_t)S->n + 1));
+    if (!q) return NULL;
+    for (int d = 0; d < S->n; d++) {
+        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
+        Square *x = q + d;
+        x->south = cell[SOUTH]; x->west = cell[WEST]; x->exact = cell[EXACT]; x->wonly = cell[WONLY];
+        x->sonly = cell[SONLY]; x->need_n = cell[NEED_N]; x->need_e = cell[NEED_E];
+        x->pinned = cell[PINNED]; x->pinned_breaks = cell[PINNED_BREAKS];
+        x->need = S->need ? S->need[d] : 0;
+        for (int p = 0; p < 4; p++) {
+            int nx = p + 1;
+            while (nx <= 3 && !(cell[PHASES] >> nx & 1)) nx++;
+            x->next[p] = nx;
+        }
+    }
+    return q;
+}
+
 /* The search proper: ENGINE_DONE when the tree is exhausted, ENGINE_NODES at the node limit or
  * patience, ENGINE_TIME at the deadline, ENGINE_LIMIT when the callback asked to stop,
- * ENGINE_ERROR on a Python error (a signal included). */
+ * ENGINE_ERROR on a Python error (a signal included).  The counters a node touches (nodes, the
+ * cap, the next node count at which anything is due) are kept in locals, written back to ``S``
+ * before anything that reads them there. */
 static int run(Search *S) {
     const int n = S->n, C = S->colours;
     const Cand **board = calloc((size_t)n + 1, sizeof *board);
-    const Cand **cur = calloc((size_t)n + 1, sizeof *cur);
-    const Cand **end = calloc((size_t)n + 1, sizeof *end);
-    int *phase = calloc((size_t)n + 1, sizeof *phase);
-    int *sc = calloc((size_t)n + 1, sizeof *sc), *wc = calloc((size_t)n + 1, sizeof *wc);
-    long long *base = calloc((size_t)n + 1, sizeof *base);
-    int *psum = calloc((size_t)n + 1, sizeof *psum);      /* priority sides before each depth */
+    Frame *fr = calloc((size_t)n + 1, sizeof *fr);
+    Square *sq = squares_of(S);
+    long long nodes = S->nodes, cap = S->cap, breaks = 0;
     int status = 0;
-    if (!board || !cur || !end || !phase || !sc || !wc || !base || !psum ||
-        levels_start(S) < 0) {
+    if (!board || !fr || !sq || levels_start(S) < 0) {
         PyErr_NoMemory();
         status = -1;
         goto out;
     }
     uint16_t *pdepth = S->pdepth;      /* the pieces placed (and where: the levels ask) */
-    long long breaks = 0;
+    const int32_t *reserve = S->reserve;
+    const int sorted = S->prio_sorted, tile = S->tile;
+    long long *hist = S->hist, *placed_at = S->placed_at;
+    const long long sub_limit = S->sub_limit;
+    const int sub_depth = S->sub_depth;
+    long long sub_start = 0;
+    int abandon = 0;
+    /* the next node count at which a look at the clock, the node limit or the patience is due */
+#define WATCH() do { \
+        watch = (long long)S->hb.next; \
+        if (S->node_limit > 0 && S->node_limit < watch) watch = S->node_limit; \
+        if (S->patience > 0 && S->last + S->patience < watch) watch = S->last + S->patience; \
+    } while (0)
+    long long watch;
+    WATCH();
     int d = 0;
+    Frame *f;
+    const Square *q;
 
 enter:                              /* square d gets its first candidate */
-    if (S->abandon) goto backtrack;
+    if (abandon) goto backtrack;
     if (d == n) {
-        if (breaks <= S->cap) {
+        if (breaks <= cap) {
+            S->nodes = nodes;
             int r = report(S, board, breaks);
             if (r) { status = r < 0 ? ENGINE_ERROR : ENGINE_LIMIT; goto out; }
-            S->cap = breaks - 1;
-            S->last = S->nodes;
-            if (S->cap < 0) goto out;       /* every join matches: nothing better exists */
+            cap = breaks - 1;
+            S->last = nodes;
+            WATCH();
+            if (cap < 0) goto out;          /* every join matches: nothing better exists */
         }
         goto backtrack;
     }
-    {
-        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
-        base[d] = breaks;
-        psum[d] = d ? psum[d - 1] + board[d - 1]->prio : 0;
-        if (cell[PINNED] >= 0) {        /* one candidate, its breaks fixed in advance */
-            const Cand *c = S->cands + S->spans[2 * cell[PINNED]];
-            if (breaks + cell[PINNED_BREAKS] > allowed(S, d)) goto backtrack;
-            if (S->need && psum[d] + c->prio < S->need[d]) goto backtrack;
-            board[d] = c;
-            cur[d] = end[d] = c;
-            phase[d] = 3;
-            if (S->tile) {
-                tile_move(S, board, d, c, 1);
-                if (breaks + cell[PINNED_BREAKS] + (S->D + 1) / 2 > S->cap) {
-                    tile_move(S, board, d, c, -1);
-                    goto backtrack;
-                }
+    f = fr + d;
+    q = sq + d;
+    f->base = breaks;
+    if (q->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
+        const Cand *c = S->cands + S->spans[2 * q->pinned];
+        long long a = cap - reserve[d];
+        if (breaks + q->pinned_breaks > (a > 0 ? a : 0)) goto backtrack;
+        if (f->psum + c->prio < q->need) goto backtrack;
+        if (tile) {
+            tile_move(S, board, d, c, 1);
+            if (breaks + q->pinned_breaks + (S->D + 1) / 2 > cap) {
+                tile_move(S, board, d, c, -1);
+                goto backtrack;
             }
-            breaks += cell[PINNED_BREAKS];
-            S->nodes++;
-            S->placed_at[d] = S->nodes;
-            if (S->hist) S->hist[d]++;
-            subtree_count(S, d);
-            d++;
-            goto enter;
         }
-        sc[d] = cell[SOUTH] >= 0 ? board[cell[SOUTH]]->n : 0;
-        wc[d] = cell[WEST] >= 0 ? board[cell[WEST]]->e : 0;
-        phase[d] = 0;
-        cur[d] = end[d] = NULL;
+        board[d] = c;
+        f->cur = f->end = c;
+        f->phase = 3;
+        fr[d + 1].psum = f->psum + c->prio;
+        breaks += q->pinned_breaks;
+        nodes++;                    /* a pinned square's node: no look, no limit (the limits
+                                     * act on the free squares' nodes, as in the reference) */
+        placed_at[d] = nodes;
+        if (hist) hist[d]++;
+        goto counted;
     }
+    f->sc = q->south >= 0 ? board[q->south]->n : 0;
+    f->wc = q->west >= 0 ? board[q->west]->e : 0;
+    f->phase = 0;
+    f->cur = NULL;
 
 next:                               /* square d tries its next candidate */
-    if (S->abandon) {                   /* a subtree's budget ran out: back to where it began */
-        if (d > S->sub_depth) goto backtrack;
-        S->abandon = 0;
+    if (abandon) {                  /* a subtree's budget ran out: back to where it began */
+        if (d > sub_depth) goto backtrack;
+        abandon = 0;
     }
     {
-        const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
-        const long long avail = allowed(S, d) - base[d];
+        long long a = cap - reserve[d];
+        const long long avail = (a > 0 ? a : 0) - f->base;
         if (avail < 0) goto backtrack;
+        const int s = f->sc, w = f->wc, nn = q->need_n, ne = q->need_e;
+        const int pins = nn >= 0 || ne >= 0;     /* a pinned neighbour north or east */
+        const int pmin = q->need - f->psum;
         for (;;) {
-            if (cur[d] == NULL) {       /* open the run of this phase */
-                int32_t k = phase[d] == 0 ? cell[EXACT] + sc[d] * C + wc[d]
-                          : phase[d] == 1 ? cell[WONLY] + wc[d]
-                          : phase[d] == 2 ? cell[SONLY] + sc[d] : cell[SONLY] + C;
-                open_run(S, d, k, &cur[d], &end[d]);
+            const int ph = f->phase;
+            if (f->cur == NULL) {       /* open the run of this phase */
+                int32_t k = ph == 0 ? q->exact + s * C + w
+                          : ph == 1 ? q->wonly + w
+                          : ph == 2 ? q->sonly + s : q->sonly + C;
+                S->nodes = nodes;
+                open_run(S, d, k, &f->cur, &f->end);
             }
-            const int s = sc[d], w = wc[d], ph = phase[d];
-            const int nn = cell[NEED_N], ne = cell[NEED_E];
-            const int pmin = S->need ? S->need[d] - psum[d] : -1;
-            while (cur[d] < end[d]) {
-                const Cand *c = cur[d]++;
+            const int base_pen = ph == 0 ? 0 : ph == 3 ? 2 : 1;
+            const int xs = ph & 1 ? s : -1, xw = ph & 2 ? w : -1;
+            const Cand *c = f->cur, *e = f->end;
+            for (; c < e; c++) {
                 if (c->prio < pmin) {           /* too few priority sides: so are the rest of */
-                    if (S->prio_sorted) {       /* a run sorted by them */
-                        cur[d] = end[d];
+                    if (sorted) {               /* a run sorted by them */
+                        c = e;
                         break;
                     }
                     continue;
                 }
                 if (pdepth[c->piece] < n) continue;     /* placed */
-                if (ph == 1 && c->s == s) continue;     /* tried among the exact ones */
-                if (ph == 2 && c->w == w) continue;
-                if (ph == 3 && (c->s == s || c->w == w)) continue;
-                long long pen = ph == 0 ? 0 : ph == 3 ? 2 : 1;
-                if (nn >= 0 && c->n != nn) pen++;
-                if (ne >= 0 && c->e != ne) pen++;
+                if (c->s == xs || c->w == xw) continue; /* tried in an earlier phase */
+                long long pen = base_pen;
+                if (pins) pen += ((nn >= 0) & (c->n != nn)) + ((ne >= 0) & (c->e != ne));
                 if (pen > avail) continue;
-                if (S->tile) {
+                if (tile) {
                     tile_move(S, board, d, c, 1);
-                    if (base[d] + pen + (S->D + 1) / 2 > S->cap) {
+                    if (f->base + pen + (S->D + 1) / 2 > cap) {
                         tile_move(S, board, d, c, -1);
                         continue;
                     }
                 }
+                f->cur = c + 1;
                 board[d] = c;
                 pdepth[c->piece] = (uint16_t)d;
-                breaks = base[d] + pen;
-                S->nodes++;
-                S->placed_at[d] = S->nodes;
-                if (S->hist) S->hist[d]++;
-                if (handback_due(&S->hb, (unsigned long long)S->nodes)) {
-                    int h = handback_look(&S->hb, (unsigned long long)S->nodes);
-                    if (h) { status = h; goto out; }
-                    if (S->bound && shared_cap(S)) { status = ENGINE_LIMIT; goto out; }
-                }
-                if (S->node_limit > 0 && S->nodes >= S->node_limit) { status = ENGINE_NODES; goto out; }
-                if (S->patience > 0 && S->nodes - S->last >= S->patience) { status = ENGINE_NODES; goto out; }
-                subtree_count(S, d);
-                d++;
-                goto enter;
+                fr[d + 1].psum = f->psum + c->prio;
+                breaks = f->base + pen;
+                goto placed;
             }
-            int nx = ph + 1;                        /* the next phase the square may try */
-            while (nx <= 3 && !(cell[PHASES] >> nx & 1)) nx++;
+            f->cur = e;
+            const int nx = q->next[ph];         /* the next phase the square may try */
             if (nx > 3 || avail < (nx == 3 ? 2 : 1)) break;
-            phase[d] = nx;
-            cur[d] = NULL;
+            f->phase = nx;
+            f->cur = NULL;
         }
+        goto backtrack;
     }
+
+placed:                             /* square d took board[d]: count the node, go deeper */
+    nodes++;
+    placed_at[d] = nodes;
+    if (hist) hist[d]++;
+    if (nodes >= watch) {
+        if (handback_due(&S->hb, (unsigned long long)nodes)) {
+            int h = handback_look(&S->hb, (unsigned long long)nodes);
+            if (h) { status = h; goto out; }
+            if (S->bound) {
+                S->cap = cap;
+                int all = shared_cap(S);
+                cap = S->cap;
+                if (all) { status = ENGINE_LIMIT; goto out; }
+            }
+        }
+        if (S->node_limit > 0 && nodes >= S->node_limit) { status = ENGINE_NODES; goto out; }
+        if (S->patience > 0 && nodes - S->last >= S->patience) { status = ENGINE_NODES; goto out; }
+        WATCH();
+    }
+counted:
+    if (sub_limit > 0) {            /* a subtree begins at ``sub_depth``; below it, its budget may run out */
+        if (d == sub_depth) sub_start = nodes;
+        else if (d > sub_depth && nodes - sub_start >= sub_limit) abandon = 1;
+    }
+    d++;
+    goto enter;
 
 backtrack:
     if (d == 0) goto out;
     d--;
-    if (S->tile) tile_move(S, board, d, board[d], -1);
-    if (S->cells[(size_t)d * CELL_INTS + PINNED] < 0) pdepth[board[d]->piece] = (uint16_t)n;
-    breaks = base[d];
+    f = fr + d;
+    q = sq + d;
+    if (tile) tile_move(S, board, d, board[d], -1);
+    if (q->pinned < 0) pdepth[board[d]->piece] = (uint16_t)n;
+    breaks = f->base;
     goto next;
 
 out:
-    free(board); free(cur); free(end); free(phase); free(sc); free(wc); free(base);
-    free(psum);
+#undef WATCH
+    S->nodes = nodes;
+    S->cap = cap;
+    free(board); free(fr); free(sq);
     levels_free(S);
     return status;
 }
