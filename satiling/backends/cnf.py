@@ -194,11 +194,6 @@ class CnfEncoder:
             yield from cnf.clauses
 
 
-def cnf_clauses(problem: Problem, amo: str = DEFAULT_AMO) -> Iterator[list[int]]:
-    """The clauses of ``problem`` (see :class:`CnfEncoder`)."""
-    return CnfEncoder(problem, amo).clauses()
-
-
 def to_cnf(problem: Problem, amo: str = DEFAULT_AMO):
     """The problem as a ``pysat.formula.CNF`` (in memory; use the DIMACS writer for huge ones)."""
     from pysat.formula import CNF

@@ -41,11 +41,5 @@ def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
     return out
 
 
-def symmetry_order(puzzle: EdgeMatchPuzzle, hints: bool) -> int:
-    """The board's turns that keep every pinned piece (the family's rule): 4 or 2 on a free board,
-    1 once a piece is pinned (the router leaves a pin that turns keep to the SAT model)."""
-    return len(puzzle.kept_turns(hints))
-
-
 def tiles(placed: list[tuple[int, int, int, int]]) -> list[Tile]:
     return [Tile(r, c, p + 1, rot) for r, c, p, rot in placed]

@@ -42,10 +42,6 @@ class Part:
         """The most cells the pieces that fit here can cover (a subset sum at most the size)."""
         return max_sum(self.sizes, len(self.cells))
 
-    def most_pieces(self) -> int:
-        """The most pieces that fit here by area (the smallest first)."""
-        return most_by_area(self.sizes, len(self.cells))
-
 
 @dataclass(frozen=True)
 class Coverage:
