@@ -142,7 +142,7 @@ class _Sender:
         self.progress()
 
     def on_solution(self, placements: list[Any]) -> None:
-        from ..commands.common import solution_json
+        from ..search.runfiles import solution_json
         self.batch.append(solution_json(self.puzzle, placements))
         if len(self.batch) >= BATCH:
             self.flush()
@@ -154,7 +154,7 @@ class _Sender:
 
     def board(self, placements: list[Any], score: int, joins: int, force: bool = False) -> None:
         """The best board so far, drawn, at most a few times a second."""
-        from ..commands.common import solution_json
+        from ..search.runfiles import solution_json
         from ..render.edgematch_svg import board_svg
         now = time.perf_counter()
         if not placements or (not force and now - self.last_board < 1.0 / EVENTS_PER_SECOND):
