@@ -367,7 +367,7 @@ def test_serve_prints_its_address_and_ctrl_c_stops_it_cleanly(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline() == f"satiling: serving on http://127.0.0.1:{port}/\n"
-        import httpx
+        import httpx2 as httpx
         assert httpx.get(f"http://127.0.0.1:{port}/api/puzzles", timeout=30).status_code == 200
     finally:
         proc.send_signal(signal.SIGINT)

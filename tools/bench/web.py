@@ -28,7 +28,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2 as httpx
 
 
 def serve(port: int, store: Path) -> subprocess.Popen:
