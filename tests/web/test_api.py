@@ -324,8 +324,10 @@ def test_stop_a_queued_run(store_path, tmp_path):
 
 
 def test_restarted_server_lists_finished_runs_and_their_solutions(client, store_path):
+    started = client.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "enumerate"}).json()
+    assert wait(client, started["id"])["state"] == "done"
     runs = client.get("/api/runs").json()
-    enumerated = next(r for r in runs if r["task"] == "enumerate")
+    enumerated = next(r for r in runs if r["id"] == started["id"])
     orphan = Store(store_path)              # a run the server was running when it died
     orphan.add_run("r-0123456789ab", "pentomino-6x10", "count", "auto", None, True, None)
     orphan.update_run("r-0123456789ab", state="running", found=17)
