@@ -14,6 +14,8 @@ reported, so the ratio of their rates is the speed-up.  The rounds alternate the
     python tools/bench/e2_pace.py                          # against HEAD, cap of a 463 board
     python tools/bench/e2_pace.py --rev HEAD~3 --score 458 463 --seeds 1-3 --rounds 3
     python tools/bench/e2_pace.py --rev HEAD --rows        # also where the nodes go, per row
+    python tools/bench/e2_pace.py --profile 30 --seed 1    # this build only: where a default
+                                                            # run's nodes go, per row (30 CPU-s)
 
 Measurements: docs/decisions/2026-11-27-eternity2-pace.md.
 """
@@ -57,6 +59,34 @@ def child(nodes: int, seed: int, score: int) -> dict:
     cpu = time.process_time() - start
     rows = [sum(hist[r * e2.cols:(r + 1) * e2.cols]) for r in range(e2.rows)]
     return {"nodes": out.nodes, "cpu": cpu, "boards": boards, "rows": rows}
+
+
+def profile(seconds: float, seed: int) -> None:
+    """The restarts of ``--maximize-matches backtrack`` (one search, the default tuning, CPU
+    seconds) with the nodes placed at each depth counted: the node rate and the share per row."""
+    from satiling import catalog
+    from satiling.apps.maximize import backtrack
+    from satiling.engines import edgescore
+    e2 = catalog.load("eternity2")
+    hist = array.array("q", [0] * (e2.rows * e2.cols + 1))
+    plain, counted = edgescore.search, {"nodes": 0, "restarts": 0}
+
+    def search(*args, **kwargs):            # every restart's search, its nodes counted
+        out = plain(*args, **kwargs, hist=hist)
+        counted["nodes"] += out.nodes
+        counted["restarts"] += 1
+        return out
+
+    edgescore.search = search
+    start = time.process_time()
+    res = backtrack._backtrack_one(e2, seconds, lambda imp: None, False, time.perf_counter(), seed,
+                                   True, backtrack.default_tuning(e2))
+    cpu = time.process_time() - start
+    total = sum(hist) or 1
+    print(f"score {res.score}, {counted['restarts']} restarts, "
+          f"{counted['nodes'] / cpu / 1e6:.1f} M nodes per CPU second")
+    print("nodes per row (bottom first): " + " ".join(
+        f"{100 * sum(hist[r * e2.cols:(r + 1) * e2.cols]) / total:.1f}%" for r in range(e2.rows)))
 
 
 def build(tree: Path) -> None:
@@ -106,7 +136,13 @@ def main() -> None:
     ap.add_argument("--seeds", default="1-2", help="layout seeds, e.g. 1-3 (default 1-2)")
     ap.add_argument("--rounds", type=int, default=2, help="measurements of each build per line")
     ap.add_argument("--rows", action="store_true", help="print the share of the nodes in each row")
+    ap.add_argument("--profile", type=float, metavar="SECONDS",
+                    help="only this build: a default run of SECONDS CPU-s, its nodes per row")
+    ap.add_argument("--seed", type=int, default=1, help="with --profile: the search's seed")
     args = ap.parse_args()
+    if args.profile:
+        sys.path.insert(0, str(ROOT))
+        return profile(args.profile, args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         base, this = trees(args.rev, Path(tmp))
         print(f"{'score':>5} {'seed':>4} {'base M/CPU-s':>13} {'this M/CPU-s':>13} {'ratio':>6}")
