@@ -457,3 +457,22 @@ def test_run_copies_of_the_deep_squares_keep_the_reference_nodes():
     runs = _runs(lay, edgescore.reserve(64, 40, 0.3, 0.9), 40, 100000)
     assert runs["c"] == runs["ref"]
     assert len(runs["c"][1]) >= 5, "too few boards to follow the search deep"
+
+
+@pytest.mark.parametrize("patience, limit", [(1500, 0), (40000, 0), (0, 777), (50000, 9001)])
+def test_patience_and_node_limit_stop_where_the_reference_stops(patience, limit):
+    """The compiled search checks its node limit and patience together, at one node count kept
+    ahead of the count: it must still stop at the very node the reference stops at (a pinned
+    square's node counts, but the limits act at the free squares' nodes), with the same boards."""
+    pz = _pinned(generate(7, 7, seed=5), [(3, 3), (3, 4)], turn=1)     # no perfect board
+    lay = edgescore.layout(pz, seed=3)
+    held = edgescore.reserve(49, 30, 0.3, 0.9)
+    out = {}
+    for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
+        seen = []
+        got = search(lay, held, 30, lambda b, n, board: seen.append((b, n, board)) and False,
+                     node_limit=limit, patience=patience)
+        out[name] = (got, seen)
+    assert out["c"] == out["ref"]
+    assert out["c"][0].status == "nodes"
+    assert out["c"][1], "the search reported no board before it stopped"
