@@ -277,3 +277,15 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
         stop = Stop.TIME if result.status in ("FEASIBLE", "UNKNOWN") and req.time_limit else Stop.DONE
     return MaxAnswer(stop, result.score, result.joins, result.solution, engine, result.seconds,
                      result.status, result.bound, stopped)
+
+
+#: each task and the one function that runs it
+RUNS: dict[str, Callable[[Request, Events | None], Any]] = {
+    "solve": solve, "count": count, "enumerate": enumerate_solutions, "maximise": maximise,
+}
+
+
+def perform(req: Request, events: Events | None = None) -> Any:
+    """Run ``req`` by its task's function: the answer (:class:`SolveAnswer`, :class:`CountAnswer`
+    or :class:`MaxAnswer`)."""
+    return RUNS[req.task](req, events)

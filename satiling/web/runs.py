@@ -82,7 +82,7 @@ def exit_with_parent() -> None:
 
 def _child_run(spec: Spec, sender: "_Sender") -> None:
     from .. import catalog
-    from ..run import Events, Request, count, enumerate_solutions, maximise, solve
+    from ..run import Events, Request, perform
     puzzle = catalog.load(spec.source)
     sender.puzzle = puzzle
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
@@ -90,19 +90,14 @@ def _child_run(spec: Spec, sender: "_Sender") -> None:
     events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
                     improve=sender.on_improve)
     end: dict[str, Any] = {"type": "end", "score": None, "joins": None}
+    answer = perform(req, events)
     if spec.task == "solve":
-        answer = solve(req, events)
         if answer.solution is not None:
             sender.on_solution(answer.solution)
         end.update(stop=answer.stop.value, found=int(answer.solution is not None), note=answer.how)
-    elif spec.task == "count":
-        answer = count(req, events)
-        end.update(stop=answer.stop.value, found=answer.total, note=answer.ruled_out)
-    elif spec.task == "enumerate":
-        answer = enumerate_solutions(req, events)
+    elif spec.task in ("count", "enumerate"):
         end.update(stop=answer.stop.value, found=answer.total, note=answer.ruled_out)
     else:
-        answer = maximise(req, events)
         if answer.solution:
             sender.board(answer.solution, answer.score, answer.joins, force=True)
         end.update(stop=answer.stop.value, found=int(bool(answer.solution)), score=answer.score,
