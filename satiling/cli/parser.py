@@ -213,11 +213,9 @@ def _family_options(s: argparse.ArgumentParser) -> None:
 
 def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--engine", choices=SOLVE_ENGINES, default="auto",
-                   help="auto (default; see satiling/search/router.py): the compiled backtracker on "
-                        "edge matching, the exact-cover search on exact covers, else SAT; backtrack; "
-                        "walk; sat (the --solver, cadical by default); race (SAT solvers in parallel "
-                        "processes, the first answer wins: cadical195+cadical153, or --solver A+B); "
-                        "cpsat; with --maximize-matches: backtrack, cpsat, lns or rc2")
+                   help="auto (default): the compiled backtracker on edge matching, the exact-cover "
+                        "search on exact covers, else SAT; " + engine_help("solve")
+                        + "; with --maximize-matches: " + engine_help("maximise"))
     s.add_argument("--solver", default="auto",
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
                         "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
@@ -262,10 +260,8 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         "maps the pieces onto the pieces), rotations (proper motions only, no "
                         "mirror images: the 24 of a cube), none (raw)")
     s.add_argument("--engine", choices=engine_names("count"), default="auto",
-                   help="backtrack: compiled edge-matching backtracker (default on edge matching "
-                        "where it applies); walk: compiled exact-cover search, dancing links or "
-                        "bitboards with a pocket cut (default where it applies); sat: incremental "
-                        "SAT with blocking clauses; cpsat: CP-SAT with blocking clauses")
+                   help="auto (default): the backtracker on edge matching where it applies, else the "
+                        "exact-cover search where it applies, else SAT; " + engine_help("count"))
     s.add_argument("--solver", default="cadical", type=sat_solver_arg,
                    help="SAT solver for --engine sat and --proof: cadical (default), glucose, "
                         "kissat, minisat or another PySAT name (--engine sat also takes cpsat)")
@@ -287,6 +283,12 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         f"{MAX_WORKERS})")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")
+
+
+def engine_help(task: str) -> str:
+    """``name: what it is`` of each engine of ``task``, from the engine table."""
+    from ..engines.table import TABLE
+    return "; ".join(f"{e.name}: {e.help}" for e in TABLE if task in e.tasks)
 
 
 def _version() -> str:

@@ -1,6 +1,7 @@
-"""The engines, in one table, and the one function that chooses an engine for a request.
+"""The one function that chooses an engine for a request, over the engine table
+(:mod:`satiling.engines.table`: a row names an engine, the tasks it runs and what it is).
 
-A row names an engine, the tasks it runs and what it is; ``choose`` turns ``auto`` into an
+``choose`` turns ``auto`` into an
 engine by the rules of :mod:`satiling.search.router` (measurements:
 docs/decisions/2026-11-27-router-defaults.md) and checks that an engine
 asked for by name can take the request.  The command line's ``--engine`` choices and help, and
@@ -8,40 +9,15 @@ the library's checks, are read from this table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..engines.table import ALL, AUTO, TABLE, Engine, names
 from ..errors import SatilingError
+
+__all__ = ["ALL", "AUTO", "TABLE", "Engine", "check", "choose", "names", "solve_solver"]
 
 if TYPE_CHECKING:
     from .request import Request
-
-
-@dataclass(frozen=True)
-class Engine:
-    name: str
-    tasks: tuple[str, ...]
-    help: str
-
-
-ALL = ("solve", "count", "enumerate", "maximise")
-TABLE: tuple[Engine, ...] = (
-    Engine("backtrack", ALL, "the compiled edge-matching backtracker (maximise: its scoring search)"),
-    Engine("walk", ("solve", "count", "enumerate"),
-           "the compiled exact-cover search: dancing links or bitboards with a pocket cut"),
-    Engine("sat", ("solve", "count", "enumerate"),
-           "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses"),
-    Engine("race", ("solve",), "SAT solvers in parallel processes, the first answer wins"),
-    Engine("cpsat", ALL, "OR-Tools CP-SAT (maximise: proves the optimum)"),
-    Engine("lns", ("maximise",), "large-neighbourhood search: CP-SAT on windows of the board"),
-    Engine("rc2", ("maximise",), "the RC2 MaxSAT solver"),
-)
-AUTO = "auto"
-
-
-def names(task: str) -> tuple[str, ...]:
-    """``auto`` and the engines that run ``task``."""
-    return (AUTO,) + tuple(e.name for e in TABLE if task in e.tasks)
 
 
 def check(task: str, engine: object) -> str:

@@ -20,8 +20,10 @@ from ..children import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from .router import model_engine
 from ..engines.exactcover_ref import Walk
+from ..engines.table import names
 
-ENGINES = ("auto", "walk", "sat", "cpsat")
+#: the engines of a model's stream (the backtracker runs as cubes of its own: :mod:`.edgespace`)
+ENGINES = tuple(name for name in names("enumerate") if name != "backtrack")
 
 
 def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",

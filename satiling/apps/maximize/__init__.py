@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from ...engines.table import names
 from ...errors import SatilingError
 from ...search.router import maximise_engine
 from .backtrack import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
@@ -51,7 +52,7 @@ __all__ = ["DEFAULT", "ENGINES", "EXACT_LIMIT", "Improvement", "LAYOUT_STRIDE", 
            "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning", "default_workers",
            "greedy_board", "maximize_matches", "score_of", "_backtrack_many", "_backtrack_one", "_work"]
 
-ENGINES = ("auto", "backtrack", "cpsat", "lns", "rc2")
+ENGINES = names("maximise")
 
 
 def maximize_matches(puzzle: Any, time_limit: float | None = None,
