@@ -1,7 +1,7 @@
 """How an instance file's keys are described and checked, and the limits every family shares.
 
 Each family describes its keys with these specs (``families/polyform/format.py``, the ``EDGEMATCH``
-table of ``families/edgematch/io.py``, ``IQLINK`` in ``families/iqlink/puzzle.py``); its loader calls
+table of ``families/edgematch/io.py``, ``IQLINK`` in ``families/iqlink/io.py``); its loader calls
 :func:`check_instance` before it builds anything, so a malformed file is one line naming the key
 (and the closest valid key when the name is misspelt) instead of a traceback, a hang, or a key
 silently ignored.  The format is written for people in ``instances/README.md``.

@@ -18,7 +18,8 @@ import pytest
 from satiling import catalog
 from satiling.cli import main as cli_main
 from satiling.errors import SatilingError, VerificationError
-from satiling.families.iqlink import puzzle as q
+from satiling.families import iqlink as q
+from satiling.families.iqlink.placement import parse_placement
 from satiling.apps.iqlink_generate import LEVELS, check_unique, generate
 from satiling.search.enumerate import solutions
 
@@ -88,9 +89,9 @@ def test_half_turn_maps_placements_and_solutions_to_placements_and_solutions(anu
 
 # -- the occupancy rule: ANU vectors ---------------------------------------------------------------
 def test_anu_pairs(anu):
-    first = q.parse_placement("OEA")
-    assert all(q.compatible(first, q.parse_placement(s[3:])) for s in anu["good_pairs_after_OEA"])
-    assert not any(q.compatible(first, q.parse_placement(s[3:])) for s in anu["bad_pairs_after_OEA"])
+    first = parse_placement("OEA")
+    assert all(q.compatible(first, parse_placement(s[3:])) for s in anu["good_pairs_after_OEA"])
+    assert not any(q.compatible(first, parse_placement(s[3:])) for s in anu["bad_pairs_after_OEA"])
 
 
 def test_anu_solutions_verify_and_the_linked_rule_is_the_only_difference(anu):
