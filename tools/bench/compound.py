@@ -176,7 +176,7 @@ class CpuCap(Exception):
 def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) -> None:
     """One engine run, its result as JSON on stdout: counts, or the first solution (verified)."""
     from dataclasses import replace
-    from satiling.engines.edgematch import EdgeBoard, Engine, count, solve
+    from satiling.engines.edgematch import EdgeBoard, Engine, race
     from satiling.families.edgematch.generate import generate
 
     def on_cap(*_: object) -> None:
@@ -189,11 +189,14 @@ def run_child(mode: str, n: int, frame: int, inner: int, seed: int, cap: float) 
     try:
         if mode in ("count-rows", "count-auto"):
             b = replace(board, order="rows") if mode == "count-rows" else board
-            out["solutions"], out["status"], out["nodes"] = count(b)
+            engine = Engine(b)
+            out["status"] = engine.solutions()
+            out["solutions"], out["nodes"] = engine.search.solutions, engine.nodes
         elif mode == "estimate":
             out["estimate"] = Engine(replace(board, order="rows")).estimate(probes=int(cap), seed=1)
         elif mode == "solve":
-            found, out["status"], out["nodes"] = solve(board)
+            found, out["status"], engines = race(board)
+            out["nodes"] = sum(e.nodes for e in engines)
             if found:
                 verify(gen.puzzle(), found)
                 out["found"] = True
