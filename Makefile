@@ -12,9 +12,11 @@ $(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c satilin
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.test-tools: $(BIN)/satiling
+# one install with the test tools (not the package, then again with them: one build of the engines)
+$(VENV)/.test-tools: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet -e '.[test]'
-	touch $@
+	touch $(BIN)/satiling $@
 
 demo: $(BIN)/satiling
 	$(BIN)/satiling solve pentomino-6x10 --svg pentomino-6x10.svg

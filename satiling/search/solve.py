@@ -192,13 +192,13 @@ class _Loaded:
         self.s = open_pysat(problem, name, amo, child=False, pairwise_limit=pairwise_limit, **kwargs)
         self.n = problem.num_vars
 
-    def solve(self, assumptions: list[int]) -> list[int] | None:
+    def solve(self, clauses: list[list[int]], assumptions: list[int]) -> list[int] | None:
+        """Add ``clauses``, then solve under ``assumptions``."""
+        for clause in clauses:
+            self.s.add_clause(clause)
         if not self.s.solve(assumptions=assumptions):
             return None
         return self.s.get_model()[:self.n]
-
-    def add_clause(self, clause: list[int]) -> None:
-        self.s.add_clause(clause)
 
     def nof_vars(self) -> int:
         return self.s.nof_vars()
@@ -208,26 +208,34 @@ class ChildSat:
     """A PySAT solver in a child process with the calls satiling makes of one (``solve``,
     ``get_model`` over the problem's own variables, ``add_clause``, ``nof_vars``, ``delete``).
     An interrupt kills the child; adding to a solver that is gone is then a no-op, so cleanup code
-    (``finally``) never masks the interrupt."""
+    (``finally``) never masks the interrupt.
+
+    Clauses added wait here and go with the next ``solve``, and the variable count is kept here
+    (the highest variable of any clause, as the solver keeps it): a count that blocks each
+    solution makes one round trip per solution, not three."""
 
     def __init__(self, problem: Problem, name: str, amo: str | None = None,
                  pairwise_limit: int | None = None, kwargs: dict | None = None) -> None:
         self._child = ChildObject(_Loaded, problem, name, amo, pairwise_limit, kwargs or {})
         self._model: list[int] | None = None
+        self._waiting: list[list[int]] = []
+        self._vars: int = self._child.call("nof_vars")
 
     def solve(self, assumptions: Sequence[int] = ()) -> bool:
-        self._model = self._child.call("solve", list(assumptions))
+        clauses, self._waiting = self._waiting, []
+        self._model = self._child.call("solve", clauses, list(assumptions))
         return self._model is not None
 
     def get_model(self) -> list[int] | None:
         return self._model
 
     def add_clause(self, clause: Sequence[int]) -> None:
-        if self._child.alive:
-            self._child.call("add_clause", list(clause))
+        clause = [int(lit) for lit in clause]
+        self._waiting.append(clause)
+        self._vars = max(self._vars, *(abs(lit) for lit in clause), 0)
 
     def nof_vars(self) -> int:
-        return self._child.call("nof_vars")
+        return self._vars
 
     def delete(self) -> None:
         self._child.close()

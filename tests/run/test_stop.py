@@ -40,7 +40,7 @@ def test_a_solve_stops_with_stop_time(engine):
 
 
 def test_a_maximisation_stops_with_stop_time_and_its_best_board():
-    answer = maximise(Request(satiling.load("eternity2"), "maximise", "backtrack", time_limit=5.0))
+    answer = maximise(Request(satiling.load("eternity2"), "maximise", "backtrack", time_limit=1.0))
     assert answer.stop is Stop.TIME
     assert answer.solution and 0 < answer.score <= answer.joins
 
