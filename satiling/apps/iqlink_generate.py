@@ -155,6 +155,6 @@ def check_unique(puzzle: IQLinkPuzzle, solver: str = "cadical", link_rule: str =
     start = time.process_time()
     problem = puzzle.problem(link_rule=link_rule)
     found = [sorted(problem.decode(s)) for s in itertools.islice(
-        solutions(problem, engine="cpsat" if solver == "cpsat" else "sat", solver=solver), 2)]
+        solutions(problem, engine="sat", solver=solver), 2)]
     found += [None, None]
     return Uniqueness(found[0], found[1], time.process_time() - start)

@@ -14,7 +14,6 @@ from ..fileio import read_text
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, show,
                                solution_json)
 from ..run.engines import names as engine_names
-from ..search.router import BACKTRACK
 from ..signals import exit_code
 from .args import model_options
 from .progress import progress, waiting
@@ -97,8 +96,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print("no solution")
         return EXIT_NONE if answer.proof.verified else EXIT_ERROR
     verdict = "SAT" if answer.solution else ("UNKNOWN" if answer.stop is Stop.TIME else "UNSAT")
-    how = f"{BACKTRACK} in {answer.seconds:.2f} s ({answer.how})" if answer.engine == BACKTRACK \
-        else f"{answer.how} in {answer.seconds:.2f} s"
+    how = f"{answer.how} in {answer.seconds:.2f} s"
     print(f"satiling: {req.puzzle.name}: {verdict} by {how}", file=sys.stderr)
     if answer.stop is Stop.TIME:
         return EXIT_TIMEOUT

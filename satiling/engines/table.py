@@ -1,36 +1,86 @@
-"""Every engine a run can name, in one table: its name, the tasks it runs, what it is.
+"""Every engine a run can name, in one table: its name, what it is, and for each task it runs the
+function (or searcher) that runs it, named ``module:attribute``.
 
-The run (:mod:`satiling.run.engines`) chooses among them; the command line's ``--engine`` choices
-and help, the library's checks and the lower layers' guards are read from here, so adding an engine
-is one row.
+The run (:mod:`satiling.run.engines`) chooses among the rows; :func:`function` finds what a row
+names for a task, so adding an engine is one row and nothing else branches on an engine's name.
+The command line's ``--engine`` choices and help, the library's checks and the lower layers'
+guards are read from here.  The functions are named, not imported, so that this table sits below
+the layers that hold them and each is imported only when a run uses it.
+
+What a task's entry is:
+
+* ``solve``: ``f(job) -> Found`` (:mod:`satiling.search.solvejob`);
+* ``count`` and ``enumerate``: a searcher (:mod:`satiling.search.searchers`): how the count
+  pipeline splits the search into cubes and runs one;
+* ``maximise``: ``f(job) -> MaxResult`` (:mod:`satiling.apps.maximize`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SatilingError
 
 
 @dataclass(frozen=True)
 class Engine:
     name: str
-    tasks: tuple[str, ...]
     help: str
+    runs: dict[str, str] = field(default_factory=dict)     # task -> "module:attribute"
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        return tuple(self.runs)
 
 
 ALL = ("solve", "count", "enumerate", "maximise")
+_SEARCHERS = "satiling.search.searchers"
+_SOLVE = "satiling.search.solvejob"
+_MAX = "satiling.apps.maximize"
 TABLE: tuple[Engine, ...] = (
-    Engine("backtrack", ALL, "the compiled edge-matching backtracker (maximise: its scoring search)"),
-    Engine("walk", ("solve", "count", "enumerate"),
-           "the compiled exact-cover search: dancing links or bitboards with a pocket cut"),
-    Engine("sat", ("solve", "count", "enumerate"),
-           "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses"),
-    Engine("race", ("solve",), "SAT solvers in parallel processes, the first answer wins"),
-    Engine("cpsat", ALL, "OR-Tools CP-SAT (maximise: proves the optimum)"),
-    Engine("lns", ("maximise",), "large-neighbourhood search: CP-SAT on windows of the board"),
-    Engine("rc2", ("maximise",), "the RC2 MaxSAT solver"),
+    Engine("backtrack", "the compiled edge-matching backtracker (maximise: its scoring search)",
+           {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
+            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}),
+    Engine("walk", "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
+           {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
+            "enumerate": f"{_SEARCHERS}:WALK"}),
+    Engine("sat", "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses",
+           {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:SAT",
+            "enumerate": f"{_SEARCHERS}:SAT"}),
+    Engine("race", "SAT solvers in parallel processes, the first answer wins",
+           {"solve": f"{_SOLVE}:by_solver"}),
+    Engine("cpsat", "OR-Tools CP-SAT (maximise: proves the optimum)",
+           {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:CPSAT",
+            "enumerate": f"{_SEARCHERS}:CPSAT", "maximise": f"{_MAX}.cpsat:run"}),
+    Engine("lns", "large-neighbourhood search: CP-SAT on windows of the board",
+           {"maximise": f"{_MAX}.lns:run"}),
+    Engine("rc2", "the RC2 MaxSAT solver", {"maximise": f"{_MAX}.rc2:run"}),
+    # a solve the router does not give to the backtracker: --solver's (the walk on an exact cover,
+    # else CaDiCaL)
+    Engine("auto", "the backtracker on edge matching, else --solver's (the walk on an exact cover, "
+           "else CaDiCaL)", {"solve": f"{_SOLVE}:by_solver"}),
 )
 AUTO = "auto"
 
 
 def names(task: str) -> tuple[str, ...]:
     """``auto`` and the engines that run ``task``."""
-    return (AUTO,) + tuple(e.name for e in TABLE if task in e.tasks)
+    return (AUTO,) + tuple(e.name for e in TABLE if task in e.runs and e.name != AUTO)
+
+
+def row(name: str) -> Engine:
+    for engine in TABLE:
+        if engine.name == name:
+            return engine
+    raise SatilingError(f"unknown engine {name!r} (choose from {', '.join(e.name for e in TABLE)})")
+
+
+def function(task: str, name: str) -> Any:
+    """What engine ``name``'s row names for ``task`` (imported now)."""
+    where = row(name).runs.get(task)
+    if where is None:
+        raise SatilingError(f"the {name} engine does not {task} (choose from "
+                            f"{', '.join(names(task)[1:])})")
+    module, attribute = where.split(":")
+    return getattr(importlib.import_module(module), attribute)

@@ -1,5 +1,6 @@
-"""The one function that chooses an engine for a request, over the engine table
-(:mod:`satiling.engines.table`: a row names an engine, the tasks it runs and what it is).
+"""The one function that chooses an engine for a request, and the one that calls it, over the
+engine table (:mod:`satiling.engines.table`: a row names an engine, what it is, and what runs each
+of its tasks).
 
 ``choose`` turns ``auto`` into an
 engine by the rules of :mod:`satiling.search.router` (measurements:
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engines.table import ALL, AUTO, TABLE, Engine, names
+from ..engines.table import ALL, AUTO, TABLE, Engine, function, names
 from ..errors import SatilingError
 
-__all__ = ["ALL", "AUTO", "TABLE", "Engine", "check", "choose", "names", "solve_solver"]
+__all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "solve_solver"]
 
 if TYPE_CHECKING:
     from .request import Request
@@ -39,6 +40,11 @@ def choose(request: "Request") -> str:
     if request.engine == "backtrack":       # asked for by name with --proof
         raise SatilingError("the backtrack engine writes no proof: drop --proof or choose another engine")
     return request.engine
+
+
+def call(task: str, engine: str, job: object) -> object:
+    """Run ``job`` by what the table names for ``engine`` and ``task``."""
+    return function(task, engine)(job)
 
 
 def solve_solver(request: "Request") -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import SatilingError
-from .engines import choose, solve_solver
+from .engines import call, choose, solve_solver
 from .limits import Stop
 from .request import Request
 
@@ -80,58 +80,18 @@ class MaxAnswer:
 def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     """One verified solution, or none (proved by the search, by an argument before it, or by a
     checked DRAT proof with ``req.proof``)."""
+    from ..search.solvejob import SolveJob
     events = events or Events()
-    _one_search(req)
-    start = time.perf_counter()
-    engine = choose(req)
-    if engine == "backtrack":
-        return _solve_by_backtrack(req, start)
-    if (req.workers or 1) > 1 or req.dask:
-        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
-                            "(for CP-SAT's threads use --threads)")
-    solver = solve_solver(req)
-    if not req.proof:
-        reason = req.puzzle.obstruction()
-        if reason is not None:
-            return SolveAnswer(Stop.DONE, None, "argument", time.perf_counter() - start,
-                               f"proved before any search: {reason}")
-    problem = req.puzzle.problem(**req.options)
-    if req.proof:
-        from ..search.proof import solve_with_proof
-        from ..search.router import prover
-        result = solve_with_proof(problem, req.proof, prover(solver), req.time_limit)
-        if result.status == "UNSAT":
-            return SolveAnswer(Stop.DONE, None, "sat", result.seconds, result.summary(), proof=result)
-        solver_used = prover(solver)
-    else:
-        from ..search.solve import solve as search_solve
-        result = search_solve(problem, solver=solver, time_limit=req.time_limit, workers=req.threads)
-        solver_used = getattr(result, "solver", solver)
-    seconds = time.perf_counter() - start
-    if result.status == "UNKNOWN":
-        return SolveAnswer(Stop.TIME, None, engine, seconds, solver_used)
-    if result.status == "UNSAT":
-        return SolveAnswer(Stop.DONE, None, engine, seconds, solver_used)
-    solution = problem.decode(result.true_vars)
-    req.puzzle.verify(solution)
-    return SolveAnswer(Stop.DONE, solution, engine, seconds, solver_used)
-
-
-def _one_search(req: Request) -> None:
     if req.task != "solve":
         raise SatilingError(f"solve takes a solve request, not {req.task}")
-
-
-def _solve_by_backtrack(req: Request, start: float) -> SolveAnswer:
-    from ..search.edgesolve import solve_board
-    answer = solve_board(req.puzzle, bool(req.options.get("hints")), req.time_limit, req.workers,  # type: ignore[arg-type]
-                         req.dask, req.seed)
-    seconds = time.perf_counter() - start
-    if answer.solution is None:
-        stop = Stop.TIME if answer.status == "time limit" else Stop.DONE
-        return SolveAnswer(stop, None, "backtrack", seconds, answer.how)
-    req.puzzle.verify(answer.solution)
-    return SolveAnswer(Stop.DONE, answer.solution, "backtrack", seconds, answer.how)
+    engine = choose(req)
+    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), req.time_limit,
+                   req.workers, req.threads, req.dask, req.seed, req.proof)
+    found = call("solve", engine, job)
+    if found.solution is not None:
+        req.puzzle.verify(found.solution)
+    return SolveAnswer(Stop.of(found.stop), found.solution, found.engine, found.seconds, found.how,
+                       found.proof)
 
 
 # -- count and enumerate ------------------------------------------------------------------------------
@@ -147,8 +107,7 @@ def _run_of(req: Request, engine: str) -> Any:
                         req.time_limit, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
     if (req.workers or 1) > 1 and req.source is None:
-        from ..search.router import model_engine
-        if run.space.plan(model_engine(run.space.problem, engine)) is None:
+        if not run.searcher.plans or run.space.plan() is None:
             raise SatilingError(f"{req.puzzle.name}: worker processes rebuild this model from an "
                                 "instance file; count a puzzle built in code without workers")
     return run

@@ -295,10 +295,10 @@ class CubeSpace(CubeSet):
             self._engine = ExactCover(self.matrix)
         return self._engine
 
-    def plan(self, engine: str = "walk") -> "Plan | None":
-        """What workers of ``engine`` need to run the cubes without the puzzle (None: they must
-        rebuild it, as a SAT solver's workers do)."""
-        if engine != "walk" or self.matrix is None or self.problem.lazy:
+    def plan(self) -> "Plan | None":
+        """What workers of the compiled exact-cover search need to run the cubes without the
+        puzzle (None: they must rebuild it)."""
+        if self.matrix is None or self.problem.lazy:
             return None
         p = self.problem
         owners = CubeSet(self.group, self._must, self._must_not, self.cubes)

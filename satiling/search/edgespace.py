@@ -173,7 +173,7 @@ class EdgeSpace(EdgeCubes):
                 self.puzzle.verify(self.problem.decode(sol))
             self._members_checked = True
 
-    def plan(self, engine: str = "backtrack") -> "EdgePlan":
+    def plan(self) -> "EdgePlan":
         """What workers need: the boards, the cubes, the placements' variables (no puzzle)."""
         cubes = EdgeCubes(self.group, self.boards, self.cubes, self.var_of, self.pinned)
         return EdgePlan(self.fingerprint(), cubes)
@@ -223,7 +223,9 @@ class EdgeRunner(CubeRunner):
     the group has turns (all pieces are different, so no turn keeps a board)."""
 
     def __init__(self, space: EdgeCubes) -> None:    # (no model engine or SAT solver to set up)
-        self.space, self.engine, self.solver = space, "backtrack", ""
+        from .searchers import BACKTRACK
+        self.space, self.searcher, self.solver = space, BACKTRACK, ""
+        self.engine = BACKTRACK.name
         self._sat = None
         self._count = self._partial = 0
         self._counting: tuple[Engine, int] | None = None    # (engine, members per class)

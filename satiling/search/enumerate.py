@@ -18,31 +18,24 @@ from typing import Any, Callable, Iterator, Sequence
 from ..problem import Problem
 from ..children import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
-from .router import model_engine
 from ..engines.exactcover_ref import Walk
-from ..engines.table import names
-
-#: the engines of a model's stream (the backtracker runs as cubes of its own: :mod:`.edgespace`)
-ENGINES = tuple(name for name in names("enumerate") if name != "backtrack")
 
 
 def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
               assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
-    """Every solution of ``problem`` (true primary variables), each exactly once."""
-    if engine not in ENGINES:             # anything unknown would silently run SAT
-        from ..errors import SatilingError
-        raise SatilingError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-    engine = model_engine(problem, engine)
-    if engine == "walk":
-        yield from _exact_solutions(problem, assume)
-    elif engine == "cpsat":
-        from ortools.sat.python import cp_model  # noqa: F401 -- imported once, inherited by each child
-        yield from child_items(_cpsat_solutions, problem, assume)
-    else:
-        yield from _sat_solutions(problem, solver, assume)
+    """Every solution of ``problem`` (true primary variables), each exactly once, by the
+    engine's searcher (:mod:`.searchers`; the backtracker runs as cubes of its own, :mod:`.edgespace`)."""
+    from .searchers import searcher
+    yield from searcher(engine, problem, "enumerate").stream(problem, solver, assume)
 
 
-def _exact_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+def cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+    """CP-SAT's stream, in a child process."""
+    from ortools.sat.python import cp_model  # noqa: F401 -- imported once, inherited by each child
+    yield from child_items(_cpsat_solutions, problem, assume)
+
+
+def exact_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
     """The compiled search where the model is an exact-cover matrix (the faster,
     docs/decisions/2026-11-27-router-defaults.md), side constraints checked at the leaves; else
     the Python walk."""
@@ -74,10 +67,10 @@ def blocker(problem: Problem) -> Callable[[frozenset[int]], list[int]]:
     return lambda true: [-v if v in true else v for v in primary]
 
 
-def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+def sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
     name = solver_name(solver)
-    if name == "cpsat":
-        yield from solutions(problem, "cpsat", solver, assume)
+    if name == "cpsat":                   # --solver cpsat: CP-SAT's stream
+        yield from cpsat_solutions(problem, assume)
         return
     if name.startswith("kissat"):
         yield from child_items(_fresh_sat_solutions, problem, name, assume)
@@ -90,10 +83,10 @@ def _sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Iter
 
 def _fresh_sat_solutions(problem: Problem, name: str,
                          assume: Sequence[int]) -> Iterator[frozenset[int]]:
-    """As :func:`_sat_solutions` for a solver that takes no clause after a solve and ignores
+    """As :func:`sat_solutions` for a solver that takes no clause after a solve and ignores
     assumptions (PySAT's Kissat aborts the process on the one, warns on the other): a new solver
     per solution, given the assumptions as units and every clause found so far (all in one child
-    process: :func:`_sat_solutions` runs this through ``child_items``)."""
+    process: :func:`sat_solutions` runs this through ``child_items``)."""
     added = [[a] for a in assume]
 
     def find() -> frozenset[int] | None:

@@ -11,11 +11,8 @@ import time
 from typing import Callable, Iterator, Sequence
 
 from ..engines.exactcover import ExactCover
-from ..engines.exactcover_ref import Walk, supports
-from ..errors import SatilingError
+from ..engines.exactcover_ref import Walk
 from .cubes import Cube, CubeResult, CubeSpace, Position, _var_lit
-from .exact import engine_solutions
-from .router import model_engine
 
 
 class CubeRunner:
@@ -24,11 +21,12 @@ class CubeRunner:
     cubes (its blocking clauses stay valid from one cube to the next)."""
 
     def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
+        from .searchers import searcher
         self.space = space
-        self.engine = model_engine(space.problem, engine)
-        if self.engine == "walk" and not supports(space.problem):
-            raise SatilingError(f"the walk engine cannot take this model of {space.problem.name}: "
-                                "it has variables that are not placements (use --engine sat)")
+        #: how the engine searches a cube (:mod:`.searchers`), and its name
+        self.searcher = searcher(engine, space.problem)
+        self.searcher.check(space.problem)
+        self.engine = self.searcher.name
         self._block: Callable[[frozenset[int]], list[int]] | None = None
         self.solver = solver
         self._walk: Walk | None = None          # built on first use (not in a driver of workers)
@@ -46,7 +44,7 @@ class CubeRunner:
         only those in these parts of it (what a stopped count left, ``done`` of the cube)."""
         within = [tuple(sub) for sub in within]
         for k, sub in enumerate(within):
-            engine = self.space.exact_cover() if self.engine == "walk" else None
+            engine = self.space.exact_cover() if self.searcher.knows_position else None
             if engine is not None:     # (a part done leaves the position its last batch gave)
                 self.position = Position(cube, self._count, within[k:], done + (1 - done) * k / len(within))
                 hear = self._tracker(cube, engine, sub, within[k + 1:], done, k, len(within))
@@ -104,24 +102,15 @@ class CubeRunner:
         return result
 
     def _solutions(self, cube: Cube, hear: Callable[[float], None] | None = None) -> Iterator[frozenset[int]]:
-        if self.engine == "walk":
-            engine = self.space.exact_cover()
-            if engine is not None:
-                p = self.space.problem
-                return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, hear or self.on_progress)
-            if self._walk is None:
-                self._walk = Walk(self.space.problem)
-            return self._walk.solutions(cube)
-        from .solve import solver_name
-        name = solver_name(self.solver)
-        if self.engine == "cpsat" or name == "cpsat" or name.startswith("kissat"):
-            # one model per cube (CP-SAT with assumptions is slower; PySAT's Kissat is not
-            # incremental; measurements: docs/decisions/2026-11-27-models-and-encodings.md)
-            from .enumerate import solutions
-            return solutions(self.space.problem, self.engine, self.solver, cube)
-        return self._incremental(name, cube)
+        return self.searcher.cube_solutions(self, cube, hear or self.on_progress)
 
-    def _incremental(self, name: str, cube: Cube) -> Iterator[frozenset[int]]:
+    def walk(self) -> Walk:
+        """The Python walk over the model, built on first use (not in a driver of workers)."""
+        if self._walk is None:
+            self._walk = Walk(self.space.problem)
+        return self._walk
+
+    def incremental(self, name: str, cube: Cube) -> Iterator[frozenset[int]]:
         from .enumerate import blocker
         from .solve import lazy_cuts, open_pysat, primary_true
         problem = self.space.problem

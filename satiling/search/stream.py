@@ -35,7 +35,6 @@ from ..signals import stop_on
 from .cubes import CubeResult, CubeSpace, Position
 from .runner import CubeRunner
 from .workers import Job, executor, in_order, results
-from .router import BACKTRACK
 from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
 from .runfiles import keep_stopped as keep_stopped_count
 
@@ -106,7 +105,10 @@ class Run:
 
     def __init__(self, name: str, puzzle: Any, problem: Any, options: dict[str, Any],
                  settings: Settings) -> None:
-        self.space = cube_space(puzzle, problem, options, settings)
+        from .searchers import searcher
+        #: how the engine searches (:mod:`.searchers`)
+        self.searcher = searcher(settings.engine, problem)
+        self.space = self.searcher.space(puzzle, problem, options, settings)
         self.settings = settings
         path = Path(name)          # workers find an instance file by its absolute path
         self.job = Job(str(path.resolve()) if path.is_file() else name, tuple(sorted(options.items())),
@@ -149,21 +151,17 @@ class Run:
 
 
 def cube_space(puzzle: Any, problem: Any, options: dict[str, Any], settings: Settings) -> Any:
-    """The run's cubes: the edge-matching backtracker's prefix jobs when the router chose that
-    engine (:mod:`.edgespace`), else the model's (:class:`.cubes.CubeSpace`)."""
-    if settings.engine == BACKTRACK:
-        from .edgespace import EdgeSpace
-        return EdgeSpace(puzzle, problem, bool(options.get("hints")), settings.break_symmetry,
-                         settings.symmetry)
-    return CubeSpace(puzzle, problem, settings.break_symmetry, symmetry=settings.symmetry)
+    """The run's cubes, as the engine's searcher splits them (:mod:`.searchers`): the
+    edge-matching backtracker's prefix jobs (:mod:`.edgespace`), or the model's
+    (:class:`.cubes.CubeSpace`)."""
+    from .searchers import searcher
+    return searcher(settings.engine, problem).space(puzzle, problem, options, settings)
 
 
 def make_runner(space: Any, s: Settings) -> Any:
-    """What runs the cubes in this process: the backtracker's, or the model's engine."""
-    if s.engine == BACKTRACK:
-        from .edgespace import EdgeRunner
-        return EdgeRunner(space)
-    return CubeRunner(space, s.engine, s.solver)
+    """What runs the cubes in this process, as the engine's searcher runs them."""
+    from .searchers import searcher
+    return searcher(s.engine, space.problem).runner(space, s.solver)
 
 
 def space_solutions(space: Any, s: Settings) -> Iterator[frozenset[int]]:
@@ -230,7 +228,7 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
             yield from runner.owners(cube)
             meter.finish(cube)
         return
-    plan = space.plan(runner.engine)
+    plan = space.plan() if runner.searcher.plans else None
     done = results(ex, job, range(first, n), raw=False, keep=True, verify=False, plan=plan)
     for r in in_order(done, first, n):
         yield from map(frozenset, r.owners)
@@ -251,8 +249,8 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
     todo = [i for i in range(len(space.cubes)) if i not in done]
     run = make_runner(space, s)
     here = not (s.dask or (s.workers or 1) > 1)
-    plan = None if here else space.plan(run.engine)
-    if not here or run.engine != "walk":
+    plan = space.plan() if not here and run.searcher.plans else None
+    if not here or not run.searcher.knows_position:
         todo = [i for i in todo if i not in parts]   # workers and SAT run whole cubes:
         todo += sorted(parts)                        # the parts' counts are dropped below
         out.total -= sum(p.count for p in parts.values())

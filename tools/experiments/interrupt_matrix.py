@@ -77,26 +77,33 @@ class Row:
     tracebacks: int = 0
     broken: int = 0
     early: int = 0              # signalled before satiling's code ran (counted apart)
+    stops: list = field(default_factory=list)   # seconds from the signal to the exit
 
 
-def run_once(argv: list[str], sig: int, delay: float, workdir: Path, limit: float) -> tuple[int, str, str]:
+def run_once(argv: list[str], sig: int, delay: float, workdir: Path,
+             limit: float) -> tuple[int, str, str, float | None]:
     """Start ``satiling argv`` in ``workdir``, send ``sig`` after ``delay`` s; (exit code, stdout,
-    stderr).  A run still alive ``limit`` s after the signal is killed (exit code -9)."""
+    stderr, seconds from the signal to the exit -- None when it ended before the signal).  A run
+    still alive ``limit`` s after the signal is killed (exit code -9)."""
     cmd = [sys.executable, "-m", "satiling.cli", *argv]
+    stopped = None
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         p = subprocess.Popen(cmd, cwd=workdir, stdout=out, stderr=err)
         try:
             p.wait(delay)
         except subprocess.TimeoutExpired:
             p.send_signal(sig)
+            sent = time.monotonic()
             try:
                 p.wait(limit)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+            stopped = time.monotonic() - sent
         out.seek(0)
         err.seek(0)
-        return p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace")
+        return (p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),
+                stopped)
 
 
 def write_generated(path: Path) -> None:
@@ -159,7 +166,7 @@ def main() -> None:
                 with tempfile.TemporaryDirectory() as tmp:
                     if GENERATED in argv:
                         write_generated(Path(tmp) / GENERATED)
-                    code, out, err = run_once(argv, sig, delay, Path(tmp), args.grace)
+                    code, out, err, stopped = run_once(argv, sig, delay, Path(tmp), args.grace)
                     ok_output = output_ok(command, argv, code, out, err, Path(tmp))
                 if before_start(code, err):
                     row.early += 1
@@ -170,6 +177,8 @@ def main() -> None:
                     continue
                 row.runs += 1
                 row.codes[code] += 1
+                if stopped is not None:
+                    row.stops.append(stopped)
                 tb = err.count("Traceback")
                 row.tracebacks += tb
                 row.broken += not ok_output
@@ -180,12 +189,14 @@ def main() -> None:
         rows.append(row)
         print(f"{command} [{solver}]: {dict(row.codes)}", file=sys.stderr, flush=True)
     print("| command | solver | exit codes (runs) | contract kept | tracebacks | output broken "
-          "| before start |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "| before start | signal to exit, median / worst (ms) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         codes = ", ".join(f"{c} x{n}" for c, n in sorted(r.codes.items()))
+        stops = sorted(r.stops)
+        latency = f"{1000 * stops[len(stops) // 2]:.0f} / {1000 * stops[-1]:.0f}" if stops else "-"
         print(f"| {r.command} | {r.solver} | {codes} | {r.kept}/{r.runs} | {r.tracebacks} | "
-              f"{r.broken} | {r.early} |")
+              f"{r.broken} | {r.early} | {latency} |")
     total = sum(r.runs for r in rows)
     print(f"\n{total} runs, {sum(r.kept for r in rows)} kept the contract, "
           f"{sum(r.tracebacks for r in rows)} tracebacks; {sum(r.early for r in rows)} more signalled "

@@ -1,0 +1,117 @@
+"""How each engine counts and enumerates: the searchers the engine table names for those tasks
+(:mod:`satiling.engines.table`).  The count pipeline (:mod:`.stream`) splits every search into
+cubes, runs them here or on workers and keeps what a stop leaves; a searcher says how its engine
+takes part:
+
+* ``space``: the run's cubes (the model's, :class:`.cubes.CubeSpace`, or the edge-matching
+  backtracker's prefix jobs, :class:`.edgespace.EdgeSpace`);
+* ``runner``: what runs one cube in this process;
+* ``cube_solutions``: a model engine's solutions of one cube, for :class:`.runner.CubeRunner`;
+* ``stream``: every solution of a model, for :func:`.enumerate.solutions`;
+* ``knows_position``: a stopped cube resumes where it stood (only the compiled exact-cover search
+  can say where that is);
+* ``plans``: workers may run the cubes from the space's plan alone (the matrix, or the
+  backtracker's boards), without rebuilding the puzzle.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+
+from ..engines.table import function
+from ..errors import SatilingError
+from ..problem import Problem
+from .router import model_engine
+
+if TYPE_CHECKING:
+    from .cubes import Cube, CubeSpace
+    from .runner import CubeRunner
+
+Hear = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class Searcher:
+    name: str
+    knows_position: bool = False
+    plans: bool = False
+
+    def space(self, puzzle: Any, problem: Problem, options: dict[str, Any], settings: Any) -> Any:
+        from .cubes import CubeSpace
+        return CubeSpace(puzzle, problem, settings.break_symmetry, symmetry=settings.symmetry)
+
+    def runner(self, space: Any, solver: str) -> Any:
+        from .runner import CubeRunner
+        return CubeRunner(space, self.name, solver)
+
+    def check(self, problem: Problem) -> None:
+        """Refuse a model this engine cannot take (before any search)."""
+
+    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+        return self.stream(runner.space.problem, runner.solver, cube)
+
+    def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+        raise SatilingError(f"the {self.name} engine streams no model's solutions")
+
+
+class _Walk(Searcher):
+    def check(self, problem: Problem) -> None:
+        from ..engines.exactcover_ref import supports
+        if not supports(problem):
+            raise SatilingError(f"the walk engine cannot take this model of {problem.name}: it has "
+                                "variables that are not placements (use --engine sat)")
+
+    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+        engine = runner.space.exact_cover()
+        if engine is None:
+            return runner.walk().solutions(cube)
+        from .exact import engine_solutions
+        p = runner.space.problem
+        return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, hear)
+
+    def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+        from .enumerate import exact_solutions
+        return exact_solutions(problem, assume)
+
+
+class _Sat(Searcher):
+    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+        from .solve import solver_name
+        name = solver_name(runner.solver)
+        # one model per cube where the solver is not incremental (PySAT's Kissat) or slower so
+        # (CP-SAT with assumptions: docs/decisions/2026-11-27-models-and-encodings.md)
+        if name == "cpsat" or name.startswith("kissat"):
+            return self.stream(runner.space.problem, runner.solver, cube)
+        return runner.incremental(name, cube)
+
+    def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+        from .enumerate import sat_solutions
+        return sat_solutions(problem, solver, assume)
+
+
+class _Cpsat(Searcher):
+    def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
+        from .enumerate import cpsat_solutions
+        return cpsat_solutions(problem, assume)
+
+
+class _Backtrack(Searcher):
+    def space(self, puzzle: Any, problem: Problem, options: dict[str, Any], settings: Any) -> Any:
+        from .edgespace import EdgeSpace
+        return EdgeSpace(puzzle, problem, bool(options.get("hints")), settings.break_symmetry,
+                         settings.symmetry)
+
+    def runner(self, space: Any, solver: str) -> Any:
+        from .edgespace import EdgeRunner
+        return EdgeRunner(space)
+
+
+WALK = _Walk("walk", knows_position=True, plans=True)
+SAT = _Sat("sat")
+CPSAT = _Cpsat("cpsat")
+BACKTRACK = _Backtrack("backtrack", plans=True)
+
+
+def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:
+    """The searcher of ``engine`` for ``task`` (``auto``: the router's engine for the model)."""
+    return function(task, model_engine(problem, engine))

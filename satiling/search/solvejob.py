@@ -1,0 +1,79 @@
+"""How each engine finds one solution: the functions the engine table names for ``solve``
+(:mod:`satiling.engines.table`).  Each takes a :class:`SolveJob` and returns :class:`Found`; the
+run verifies the solution (:func:`satiling.run.tasks.solve`).
+
+* :func:`by_backtrack` -- the compiled edge-matching backtracker (:mod:`.edgesolve`);
+* :func:`by_solver` -- the model, given to the solver the run chose (:func:`.solve.solve`: the
+  exact-cover walk, a SAT solver, a race of them, CP-SAT or a MIP solver), or settled before any
+  search by the puzzle's own argument (parity, coverage), or with a proof of "no solution".
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SatilingError
+
+
+@dataclass
+class SolveJob:
+    puzzle: Any
+    engine: str = "auto"                # as the run chose it (named in the answer)
+    options: dict[str, Any] = field(default_factory=dict)
+    solver: str = "auto"                # the solver of a model (:func:`.solve.solver_name`'s names)
+    time_limit: float | None = None
+    workers: int | None = None          # the backtracker's processes
+    threads: int | None = None          # CP-SAT's threads
+    dask: str | None = None
+    seed: int | None = None
+    proof: str | None = None            # write a proof of "no solution" here
+
+
+@dataclass
+class Found:
+    stop: str                           # "done" (found, or proved none) or "time"
+    solution: list[Any] | None          # placements, not yet verified
+    engine: str                         # the engine, or "argument" when one settled it
+    seconds: float
+    how: str = ""
+    proof: Any = None
+
+
+def by_backtrack(job: SolveJob) -> Found:
+    from .edgesolve import solve_board
+    start = time.perf_counter()
+    answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.time_limit, job.workers,
+                         job.dask, job.seed)
+    stop = "time" if answer.solution is None and answer.status == "time limit" else "done"
+    return Found(stop, answer.solution, "backtrack", time.perf_counter() - start,
+                 f"backtrack ({answer.how})")
+
+
+def by_solver(job: SolveJob) -> Found:
+    if (job.workers or 1) > 1 or job.dask:
+        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
+                            "(for CP-SAT's threads use --threads)")
+    start = time.perf_counter()
+    if not job.proof:
+        reason = job.puzzle.obstruction()
+        if reason is not None:
+            return Found("done", None, "argument", time.perf_counter() - start,
+                         f"proved before any search: {reason}")
+    problem = job.puzzle.problem(**job.options)
+    if job.proof:
+        from .proof import solve_with_proof
+        from .router import prover
+        solver = prover(job.solver)
+        result = solve_with_proof(problem, job.proof, solver, job.time_limit)
+        if result.status == "UNSAT":
+            return Found("done", None, "sat", result.seconds, result.summary(), proof=result)
+    else:
+        from .solve import solve
+        result = solve(problem, solver=job.solver, time_limit=job.time_limit, workers=job.threads)
+        solver = getattr(result, "solver", job.solver)
+    seconds = time.perf_counter() - start
+    if result.status == "UNKNOWN":
+        return Found("time", None, job.engine, seconds, solver)
+    solution = None if result.status == "UNSAT" else problem.decode(result.true_vars)
+    return Found("done", solution, job.engine, seconds, solver)
