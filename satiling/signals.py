@@ -28,6 +28,8 @@ from .exits import signal_exit
 from .limits import MAX_SECONDS
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: the exit codes of a run these signals stopped (130, 143)
+INTERRUPTED = tuple(signal_exit(sig) for sig in SIGNALS)
 #: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
 REASONS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 T = TypeVar("T")
@@ -96,11 +98,18 @@ def interrupt_cause(exc: BaseException | None) -> KeyboardInterrupt | None:
 
 
 def _leave(signum: int) -> None:
+    leave(signal_exit(signum))
+
+
+def leave(code: int) -> None:
+    """End the process now with ``code``, its output flushed (no interpreter teardown)."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     finally:
-        os._exit(signal_exit(signum))
+        os._exit(code)
 
 
 @contextmanager

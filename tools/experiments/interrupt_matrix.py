@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -92,14 +93,18 @@ def run_once(argv: list[str], sig: int, delay: float, workdir: Path,
         try:
             p.wait(delay)
         except subprocess.TimeoutExpired:
-            p.send_signal(sig)
-            sent = time.monotonic()
+            # a pidfd turns readable the moment the process ends (Popen.wait polls every 50 ms)
+            pidfd = os.pidfd_open(p.pid)
             try:
-                p.wait(limit)
-            except subprocess.TimeoutExpired:
+                p.send_signal(sig)
+                sent = time.monotonic()
+                ended = select.select([pidfd], [], [], limit)[0]
+                stopped = time.monotonic() - sent
+            finally:
+                os.close(pidfd)
+            if not ended:
                 p.kill()
-                p.wait()
-            stopped = time.monotonic() - sent
+            p.wait()
         out.seek(0)
         err.seek(0)
         return (p.returncode, out.read().decode(errors="replace"), err.read().decode(errors="replace"),

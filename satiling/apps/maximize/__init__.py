@@ -2,7 +2,9 @@
 
 The family builds the model (:meth:`EdgeMatchPuzzle.match_problem`): every square gets one piece and
 every piece one square (hard), and each interior join has a variable that may be true only if the
-join matches.  The engines maximise the sum of those variables (the backtracker without the model):
+join matches.  The engines maximise the sum of those variables (the backtracker without the model);
+each is one module with a ``run(job: MaxJob)``, named in the engine table
+(:mod:`satiling.engines.table`), which is all that picks among them:
 
 * ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
@@ -37,20 +39,19 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from ...engines.table import names
+from ...engines.table import function, names
 from ...errors import SatilingError
 from ...search.router import maximise_engine
 from .backtrack import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
-                        _backtrack, _backtrack_many, _backtrack_one, _work, default_tuning,
-                        default_workers)
+                        _backtrack_many, _backtrack_one, _work, default_tuning, default_workers)
 from .board import Improvement, MaxResult, checked_score, score_of
-from .cpsat import _cpsat, greedy_board
-from .lns import _lns
-from .rc2 import _rc2
+from .cpsat import greedy_board
+from .job import MaxJob, cannot_continue
 
 __all__ = ["DEFAULT", "ENGINES", "EXACT_LIMIT", "Improvement", "LAYOUT_STRIDE", "LONGEST_RESTART",
-           "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning", "default_workers",
-           "greedy_board", "maximize_matches", "score_of", "_backtrack_many", "_backtrack_one", "_work"]
+           "MaxJob", "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning",
+           "default_workers", "greedy_board", "maximize_matches", "score_of", "_backtrack_many",
+           "_backtrack_one", "_work"]
 
 ENGINES = names("maximise")
 
@@ -70,41 +71,26 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     engine = maximise_engine(puzzle, engine)
+    run = function("maximise", engine)
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()))
-    known = None
+    job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
+                 cpu_time, tuning)
     if start_board is not None:
-        if engine != "backtrack":
-            raise SatilingError(f"a start board continues the backtrack engine's search, not {engine}'s")
+        # refused before the start board is reported: only an engine whose row says it continues
+        # a search may take one
+        if not getattr(run, "continues", False):
+            raise cannot_continue(engine)
         score = checked_score(puzzle, start_board, hints)
         best.improve(Improvement(score, best.joins, 0.0, list(start_board)))
-        known = (list(start_board), best.joins - score)
+        job.known = (list(start_board), best.joins - score)
     try:
-        result = _run(engine, puzzle, time_limit, best.improve, hints, workers, greedy_start, start,
-                      seed, cpu_time, tuning, known)
+        result = run(job)
     except KeyboardInterrupt as stop:
         result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
         result.stopped_by = stop
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _run(engine, puzzle, time_limit, on_improve, hints, workers, greedy_start, start, seed,
-         cpu_time, tuning=None, known=None) -> MaxResult:
-    if engine in ("lns", "backtrack"):
-        # the backtracker runs until Ctrl-C (the best board so far is printed) when no limit is
-        # given; LNS needs a limit to share out among its windows
-        if time_limit is None and engine == "lns":
-            raise SatilingError("--maximize-matches --engine lns needs --time-limit")
-        if engine == "lns":
-            return _lns(puzzle, time_limit, on_improve, hints, start, seed)
-        return _backtrack(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
-                          known)
-    problem, matched = puzzle.match_problem(hints=hints)
-    if engine == "cpsat":
-        return _cpsat(puzzle, problem, matched, time_limit, on_improve, workers or 1, greedy_start,
-                      start, hints)
-    return _rc2(puzzle, problem, matched, time_limit, on_improve, start)
 
 
 class _Best:

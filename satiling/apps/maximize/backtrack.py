@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import SatilingError
 from .board import Improvement, MaxResult, checked_score
+from .job import MaxJob
 
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
@@ -120,6 +121,17 @@ def default_workers() -> int:
     """One search per core."""
     import os
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def run(job: MaxJob) -> MaxResult:
+    """The backtrack engine's entry in the engine table.  Without a time limit it runs until
+    Ctrl-C (the caller reports the best board so far)."""
+    return _backtrack(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed,
+                      job.cpu_time, job.tuning, job.workers, job.known)
+
+
+#: a start board is continued by this engine: it hunts only boards better than the board's score
+run.continues = True
 
 
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,

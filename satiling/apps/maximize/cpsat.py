@@ -6,6 +6,16 @@ import time
 from typing import Any
 
 from .board import Improvement, MaxResult, score_of
+from .job import MaxJob
+
+
+def run(job: MaxJob) -> MaxResult:
+    """The cpsat engine's entry in the engine table: the whole-board model, one thread unless
+    more are asked for."""
+    job.fresh("cpsat")
+    problem, matched = job.puzzle.match_problem(hints=job.hints)
+    return _cpsat(job.puzzle, problem, matched, job.time_limit, job.on_improve, job.workers or 1,
+                  job.greedy_start, job.start, job.hints)
 
 
 def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints) -> MaxResult:

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 import time
 
+from ...errors import SatilingError
 from .board import Improvement, MaxResult
 from .cpsat import _hint, greedy_board
+from .job import MaxJob
+
+
+def run(job: MaxJob) -> MaxResult:
+    """The lns engine's entry in the engine table."""
+    job.fresh("lns")
+    if job.time_limit is None:        # the limit is shared out among the windows
+        raise SatilingError("--maximize-matches --engine lns needs --time-limit")
+    return _lns(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed)
 
 
 def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed: int,

@@ -4,9 +4,17 @@ can stop."""
 from __future__ import annotations
 
 import time
-from ...errors import SatilingError
 
+from ...errors import SatilingError
 from .board import Improvement, MaxResult, score_of
+from .job import MaxJob
+
+
+def run(job: MaxJob) -> MaxResult:
+    """The rc2 engine's entry in the engine table."""
+    job.fresh("rc2")
+    problem, matched = job.puzzle.match_problem(hints=job.hints)
+    return _rc2(job.puzzle, problem, matched, job.time_limit, job.on_improve, job.start)
 
 
 def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:

@@ -1,0 +1,47 @@
+"""What a maximise engine is given: one :class:`MaxJob`, so every engine's ``run(job)`` has the
+same signature and the engine table (:mod:`satiling.engines.table`) can name any of them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable
+
+from ...errors import SatilingError
+from .board import Improvement
+
+if TYPE_CHECKING:                     # backtrack imports this module
+    from .backtrack import Tuning
+
+
+@dataclass
+class MaxJob:
+    """One ``--maximize-matches`` run, as :func:`satiling.apps.maximize.maximize_matches` was
+    asked for it.
+
+    ``time_limit``: seconds from ``start`` (a ``time.perf_counter()`` reading), or None for no
+    limit; ``on_improve``: called with every better board; ``hints``: the hint pieces are pinned;
+    ``workers``: CP-SAT's threads or the backtracker's processes (None: the engine's default);
+    ``greedy_start``: CP-SAT starts from the greedy board; ``cpu_time``: the limit counts CPU
+    seconds (backtracker); ``tuning``: the backtracker's settings (None: its default);
+    ``known``: the start board to continue from and its breaks, or None."""
+
+    puzzle: Any
+    time_limit: float | None
+    on_improve: Callable[[Improvement], None]
+    hints: bool
+    workers: int | None
+    greedy_start: bool
+    start: float
+    seed: int
+    cpu_time: bool
+    tuning: Tuning | None = None
+    known: tuple[list[Any], int] | None = None
+
+    def fresh(self, engine: str) -> None:
+        """Refuse a start board: ``engine`` searches from scratch and cannot continue one."""
+        if self.known is not None:
+            raise cannot_continue(engine)
+
+
+def cannot_continue(engine: str) -> SatilingError:
+    """The error for a start board given to an engine whose run cannot continue from one."""
+    return SatilingError(f"a start board continues the backtrack engine's search, not {engine}'s")
