@@ -28,8 +28,6 @@ from .exits import signal_exit
 from .limits import MAX_SECONDS
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
-#: the exit codes of a run these signals stopped (130, 143)
-INTERRUPTED = tuple(signal_exit(sig) for sig in SIGNALS)
 #: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
 REASONS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from typing import Any, Iterator, TextIO
 from ..errors import SatilingError
 from ..fileio import check_not_input, check_writable
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND)
-from ..signals import INTERRUPTED, exit_code, interrupt_cause, interrupts, leave
+from ..signals import exit_code, interrupt_cause, interrupts, leave
 from .parser import build_parser, maximize_flag
 
 
@@ -26,10 +26,11 @@ OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best")
 def main(argv: list[str] | None = None) -> int:
     with sturdy_stderr():
         code = _guarded(argv)
-    if argv is None and code in INTERRUPTED:
-        # the program itself, stopped: what was found is printed and every file is closed, so
-        # leave at once -- the interpreter's teardown (freeing the model, unloading OR-Tools)
-        # would add some 100 ms between the answer and the exit
+    if argv is None:
+        # the program itself: what it found is printed and every file it wrote is closed, so it
+        # leaves at once.  The interpreter's teardown would add some 100 ms between the answer
+        # and the exit (freeing the model, unloading OR-Tools), and a signal landing there, once
+        # Python has put back the default handlers, would kill it without its exit code.
         leave(code)
     return code
 

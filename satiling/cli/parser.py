@@ -226,6 +226,9 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S",
                    help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+    s.add_argument("--node-limit", type=whole(1, 10 ** 18), metavar="N",
+                   help="give up after N nodes of the search, or N conflicts of a SAT solver or "
+                        "CP-SAT (exit 3): the same work on every machine, for benchmarks")
     s.add_argument("--workers", type=workers_arg, metavar="N",
                    help="edge matching: split the backtracker's search into jobs on N local "
                         f"processes (1 to {MAX_WORKERS}); the first solution any job meets wins")
@@ -288,7 +291,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
 def engine_help(task: str) -> str:
     """``name: what it is`` of each engine of ``task``, from the engine table."""
     from ..engines.table import TABLE
-    return "; ".join(f"{e.name}: {e.help}" for e in TABLE if task in e.tasks)
+    return "; ".join(f"{e.name}: {e.help}" for e in TABLE if task in e.tasks and e.name != "auto")
 
 
 def _version() -> str:

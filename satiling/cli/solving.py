@@ -60,8 +60,8 @@ def solve_request(args: argparse.Namespace, task: str):
         extra["start_board"] = start_board(args.name, args.start)
     return Request(catalog.load(args.name), task, args.engine, args.solver, model_options(args),
                    workers=args.workers, dask=args.dask, threads=args.threads,
-                   time_limit=args.time_limit, seed=args.seed, proof=args.proof,
-                   source=args.name, extra=extra)
+                   time_limit=args.time_limit, node_limit=args.node_limit, seed=args.seed,
+                   proof=args.proof, source=args.name, extra=extra)
 
 
 def start_board(name: str, path: str) -> list[Any]:
@@ -95,10 +95,13 @@ def cmd_solve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         print("no solution")
         return EXIT_NONE if answer.proof.verified else EXIT_ERROR
-    verdict = "SAT" if answer.solution else ("UNKNOWN" if answer.stop is Stop.TIME else "UNSAT")
+    gave_up = answer.stop in (Stop.TIME, Stop.NODES)
+    verdict = "SAT" if answer.solution else ("UNKNOWN" if gave_up else "UNSAT")
+    if not answer.solution and answer.stop is Stop.NODES:
+        verdict += " (node limit)"
     how = f"{answer.how} in {answer.seconds:.2f} s"
     print(f"satiling: {req.puzzle.name}: {verdict} by {how}", file=sys.stderr)
-    if answer.stop is Stop.TIME:
+    if gave_up:
         return EXIT_TIMEOUT
     if answer.solution is None:
         print("no solution")

@@ -361,7 +361,8 @@ def corner_starter(engine: Engine) -> tuple[int, ...]:
 
 
 def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] | None = None,
-         seed: int | None = None) -> tuple[list[Placed] | None, str, list[Engine]]:
+         seed: int | None = None, node_limit: int | None = None
+         ) -> tuple[list[Placed] | None, str, list[Engine]]:
     """One solution.  With order "auto": the order of the smallest estimated tree when that tree
     can be searched (below :data:`RACE_ABOVE` nodes); otherwise every order in turn for
     :data:`SLICE` nodes (smallest estimated tree first), each going on where it stopped, until one
@@ -373,11 +374,13 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
     docs/decisions/2026-11-27-edgematch-exact-search.md).
     ``engines``: those of :func:`solve_engines` when already made.  ``seed`` (not None): a
     single search (a tree below :data:`RACE_ABOVE`) runs as :func:`restarts` from that seed.
-    Returns (solution or None, "limit" / "exhausted" / "time limit", the engines)."""
+    ``node_limit``: the search stops after that many nodes in all (status "nodes").
+    Returns (solution or None, "limit" / "exhausted" / "time limit" / "nodes", the engines)."""
     import time
     engines = engines or solve_engines(board)
+    budget = _NodeBudget(engines, node_limit)
     if seed is not None and len(engines) == 1:
-        found, status = restarts(engines[0], seconds, seed)
+        found, status = restarts(engines[0], seconds, seed, budget=budget)
         return found, status, engines
     deadline = None if seconds is None else time.monotonic() + seconds
     while True:
@@ -385,11 +388,35 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             found: list[list[Placed]] = []
             status = eng.solutions(corner_starter(eng), limit=1, seconds=left, on_solution=found.append,
-                                   max_nodes=SLICE if len(engines) > 1 else 0, resume=True)
+                                   max_nodes=budget.slice(SLICE if len(engines) > 1 else 0), resume=True)
             if found:
                 return found[0], "limit", engines
             if status in ("exhausted", "time limit"):
                 return None, status, engines
+            if budget.spent():
+                return None, "nodes", engines
+
+
+class _NodeBudget:
+    """A limit on the nodes of several engines' searches together (None: no limit); each
+    engine's node count only grows."""
+
+    def __init__(self, engines: list[Engine], limit: int | None) -> None:
+        self.engines, self.limit = engines, limit
+        self.before = sum(e.nodes for e in engines)
+
+    def used(self) -> int:
+        return sum(e.nodes for e in self.engines) - self.before
+
+    def spent(self) -> bool:
+        return self.limit is not None and self.used() >= self.limit
+
+    def slice(self, nodes: int) -> int:
+        """The nodes of the next call: ``nodes`` (0: no limit), and no more than is left."""
+        if self.limit is None:
+            return nodes
+        left = max(1, self.limit - self.used())
+        return left if nodes == 0 else min(nodes, left)
 
 
 def luby(i: int) -> int:
@@ -413,16 +440,17 @@ def luby(i: int) -> int:
 LUBY_UNIT = 1 << 20
 
 
-def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: int = LUBY_UNIT
-             ) -> tuple[list[Placed] | None, str]:
+def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: int = LUBY_UNIT,
+             budget: "_NodeBudget | None" = None) -> tuple[list[Placed] | None, str]:
     """One solution by restarts: run ``i`` searches the whole tree in a value order randomised
     from (``seed``, ``i``) for at most ``luby(i) * unit`` nodes.  The same seed gives the same
     runs.  A run that ends its tree proves there is no solution ("exhausted"); otherwise
-    (solution or None, "limit" / "time limit").  Restarts cut the heavy tail of backtracking: a
+    (solution or None, "limit" / "time limit" / "nodes": ``budget`` spent).  Restarts cut the heavy tail of backtracking: a
     search stuck under a bad early choice is abandoned, and the runs grow so that a needed long
     one comes."""
     import time
     deadline = None if seconds is None else time.monotonic() + seconds
+    budget = budget or _NodeBudget([engine], None)
     starter = corner_starter(engine)
     i = 0
     while True:
@@ -430,11 +458,13 @@ def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: 
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         found: list[list[Placed]] = []
         status = engine.solutions(starter, limit=1, seconds=left, on_solution=found.append,
-                                  max_nodes=luby(i) * unit, seed=_mix(seed, i))
+                                  max_nodes=budget.slice(luby(i) * unit), seed=_mix(seed, i))
         if found:
             return found[0], "limit"
         if status in ("exhausted", "time limit"):
             return None, status
+        if budget.spent():
+            return None, "nodes"
 
 
 def _mix(seed: int, i: int) -> int:

@@ -28,6 +28,8 @@ class Engine:
     name: str
     help: str
     runs: dict[str, str] = field(default_factory=dict)     # task -> "module:attribute"
+    #: what a node limit counts for its solve (None: it takes none)
+    unit: str | None = None
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -41,25 +43,25 @@ _MAX = "satiling.apps.maximize"
 TABLE: tuple[Engine, ...] = (
     Engine("backtrack", "the compiled edge-matching backtracker (maximise: its scoring search)",
            {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
-            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}),
+            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}, "nodes"),
     Engine("walk", "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
-            "enumerate": f"{_SEARCHERS}:WALK"}),
+            "enumerate": f"{_SEARCHERS}:WALK"}, "nodes"),
     Engine("sat", "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:SAT",
-            "enumerate": f"{_SEARCHERS}:SAT"}),
+            "enumerate": f"{_SEARCHERS}:SAT"}, "conflicts"),
     Engine("race", "SAT solvers in parallel processes, the first answer wins",
            {"solve": f"{_SOLVE}:by_solver"}),
     Engine("cpsat", "OR-Tools CP-SAT (maximise: proves the optimum)",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:CPSAT",
-            "enumerate": f"{_SEARCHERS}:CPSAT", "maximise": f"{_MAX}.cpsat:run"}),
+            "enumerate": f"{_SEARCHERS}:CPSAT", "maximise": f"{_MAX}.cpsat:run"}, "conflicts"),
     Engine("lns", "large-neighbourhood search: CP-SAT on windows of the board",
            {"maximise": f"{_MAX}.lns:run"}),
     Engine("rc2", "the RC2 MaxSAT solver", {"maximise": f"{_MAX}.rc2:run"}),
     # a solve the router does not give to the backtracker: --solver's (the walk on an exact cover,
     # else CaDiCaL)
     Engine("auto", "the backtracker on edge matching, else --solver's (the walk on an exact cover, "
-           "else CaDiCaL)", {"solve": f"{_SOLVE}:by_solver"}),
+           "else CaDiCaL)", {"solve": f"{_SOLVE}:by_solver"}, "nodes or conflicts"),
 )
 AUTO = "auto"
 

@@ -36,6 +36,7 @@ class Request:
     dask: str | None = None              # a Dask scheduler's address instead of local workers
     threads: int | None = None           # CP-SAT's search threads
     time_limit: float | None = None      # seconds; None: no limit
+    node_limit: int | None = None        # solve: nodes of the search (a solver's conflicts); None: no limit
     limit: int | None = None             # enumerate: stop after this many solutions
     seed: int | None = None
     proof: str | None = None             # where a DRAT proof of "no (more) solution" is written
@@ -62,6 +63,7 @@ class Request:
         check_workers(self.threads, "threads")
         if self.workers and self.dask:
             raise SatilingError("choose workers or a Dask cluster, not both")
+        _check_node_limit(self)
         for name in ("limit", "seed"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
@@ -81,6 +83,24 @@ class Request:
     @property
     def counting(self) -> bool:
         return self.task in ("count", "enumerate")
+
+
+def _check_node_limit(req: "Request") -> None:
+    """A node limit: a whole number of nodes, for a solve on one process by an engine that counts
+    them (the table's ``unit``)."""
+    n = req.node_limit
+    if n is None:
+        return
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10 ** 18:
+        raise SatilingError(f"node limit is a whole number from 1 to 10**18, not {n!r}")
+    if req.task != "solve":
+        raise SatilingError(f"a node limit stops a solve; {req.task} stops by a time limit")
+    if (req.workers or 1) > 1 or req.dask:
+        raise SatilingError("a node limit counts one search: drop --workers / --dask")
+    if req.proof:
+        raise SatilingError("a proof of no solution needs the whole search: drop the node limit")
+    if req.engine != engines.AUTO and engines.row(req.engine).unit is None:
+        raise SatilingError(f"the {req.engine} engine takes no node limit")
 
 
 def _check_solver(task: str, solver: Any) -> None:

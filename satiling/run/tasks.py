@@ -85,8 +85,9 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     if req.task != "solve":
         raise SatilingError(f"solve takes a solve request, not {req.task}")
     engine = choose(req)
-    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), req.time_limit,
-                   req.workers, req.threads, req.dask, req.seed, req.proof)
+    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), time_limit=req.time_limit,
+                   node_limit=req.node_limit, workers=req.workers, threads=req.threads,
+                   dask=req.dask, seed=req.seed, proof=req.proof)
     found = call("solve", engine, job)
     if found.solution is not None:
         req.puzzle.verify(found.solution)

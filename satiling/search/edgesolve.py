@@ -26,7 +26,7 @@ JOBS_ABOVE = 2e8
 @dataclass
 class Answer:
     """``solution``: the board, as tiles (None: none found); ``status``: "limit" (found),
-    "exhausted" (no solution) or "time limit"; ``how``: the orders searched and the jobs made."""
+    "exhausted" (no solution), "time limit" or "nodes" (the node limit); ``how``: the orders searched and the jobs made."""
 
     solution: list[Tile] | None
     status: str
@@ -34,16 +34,17 @@ class Answer:
 
 
 def solve_board(puzzle: EdgeMatchPuzzle, hints: bool = False, time_limit: float | None = None,
-                workers: int | None = None, dask: str | None = None, seed: int | None = None) -> Answer:
+                workers: int | None = None, dask: str | None = None, seed: int | None = None,
+                node_limit: int | None = None) -> Answer:
     """One solution of ``puzzle`` (its pinned pieces, and the hints with ``hints``), unverified:
-    the caller verifies it."""
+    the caller verifies it.  ``node_limit`` (one process only): stop after that many nodes."""
     from ..engines.edgematch import race, solve_engines
     (board,) = edge_boards(puzzle, hints, distinct=False)
     engines, jobs = solve_engines(board), 0
     if (workers or 1) > 1 or dask:
         placed, status, jobs = _in_jobs(engines, time_limit, workers, dask, seed)
     else:
-        placed, status, engines = race(board, time_limit, engines, seed=seed)
+        placed, status, engines = race(board, time_limit, engines, seed=seed, node_limit=node_limit)
     first = engines[0].board
     how = f"{first.order} order, {first.values} value order" if len(engines) == 1 else \
         f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"

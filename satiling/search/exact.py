@@ -18,11 +18,12 @@ def _row_lit(var_lit: int) -> int:
 
 
 def engine_solutions(engine: ExactCover, cube: Cube, clauses: Sequence = (), linears: Sequence = (),
-                     lazy: Sequence = (), progress: Callable[[float], None] | None = None
-                     ) -> Iterator[frozenset[int]]:
+                     lazy: Sequence = (), progress: Callable[[float], None] | None = None,
+                     max_nodes: int | None = None) -> Iterator[frozenset[int]]:
     """The solutions of one cube by the compiled search (placement variables), side constraints
-    checked at the leaves; ``progress`` hears the part of the cube done after every batch."""
-    for rows in engine.solutions([_row_lit(v) for v in cube], progress=progress):
+    checked at the leaves; ``progress`` hears the part of the cube done after every batch; with
+    ``max_nodes`` the search gives up after that many nodes (``engine.stats().finished``)."""
+    for rows in engine.solutions([_row_lit(v) for v in cube], progress=progress, max_nodes=max_nodes):
         sol = frozenset(r + 1 for r in rows)
         if (clauses or linears) and breaks_side_constraints(clauses, linears, sol):
             continue

@@ -41,9 +41,15 @@ AUTO_SAT = "cadical195"
 SOLVE_PAIRWISE_LIMIT = 100
 
 
+#: the solvers that take a node limit (names, or the start of PySAT's names): PySAT's Kissat
+#: does not expose its conflicts and Lingeling takes no budget
+NODE_LIMITED = ("walk", "cpsat", "cadical", "glucose", "minisat", "maplechrono")
+
+
 @dataclass
 class SolveResult:
-    """``status`` is SAT, UNSAT or UNKNOWN (time limit); ``true_vars`` the true primary variables."""
+    """``status`` is SAT, UNSAT or UNKNOWN (time limit, or the node limit: ``stopped`` "nodes");
+    ``true_vars`` the true primary variables."""
 
     status: str
     true_vars: frozenset[int] = frozenset()
@@ -51,6 +57,7 @@ class SolveResult:
     seconds: float = 0.0
     lazy_rounds: int = 0
     stats: dict = field(default_factory=dict)
+    stopped: str = ""                   # UNKNOWN by the node limit: "nodes"
 
 
 def solver_name(name: str) -> str:
@@ -107,9 +114,10 @@ def auto_solver(problem: Problem) -> str:
 
 def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,
           assumptions: Sequence[int] = (), amo: str | None = None,
-          workers: int | None = None) -> SolveResult:
+          workers: int | None = None, node_limit: int | None = None) -> SolveResult:
     """Find one solution of ``problem`` (or prove there is none).  ``solver`` None is ``auto``;
-    ``workers``: CP-SAT's search threads (default: every core)."""
+    ``workers``: CP-SAT's search threads (default: every core); ``node_limit``: stop after that
+    many nodes of the walk, or conflicts of a SAT solver or CP-SAT (the same on every machine)."""
     if not isinstance(problem, Problem):
         raise SatilingError(f"solve takes a Problem (puzzle.problem()), not {type(problem).__name__}")
     time_limit = check_seconds(time_limit)       # -1 or NaN would silently mean "no answer"
@@ -117,17 +125,20 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
     name = solver_name("auto" if solver is None else solver)
     if name == "auto":
         name = auto_solver(problem)
+    if node_limit is not None and not name.startswith(NODE_LIMITED):
+        raise SatilingError(f"{name} takes no node limit (the walk, CP-SAT and these SAT solvers "
+                            f"do: {', '.join(n for n in PYSAT_SOLVERS if n.startswith(NODE_LIMITED))})")
     start = time.perf_counter()
     if any(len(c) == 0 for c in problem.clauses):
         result = SolveResult("UNSAT")                  # an empty clause: nothing to search
     elif name == "walk":
-        result = _solve_walk(problem, time_limit, assumptions)
+        result = _solve_walk(problem, time_limit, assumptions, node_limit)
     elif "+" in name:
         result, name = _race(problem, race_members(name), time_limit, assumptions, amo)
     else:
         solve_here = {"cpsat": _solve_cpsat, **{m: _solve_mip for m in MIP_SOLVERS}}.get(name, _pysat_loop)
         options = workers if name == "cpsat" else (amo if name in PYSAT_SOLVERS else None)
-        result = in_child(solve_here, time_limit, problem, name, assumptions, options)
+        result = in_child(solve_here, time_limit, problem, name, assumptions, options, node_limit)
     result.solver, result.seconds = name, time.perf_counter() - start
     return result
 
@@ -247,13 +258,22 @@ class ChildSat:
         self.delete()
 
 
-def _pysat_loop(problem: Problem, name: str, assumptions: Sequence[int], amo: str | None) -> SolveResult:
-    """Solve with lazy cuts, here (the caller has put this in a child process)."""
+def _pysat_loop(problem: Problem, name: str, assumptions: Sequence[int], amo: str | None,
+                node_limit: int | None = None) -> SolveResult:
+    """Solve with lazy cuts, here (the caller has put this in a child process); ``node_limit``:
+    conflicts in all."""
     rounds = 0
     with open_pysat(problem, name, amo, child=False,
                     pairwise_limit=SOLVE_PAIRWISE_LIMIT if amo is None else None) as s:
         while True:
-            if not s.solve(assumptions=list(assumptions)):
+            if node_limit is None:
+                sat = s.solve(assumptions=list(assumptions))
+            else:
+                s.conf_budget(max(1, node_limit - s.accum_stats().get("conflicts", 0)))
+                sat = s.solve_limited(assumptions=list(assumptions))
+                if sat is None:
+                    return SolveResult("UNKNOWN", lazy_rounds=rounds, stopped="nodes")
+            if not sat:
                 return SolveResult("UNSAT", lazy_rounds=rounds)
             true = primary_true(problem, s.get_model())
             cuts = lazy_cuts(problem, true)
@@ -263,7 +283,7 @@ def _pysat_loop(problem: Problem, name: str, assumptions: Sequence[int], amo: st
             if name.startswith("kissat"):     # not incremental in PySAT: rebuild with the cuts
                 for c in cuts:
                     problem.add_clause(c)
-                return _pysat_loop(problem, name, assumptions, amo)
+                return _pysat_loop(problem, name, assumptions, amo, node_limit)
             for c in cuts:
                 s.add_clause(c)
 
@@ -276,6 +296,8 @@ def _check_loop(problem: Problem, solve_once: Callable[[], frozenset[int] | str]
     rounds = 0
     while True:
         found = solve_once()
+        if found == "NODES":
+            return SolveResult("UNKNOWN", lazy_rounds=rounds, stopped="nodes")
         if isinstance(found, str):
             return SolveResult(found, lazy_rounds=rounds)
         cuts = lazy_cuts(problem, found)
@@ -287,28 +309,36 @@ def _check_loop(problem: Problem, solve_once: Callable[[], frozenset[int] | str]
 
 
 def _solve_cpsat(problem: Problem, name: str, assumptions: Sequence[int],
-                 workers: int | None) -> SolveResult:
-    """CP-SAT with ``workers`` search threads (None: one per core), here (in the child)."""
+                 workers: int | None, node_limit: int | None = None) -> SolveResult:
+    """CP-SAT with ``workers`` search threads (None: one per core), here (in the child);
+    ``node_limit``: conflicts in all (its lazy-cut rounds together)."""
     from ortools.sat.python import cp_model
     from ..backends.cpsat import add_clause, to_cpsat
     model, x = to_cpsat(problem)
     for a in assumptions:
         add_clause(model, x, [a])
 
+    used = 0
+
     def solve_once() -> frozenset[int] | str:
+        nonlocal used
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = workers or os.cpu_count() or 1
+        if node_limit is not None:
+            solver.parameters.max_number_of_conflicts = max(1, node_limit - used)
         status = solver.solve(model)
+        used += solver.num_conflicts
         if status == cp_model.INFEASIBLE:
             return "UNSAT"
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "UNKNOWN"
+            return "NODES" if node_limit is not None and used >= node_limit else "UNKNOWN"
         return frozenset(v for v in problem.primary_vars() if solver.boolean_value(x[v]))
 
     return _check_loop(problem, solve_once, lambda c: add_clause(model, x, c))
 
 
-def _solve_mip(problem: Problem, name: str, assumptions: Sequence[int], _: Any = None) -> SolveResult:
+def _solve_mip(problem: Problem, name: str, assumptions: Sequence[int], _: Any = None,
+               __: Any = None) -> SolveResult:
     """SCIP, HiGHS or CBC through OR-Tools, here (in the child)."""
     from ortools.linear_solver import pywraplp
     from ..backends.mip import MIP_SOLVERS as BACKENDS, add_clause, to_mip
@@ -328,7 +358,8 @@ def _solve_mip(problem: Problem, name: str, assumptions: Sequence[int], _: Any =
 
 
 # -- the exact-cover walk ----------------------------------------------------------------------------
-def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequence[int]) -> SolveResult:
+def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequence[int],
+                node_limit: int | None = None) -> SolveResult:
     """The first solution of the compiled exact-cover search (dancing links, the most constrained
     item first: Tortoise, 45 Eternity pieces, in a fraction of a second); the Python walk where the
     model is no exact cover the engine takes.  The search returns to Python every few milliseconds,
@@ -341,6 +372,9 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
     deadline = None if time_limit is None else time.monotonic() + time_limit
     matrix = matrix_of(problem)
     if matrix is None:
+        if node_limit is not None:
+            raise SatilingError("a node limit needs the compiled exact-cover search, which does "
+                                "not take this model (use a SAT solver)")
         if time_limit is not None:              # the child is killed at the deadline
             return in_child(_solve_walk, time_limit, problem, None, assumptions)
         first = next(Walk(problem).solutions(assumptions), None)
@@ -350,12 +384,15 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
         if deadline is not None and time.monotonic() > deadline:
             raise _OutOfTime
 
-    found = engine_solutions(ExactCover(matrix), tuple(assumptions), problem.clauses,
-                             problem.linears, problem.lazy, check_time)
+    engine = ExactCover(matrix)
+    found = engine_solutions(engine, tuple(assumptions), problem.clauses, problem.linears,
+                             problem.lazy, check_time, max_nodes=node_limit)
     try:
         first = next(found, None)
     except _OutOfTime:
         return SolveResult("UNKNOWN")
+    if first is None and not engine.stats().finished:
+        return SolveResult("UNKNOWN", stopped="nodes")
     return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
 
 

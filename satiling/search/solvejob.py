@@ -23,6 +23,7 @@ class SolveJob:
     options: dict[str, Any] = field(default_factory=dict)
     solver: str = "auto"                # the solver of a model (:func:`.solve.solver_name`'s names)
     time_limit: float | None = None
+    node_limit: int | None = None       # nodes of the search (a solver's conflicts)
     workers: int | None = None          # the backtracker's processes
     threads: int | None = None          # CP-SAT's threads
     dask: str | None = None
@@ -32,7 +33,7 @@ class SolveJob:
 
 @dataclass
 class Found:
-    stop: str                           # "done" (found, or proved none) or "time"
+    stop: str                           # "done" (found, or proved none), "time" or "nodes"
     solution: list[Any] | None          # placements, not yet verified
     engine: str                         # the engine, or "argument" when one settled it
     seconds: float
@@ -44,8 +45,9 @@ def by_backtrack(job: SolveJob) -> Found:
     from .edgesolve import solve_board
     start = time.perf_counter()
     answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.time_limit, job.workers,
-                         job.dask, job.seed)
-    stop = "time" if answer.solution is None and answer.status == "time limit" else "done"
+                         job.dask, job.seed, job.node_limit)
+    stop = {"time limit": "time", "nodes": "nodes"}.get(answer.status, "done") \
+        if answer.solution is None else "done"
     return Found(stop, answer.solution, "backtrack", time.perf_counter() - start,
                  f"backtrack ({answer.how})")
 
@@ -70,10 +72,11 @@ def by_solver(job: SolveJob) -> Found:
             return Found("done", None, "sat", result.seconds, result.summary(), proof=result)
     else:
         from .solve import solve
-        result = solve(problem, solver=job.solver, time_limit=job.time_limit, workers=job.threads)
+        result = solve(problem, solver=job.solver, time_limit=job.time_limit, workers=job.threads,
+                       node_limit=job.node_limit)
         solver = getattr(result, "solver", job.solver)
     seconds = time.perf_counter() - start
     if result.status == "UNKNOWN":
-        return Found("time", None, job.engine, seconds, solver)
+        return Found(result.stopped or "time", None, job.engine, seconds, solver)
     solution = None if result.status == "UNSAT" else problem.decode(result.true_vars)
     return Found("done", solution, job.engine, seconds, solver)

@@ -1,6 +1,6 @@
 """One Stop vocabulary: a time limit ends every engine's run with Stop.TIME, whatever the engine
 calls it inside (the compiled searches' "time", a solver's UNKNOWN, the backtracker's "time limit"),
-and keeps what was found."""
+and keeps what was found; a node limit ends every solve engine's run with Stop.NODES."""
 import time
 
 import pytest
@@ -49,3 +49,34 @@ def test_a_limit_of_solutions_is_stop_limit():
     req = Request(satiling.load("pentomino-3x20"), "enumerate", raw=True, limit=3)
     answer = enumerate_solutions(req)
     assert answer.stop is Stop.LIMIT and answer.found == 3 and answer.stop.complete
+
+
+@pytest.mark.parametrize("name, engine, solver, nodes", [
+    ("pentomino-6x10", "walk", "auto", 10), ("pentomino-6x10", "sat", "auto", 5),
+    ("pentomino-6x10", "sat", "glucose", 5), ("pentomino-6x10", "cpsat", "auto", 5),
+    ("eternity2", "backtrack", "auto", 1000), ("eternity2", "auto", "auto", 1000),
+])
+def test_a_node_limit_stops_a_solve_with_stop_nodes(name, engine, solver, nodes):
+    """Nodes of the compiled searches, conflicts of a SAT solver and of CP-SAT: one Stop."""
+    answer = solve(Request(satiling.load(name), "solve", engine, solver, node_limit=nodes, threads=1))
+    assert answer.stop is Stop.NODES and answer.solution is None
+
+
+def test_a_node_limit_large_enough_finds_the_solution():
+    answer = solve(Request(satiling.load("pentomino-6x10"), "solve", "walk", node_limit=10 ** 6))
+    assert answer.stop is Stop.DONE and answer.solution
+
+
+@pytest.mark.parametrize("task, engine, solver", [
+    ("count", "auto", "auto"), ("maximise", "auto", "auto"), ("solve", "race", "auto"),
+])
+def test_a_node_limit_where_no_node_is_counted_is_refused(task, engine, solver):
+    from satiling.errors import SatilingError
+    with pytest.raises(SatilingError, match="node limit"):
+        Request(satiling.load("clue1"), task, engine, solver, node_limit=5)
+
+
+def test_a_solver_without_a_budget_refuses_a_node_limit():
+    from satiling.errors import SatilingError
+    with pytest.raises(SatilingError, match="takes no node limit"):
+        solve(Request(satiling.load("pentomino-6x10"), "solve", "auto", "scip", node_limit=5))
