@@ -253,15 +253,20 @@ class Packer:
                on_improve: Callable[[int, float], None] | None, seed: int) -> Packing:
         # OR-Tools is imported here, not with the module: the CLI reads pack's options on every run
         from ortools.sat.python import cp_model
-        from ..backends.cpsat import to_cpsat
-        model, x = to_cpsat(self.problem)
+        from ..backends.cpsat import BuildStopped, to_cpsat
+        try:
+            model, x = to_cpsat(self.problem, stopped=self._stopped.is_set, named=False)
+        except BuildStopped:
+            return self._result("UNKNOWN", [], None, start)
         weight = {v: 1 if self.objective == "pieces" else len(self.problem.meaning(v).cells)
                   for v in self.problem.primary_vars()}
-        objective = sum(w * x[v] for v, w in weight.items())
+        objective = cp_model.LinearExpr.weighted_sum([x[v] for v in weight], list(weight.values()))
         model.maximize(objective)
         # the area cannot exceed the board, nor the pieces their number: bounds CP-SAT may not see
-        model.add(sum(x[v] for v in weight) <= sum(p.count for p in self.puzzle.pieces))
-        model.add(sum(len(self.problem.meaning(v).cells) * x[v] for v in weight) <= len(self.puzzle.region))
+        model.add(cp_model.LinearExpr.sum([x[v] for v in weight]) <= sum(p.count for p in self.puzzle.pieces))
+        model.add(cp_model.LinearExpr.weighted_sum([x[v] for v in weight],
+                                                   [len(self.problem.meaning(v).cells) for v in weight])
+                  <= len(self.puzzle.region))
         # the proved bound: CP-SAT stops (optimal) as soon as a packing reaches it
         model.add(objective <= self.bound.value)
         hinted = set(hint)

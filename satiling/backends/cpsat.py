@@ -12,18 +12,27 @@ Lazy constraints cannot be expressed here; :func:`satiling.search.solve.solve` r
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ortools.sat.python import cp_model
 
 from ..problem import Problem, check_problem as _check_problem
 from .lp import var_name
 
 
-def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
+def to_cpsat(problem: Problem, stopped: Callable[[], bool] | None = None, named: bool = True
+             ) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     """The CP-SAT model and the map from problem variable to CP-SAT Boolean (named as in the LP
-    file: ``x<v>_<placement>``)."""
+    file, ``x<v>_<placement>``, unless ``named`` is False: a model solved here needs no names,
+    and writing them is most of the time it takes to build).  ``stopped``: asked as the model is
+    built; when it says yes, :class:`BuildStopped`."""
     _check_problem(problem, "to_cpsat")
     model = cp_model.CpModel()
-    x = {v: model.new_bool_var(var_name(problem, v)) for v in range(1, problem.num_vars + 1)}
+    x = {}
+    for v in range(1, problem.num_vars + 1):
+        if stopped is not None and v % 1024 == 0 and stopped():
+            raise BuildStopped
+        x[v] = model.new_bool_var(var_name(problem, v) if named else f"x{v}")
 
     def lit(lit_: int):
         return x[lit_] if lit_ > 0 else x[-lit_].Not()
@@ -31,6 +40,8 @@ def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.Int
     for u in problem.units:
         model.add_bool_or([lit(u)])
     for g in problem.groups:
+        if stopped is not None and stopped():
+            raise BuildStopped
         lits = [lit(a) for a in g.lits]
         if g.lo == 1 and g.hi == 1:
             model.add_exactly_one(lits)
@@ -38,7 +49,9 @@ def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.Int
             model.add_at_most_one(lits)
         else:
             model.add_linear_constraint(sum(lits), g.lo, g.hi)
-    for c in problem.clauses:
+    for k, c in enumerate(problem.clauses):
+        if stopped is not None and k % 1024 == 0 and stopped():
+            raise BuildStopped
         model.add_bool_or([lit(a) for a in c])
     for lin in problem.linears:
         expr = sum(a * x[v] for a, v in lin.terms)
@@ -47,6 +60,10 @@ def to_cpsat(problem: Problem) -> tuple[cp_model.CpModel, dict[int, cp_model.Int
         if lin.hi is not None:
             model.add(expr <= lin.hi)
     return model, x
+
+
+class BuildStopped(Exception):
+    """The caller stopped the building of a model (:func:`to_cpsat`'s ``stopped``)."""
 
 
 def add_clause(model: cp_model.CpModel, x: dict[int, cp_model.IntVar], clause: list[int]) -> None:

@@ -48,9 +48,7 @@ def _guarded(argv: list[str] | None) -> int:
                     raise
                 raise cause from None
     except KeyboardInterrupt as e:        # outside the command (reading the options, leaving)
-        print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated",
-              file=sys.stderr)
-        return exit_code(e)
+        return _stopped(e, argv)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -78,8 +76,17 @@ def _main(argv: list[str] | None) -> int:
         print(f"satiling: error: cannot write: {e.strerror or e}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt as e:        # what was found is printed already
-        print("satiling: interrupted" if exit_code(e) == 130 else "satiling: terminated", file=sys.stderr)
-        return exit_code(e)
+        return _stopped(e, argv)
+
+
+def _stopped(e: KeyboardInterrupt, argv: list[str] | None) -> int:
+    """Say that a signal stopped the command; the program itself then leaves at once, before
+    the frames the exception holds (the model, the search) are freed: tens of milliseconds."""
+    code = exit_code(e)
+    print("satiling: interrupted" if code == 130 else "satiling: terminated", file=sys.stderr)
+    if argv is None:
+        leave(code)
+    return code
 
 
 def check_outputs(args: argparse.Namespace) -> None:

@@ -72,6 +72,7 @@ typedef struct {
     long long *mark, stamp;
     int *queue;
     /* the search */
+    unsigned long long pace;        /* nodes between looks at the clock, as the last run left it */
     int state, level, maxlevel;
     int *item_at, *kind, *x_at, *deg, *idx;
     int *trail, ntrail;             /* assumptions applied: +row taken, -row-1 hidden */
@@ -746,7 +747,9 @@ static PyObject *Engine_run(Engine *e, PyObject *args) {
     if (!out) return NULL;
     Handback hb;
     handback_start(&hb, seconds, 0, (unsigned long long)e->nodes);
+    handback_keep_pace(&hb, e->pace);
     int res = step(e, budget, max_solutions, keep ? out : NULL, &hb);
+    e->pace = hb.every;
     if (res < 0) { Py_DECREF(out); return NULL; }
     return Py_BuildValue("(Ns)", out, handback_name(res));
 }

@@ -48,6 +48,16 @@ static inline void handback_start(Handback *h, double seconds, int cpu_time, uns
     h->next = nodes + h->every;
 }
 
+/* Start at the pace an earlier run of the same search reached (``every`` nodes between looks; 0:
+   none yet): a search called in short runs would otherwise guess again each time, and on a board
+   whose nodes cost a millisecond the first guess alone is a second without a look. */
+static inline void handback_keep_pace(Handback *h, unsigned long long every) {
+    if (every) {
+        h->next = h->next - h->every + every;
+        h->every = every;
+    }
+}
+
 static inline int handback_due(const Handback *h, unsigned long long nodes) {
     return nodes >= h->next;
 }

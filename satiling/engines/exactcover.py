@@ -107,7 +107,8 @@ class Matrix:
         """The engine's arguments: items renumbered so that the cells come first."""
         n = len(self.lo)
         cells = self.board.cells if self.board else []
-        order = cells + [i for i in range(n) if i not in set(cells)]
+        placed = set(cells)
+        order = cells + [i for i in range(n) if i not in placed]
         new = {old: k for k, old in enumerate(order)}
         items: list[int] = []
         start = [0]
