@@ -16,7 +16,7 @@ from ..errors import SatilingError
 from ..fileio import check_not_input, check_writable
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND)
 from ..signals import exit_code, interrupt_cause, interrupts, leave
-from .parser import build_parser, maximize_flag
+from .parser import maximize_flag, parser as command_parser
 
 
 #: options that name a file to write
@@ -52,7 +52,7 @@ def _guarded(argv: list[str] | None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    parser = command_parser()
     try:
         args = parser.parse_args(maximize_flag(list(sys.argv[1:] if argv is None else argv)))
     except SystemExit as e:               # --help, --version (0) or a bad argument (2, one line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import importlib.util
 from typing import Any, Callable
@@ -62,6 +63,18 @@ def sat_solver_arg(text: str) -> str:
 
 
 # -- parser ---------------------------------------------------------------------------------------
+def parser() -> argparse.ArgumentParser:
+    """The parser, built once per process and set of families (a family registered later adds
+    its commands and options): parsing leaves it as it was, and building it (twenty commands,
+    their help translated through gettext) costs more than a small count."""
+    return _parser_for(tuple((name, id(record)) for name, record in families().items()))
+
+
+@functools.lru_cache(maxsize=1)
+def _parser_for(registered: tuple) -> argparse.ArgumentParser:
+    return build_parser()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="satiling", description="Tiling, packing and edge-matching puzzles as SAT / CP-SAT problems.",

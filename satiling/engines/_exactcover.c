@@ -747,7 +747,7 @@ static PyObject *Engine_run(Engine *e, PyObject *args) {
     if (!out) return NULL;
     Handback hb;
     handback_start(&hb, seconds, 0, (unsigned long long)e->nodes);
-    handback_keep_pace(&hb, e->pace);
+    handback_keep_pace(&hb, e->pace, seconds);
     int res = step(e, budget, max_solutions, keep ? out : NULL, &hb);
     e->pace = hb.every;
     if (res < 0) { Py_DECREF(out); return NULL; }

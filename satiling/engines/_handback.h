@@ -50,8 +50,11 @@ static inline void handback_start(Handback *h, double seconds, int cpu_time, uns
 
 /* Start at the pace an earlier run of the same search reached (``every`` nodes between looks; 0:
    none yet): a search called in short runs would otherwise guess again each time, and on a board
-   whose nodes cost a millisecond the first guess alone is a second without a look. */
-static inline void handback_keep_pace(Handback *h, unsigned long long every) {
+   whose nodes cost a millisecond the first guess alone is a second without a look.  A run shorter
+   than HANDBACK_SECONDS looks that much more often, so that it ends on time. */
+static inline void handback_keep_pace(Handback *h, unsigned long long every, double seconds) {
+    if (seconds > 0 && seconds < HANDBACK_SECONDS)
+        every = (unsigned long long)((double)every * seconds / HANDBACK_SECONDS) + 1;
     if (every) {
         h->next = h->next - h->every + every;
         h->every = every;

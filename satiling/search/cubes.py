@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import heapq
+import math
 import os
 import threading
 import time
@@ -50,6 +51,12 @@ TARGET_CUBES = 256
 
 #: on an exact cover, no cube is estimated above this part of the whole tree
 CUBE_FRACTION = 1 / 50
+
+#: a cube whose open groups leave fewer combinations than this is not split further: the count
+#: is a loose bound (a 3x3 edge-matching board has some 10^14, and a solver settles it in
+#: milliseconds; the puzzles worth splitting have 10^29 and far more), and each cube costs the
+#: solver a call of its own
+LEAST_COMBINATIONS = 10 ** 15
 
 Cube = tuple[int, ...]
 
@@ -152,7 +159,8 @@ def split(problem: Problem, target: int = TARGET_CUBES) -> list[Cube]:
 
     Splits the biggest cube first -- the one whose open groups leave the most combinations (the
     product of their live counts), a look-ahead estimate of its work -- so that no single cube
-    holds most of it; the cubes come out in the order a depth-first walk would meet them.
+    holds most of it, and none below :data:`LEAST_COMBINATIONS`; the cubes come out in the order
+    a depth-first walk would meet them.
     """
     s = _Splitter(problem)
     root = s.root()
@@ -160,8 +168,11 @@ def split(problem: Problem, target: int = TARGET_CUBES) -> list[Cube]:
         return []
     leaves: dict[tuple[int, ...], _Node] = {(): root}      # path of child indices -> node
     heap = [(-s.size(root), ())]
+    least = math.log(LEAST_COMBINATIONS)
     while len(leaves) < target and heap:
-        _, path = heapq.heappop(heap)
+        size, path = heapq.heappop(heap)
+        if -size < least:                                    # the biggest is small: done
+            break
         kids = s.children(leaves[path])
         if kids is None:                                     # nothing left to split
             continue
