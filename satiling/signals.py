@@ -55,26 +55,29 @@ def exit_code(exc: BaseException | None = None, reason: str = "interrupted") -> 
 
 
 @contextmanager
-def interrupts(final: bool = False) -> Iterator[None]:
+def interrupts(final: bool = False) -> Iterator[list[int]]:
     """SIGINT and SIGTERM raise :class:`Interrupt` inside the block (the CLI's whole run).
 
     ``final``: the block is the program's whole work; after it (interpreter shutdown, workers
     joined) a signal ends the process at once with 130 / 143 instead of raising where nothing
     would catch it.  The handler switches in one step, so no signal finds a gap between the two.
+    Yields the list of the signals that came (for :func:`interrupt_cause`).
     """
+    received: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield received
         return
     closing = False
 
     def handler(signum: int, frame: Any) -> None:
         if closing:
             _leave(signum)
+        received.append(signum)
         raise Interrupt(signum)
 
     old = {sig: signal.signal(sig, handler) for sig in SIGNALS}
     try:
-        yield
+        yield received
     finally:
         if final:
             closing = True
@@ -83,15 +86,19 @@ def interrupts(final: bool = False) -> Iterator[None]:
                 signal.signal(sig, previous)
 
 
-def interrupt_cause(exc: BaseException | None) -> KeyboardInterrupt | None:
+def interrupt_cause(exc: BaseException | None, signum: int = 0) -> KeyboardInterrupt | None:
     """The interrupt an error came from, if any: a signal that lands while a compiled module
     initialises (``import ortools...``) comes out as ``ImportError: initialization failed``
-    caused by the KeyboardInterrupt."""
-    seen = 0
+    caused by the KeyboardInterrupt; one that lands inside PySAT's encoders or solvers can come
+    out as their own error, "Caught keyboard interrupt", with nothing chained (PySAT catches
+    SIGINT alone; ``signum``: the signal this process's handler saw, if it saw one)."""
+    first, seen = exc, 0
     while exc is not None and seen < 20:
         if isinstance(exc, KeyboardInterrupt):
             return exc
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    if first is not None and "keyboard interrupt" in str(first).lower():
+        return Interrupt(signum or signal.SIGINT)
     return None
 
 
@@ -250,7 +257,7 @@ class stop_on:
             self._timer.cancel()
         for sig, handler in self._old.items():
             signal.signal(sig, handler)
-        if exc_type is not None and interrupt_cause(exc) is not None:
+        if exc_type is not None and interrupt_cause(exc, self.signum or (signal.SIGINT if self._expired else 0)) is not None:
             if self.signum:
                 self.reason = REASONS.get(self.signum, "interrupted")
             elif self._expired:

@@ -39,11 +39,11 @@ def _guarded(argv: list[str] | None) -> int:
     # SIGINT and SIGTERM raise Interrupt: exit 130 / 143; when this is the program itself (argv
     # None), a signal after the work (while the interpreter shuts down) exits 130 / 143 at once
     try:
-        with interrupts(final=argv is None):
+        with interrupts(final=argv is None) as received:
             try:
                 return _main(argv)
             except Exception as e:        # an error a signal caused (a module's import cut short)
-                cause = interrupt_cause(e)
+                cause = interrupt_cause(e, received[-1] if received else 0)
                 if cause is None:
                     raise
                 raise cause from None

@@ -202,3 +202,17 @@ def test_in_thread_stops_the_work_and_hands_back_its_result_and_errors():
     with pytest.raises(SatilingError, match="bad input"):
         in_thread(broken, stopped.set)
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+
+def test_pysats_own_error_for_a_signal_is_the_signal():
+    """PySAT's encoders and solvers can turn Ctrl-C inside them into their own error, "Caught
+    keyboard interrupt", with nothing chained (a solve --proof stopped while encoding exited 1
+    with that traceback): it is the interrupt, 130, or 143 when this process saw SIGTERM."""
+    import signal as sig
+    import pycard
+    from satiling.signals import interrupt_cause
+    error = pycard.error("Caught keyboard interrupt")
+    assert interrupt_cause(error).exit_code == 130
+    assert interrupt_cause(error, sig.SIGTERM).exit_code == 143
+    assert interrupt_cause(pycard.error("bad literal")) is None
