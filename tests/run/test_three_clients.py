@@ -55,3 +55,47 @@ def test_count_is_one_behaviour(name, raw, expected):
     assert satiling.load(name).count(raw=raw) == expected
     cli = run_cli("count", name, *(["--raw"] if raw else []))
     assert cli.returncode == 0 and cli.stdout.split() == [str(expected)]
+
+
+def _key(placements) -> tuple:
+    return tuple(sorted(json.dumps(p if isinstance(p, dict) else p.to_json(), sort_keys=True)
+                        for p in placements))
+
+
+@pytest.mark.parametrize("name, raw, expected", [("pentomino-3x20", True, 8),
+                                                 ("pentomino-3x20", False, 2),
+                                                 ("g.toml", False, None)])
+def test_enumerate_is_one_behaviour(name, raw, expected):
+    """The same solutions from the run, the library's generator and the command line's lines
+    (Haselgrove's 8 tilings of 3x20, 2 up to symmetry; a generated edge-matching board, which
+    the backtracker enumerates, against its count by the SAT model)."""
+    from satiling.run import Events, Request, count, enumerate_solutions
+    if name == "g.toml":
+        with open(name, "w") as f:
+            f.write(run_cli("generate-edgematch", "3", "3", "--seed", "3").stdout)
+        expected = count(Request(satiling.load(name), "count", "sat")).total
+        assert expected > 0
+    found = []
+    answer = enumerate_solutions(Request(satiling.load(name), "enumerate", raw=raw),
+                                 Events(solution=found.append))
+    library = list(satiling.load(name).solutions(raw=raw))
+    cli = run_cli("enumerate", name, "--json", *(["--raw"] if raw else []))
+    assert cli.returncode == 0, cli.stderr
+    lines = [json.loads(line)["placements"] for line in cli.stdout.splitlines()]
+    assert answer.found == len(found) == len(library) == len(lines) == expected
+    assert {_key(s) for s in found} == {_key(s) for s in library} == {_key(s) for s in lines}
+
+
+def test_maximise_is_one_behaviour():
+    """clue1's proved best score (CP-SAT proves it on a board this small) from the run and from
+    the command line, each board scored again by ``satiling score``."""
+    from satiling.run import Request, maximise
+    answer = maximise(Request(satiling.load("clue1"), "maximise", time_limit=60))
+    cli = run_cli("solve", "clue1", "--maximize-matches", "--time-limit", "60", "--json")
+    assert cli.returncode == 0, cli.stderr
+    assert f"best score {answer.score}/{answer.joins}" in cli.stderr
+    with open("best.json", "w") as f:
+        f.write(cli.stdout)
+    scored = run_cli("score", "clue1", "best.json")
+    assert scored.returncode == 0 and f"score {answer.score}/{answer.joins}" in scored.stdout
+    assert satiling.load("clue1").verify(answer.solution)      # 60 of 60: a solution
