@@ -151,7 +151,7 @@ def check_unique(puzzle: IQLinkPuzzle, solver: str = "cadical", link_rule: str =
     solver, so the second run keeps what the first one learnt."""
     import itertools
     import time
-    from ..search.enumerate import solutions
+    from ..search.searchers import solutions
     start = time.process_time()
     problem = puzzle.problem(link_rule=link_rule)
     found = [sorted(problem.decode(s)) for s in itertools.islice(

@@ -71,6 +71,13 @@ def names(task: str) -> tuple[str, ...]:
     return (AUTO,) + tuple(e.name for e in TABLE if task in e.runs and e.name != AUTO)
 
 
+def check(task: str, engine: object) -> str:
+    """``engine`` if it runs ``task``, else SatilingError naming the choices."""
+    if engine not in names(task):
+        raise SatilingError(f"unknown engine {engine!r} for {task} (choose from {', '.join(names(task))})")
+    return engine  # type: ignore[return-value]
+
+
 def row(name: str) -> Engine:
     for engine in TABLE:
         if engine.name == name:

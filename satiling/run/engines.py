@@ -12,20 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engines.table import ALL, AUTO, TABLE, Engine, function, names, row
+from ..engines.table import ALL, AUTO, TABLE, Engine, check, function, names, row
 from ..errors import SatilingError
 
 __all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "row", "solve_solver"]
 
 if TYPE_CHECKING:
     from .request import Request
-
-
-def check(task: str, engine: object) -> str:
-    """``engine`` if it runs ``task``, else SatilingError naming the choices."""
-    if engine not in names(task):
-        raise SatilingError(f"unknown engine {engine!r} for {task} (choose from {', '.join(names(task))})")
-    return engine  # type: ignore[return-value]
 
 
 def choose(request: "Request") -> str:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from ..errors import SatilingError
 from ..families.base import Puzzle
 from ..limits import check_seconds, check_workers
-from . import engines
+from ..engines import table as engines
 
 TASKS = engines.ALL
 

@@ -222,10 +222,10 @@ class EdgeRunner(CubeRunner):
     the first solution of every cube is verified, and every class has exactly as many members as
     the group has turns (all pieces are different, so no turn keeps a board)."""
 
-    def __init__(self, space: EdgeCubes) -> None:    # (no model engine or SAT solver to set up)
-        from .searchers import BACKTRACK
-        self.space, self.searcher, self.solver = space, BACKTRACK, ""
-        self.engine = BACKTRACK.name
+    def __init__(self, space: EdgeCubes, searcher: Any = None) -> None:   # (no model engine or SAT solver)
+        #: the searcher that made it (:mod:`.searchers`; None in a worker, which runs cubes only)
+        self.space, self.searcher, self.solver = space, searcher, ""
+        self.engine = "backtrack"
         self._sat = None
         self._count = self._partial = 0
         self._counting: tuple[Engine, int] | None = None    # (engine, members per class)

@@ -1,7 +1,8 @@
-"""Every solution of a model, streamed (symmetry, cubes and workers are the count pipeline's:
+"""Every solution of a model, streamed by one engine (the engine is chosen in :mod:`.searchers`,
+whose ``solutions`` is the entry; symmetry, cubes and workers are the count pipeline's:
 :mod:`.stream`).
 
-Two engines give the same stream of solutions (frozensets of true placement variables):
+Two kinds of engine give the same stream of solutions (frozensets of true placement variables):
 
 * ``walk`` -- the compiled exact-cover search (:mod:`satiling.engines.exactcover`), for exact
   covers; the readable Python walk of :mod:`satiling.engines.exactcover_ref` where the engine does not apply;
@@ -19,14 +20,6 @@ from ..problem import Problem
 from ..children import child_items
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from ..engines.exactcover_ref import Walk
-
-
-def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
-              assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
-    """Every solution of ``problem`` (true primary variables), each exactly once, by the
-    engine's searcher (:mod:`.searchers`; the backtracker runs as cubes of its own, :mod:`.edgespace`)."""
-    from .searchers import searcher
-    yield from searcher(engine, problem, "enumerate").stream(problem, solver, assume)
 
 
 def cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:

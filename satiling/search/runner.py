@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.exactcover import ExactCover
 from ..engines.exactcover_ref import Walk
@@ -20,13 +20,13 @@ class CubeRunner:
     the problem is no exact cover the engine takes), or by an incremental SAT solver kept across
     cubes (its blocking clauses stay valid from one cube to the next)."""
 
-    def __init__(self, space: CubeSpace, engine: str = "auto", solver: str = "cadical") -> None:
-        from .searchers import searcher
+    def __init__(self, space: CubeSpace, searcher: Any, solver: str = "cadical") -> None:
         self.space = space
-        #: how the engine searches a cube (:mod:`.searchers`), and its name
-        self.searcher = searcher(engine, space.problem)
-        self.searcher.check(space.problem)
-        self.engine = self.searcher.name
+        #: how the engine searches a cube (a :mod:`.searchers` searcher, which makes this runner),
+        #: and its name
+        self.searcher = searcher
+        searcher.check(space.problem)
+        self.engine = searcher.name
         self._block: Callable[[frozenset[int]], list[int]] | None = None
         self.solver = solver
         self._walk: Walk | None = None          # built on first use (not in a driver of workers)

@@ -7,7 +7,7 @@ takes part:
   backtracker's prefix jobs, :class:`.edgespace.EdgeSpace`);
 * ``runner``: what runs one cube in this process;
 * ``cube_solutions``: a model engine's solutions of one cube, for :class:`.runner.CubeRunner`;
-* ``stream``: every solution of a model, for :func:`.enumerate.solutions`;
+* ``stream``: every solution of a model, for :func:`solutions`;
 * ``knows_position``: a stopped cube resumes where it stood (only the compiled exact-cover search
   can say where that is);
 * ``plans``: workers may run the cubes from the space's plan alone (the matrix, or the
@@ -16,16 +16,12 @@ takes part:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.table import function
 from ..errors import SatilingError
 from ..problem import Problem
 from .router import model_engine
-
-if TYPE_CHECKING:
-    from .cubes import Cube, CubeSpace
-    from .runner import CubeRunner
 
 Hear = Callable[[float], None]
 
@@ -42,12 +38,12 @@ class Searcher:
 
     def runner(self, space: Any, solver: str) -> Any:
         from .runner import CubeRunner
-        return CubeRunner(space, self.name, solver)
+        return CubeRunner(space, self, solver)
 
     def check(self, problem: Problem) -> None:
         """Refuse a model this engine cannot take (before any search)."""
 
-    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+    def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         return self.stream(runner.space.problem, runner.solver, cube)
 
     def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
@@ -61,7 +57,7 @@ class _Walk(Searcher):
             raise SatilingError(f"the walk engine cannot take this model of {problem.name}: it has "
                                 "variables that are not placements (use --engine sat)")
 
-    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+    def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         engine = runner.space.exact_cover()
         if engine is None:
             return runner.walk().solutions(cube)
@@ -75,7 +71,7 @@ class _Walk(Searcher):
 
 
 class _Sat(Searcher):
-    def cube_solutions(self, runner: "CubeRunner", cube: "Cube", hear: Hear) -> Iterator[frozenset[int]]:
+    def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         from .solve import solver_name
         name = solver_name(runner.solver)
         # one model per cube where the solver is not incremental (PySAT's Kissat) or slower so
@@ -103,7 +99,7 @@ class _Backtrack(Searcher):
 
     def runner(self, space: Any, solver: str) -> Any:
         from .edgespace import EdgeRunner
-        return EdgeRunner(space)
+        return EdgeRunner(space, self)
 
 
 WALK = _Walk("walk", knows_position=True, plans=True)
@@ -115,3 +111,10 @@ BACKTRACK = _Backtrack("backtrack", plans=True)
 def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:
     """The searcher of ``engine`` for ``task`` (``auto``: the router's engine for the model)."""
     return function(task, model_engine(problem, engine))
+
+
+def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
+              assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
+    """Every solution of ``problem`` (true primary variables), each exactly once, by the
+    engine's stream (the backtracker runs as cubes of its own, :mod:`.edgespace`)."""
+    yield from searcher(engine, problem, "enumerate").stream(problem, solver, assume)

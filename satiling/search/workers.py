@@ -63,7 +63,8 @@ def _build_runner(job: Job) -> CubeRunner:
         raise SatilingError(f"a worker built a different model of {job.puzzle} than this process "
                             f"(fingerprint {space.fingerprint()} != {job.fingerprint}); "
                             "do the workers run the same satiling and data?")
-    return CubeRunner(space, job.engine, job.solver)
+    from .searchers import searcher
+    return searcher(job.engine, space.problem).runner(space, job.solver)
 
 
 #: cubes per task when workers get a plan: the plan travels with every task (85 kB for 6x10),

@@ -10,7 +10,7 @@ from satiling.backends.cnf import AMO_ENCODINGS, CnfEncoder
 from satiling.backends.dimacs import read_solver_output
 from satiling.catalog import load_data
 from satiling.problem import Problem
-from satiling.search.enumerate import solutions
+from satiling.search.searchers import solutions
 from satiling.search.solve import solve
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -344,7 +344,7 @@ def test_solver_none_means_the_default():
 
 
 def _bad_solve_calls():
-    from satiling.search.enumerate import solutions
+    from satiling.search.searchers import solutions
     from satiling.apps.packing import Packer
     from satiling.search.solve import solve
     puzzle = satiling.load("pentomino-3x20")

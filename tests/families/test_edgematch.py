@@ -24,7 +24,7 @@ from satiling.families.edgematch import (EdgeMatchPuzzle, Tile, distinct_rotatio
 from satiling.families.edgematch.generate import e2_like_colours, generate, instance_toml
 from satiling.families.edgematch.score import parse_board, score
 from satiling.render.edgematch_svg import board_svg, board_text, bucas_url
-from satiling.search.enumerate import solutions
+from satiling.search.searchers import solutions
 from satiling.search.solve import solve
 
 # Joshua Blackwood's 470/480 board (31 Mar 2021), as listed by the e2.bucas.name viewer

@@ -21,7 +21,7 @@ from satiling.errors import SatilingError, VerificationError
 from satiling.families import iqlink as q
 from satiling.families.iqlink.placement import parse_placement
 from satiling.apps.iqlink_generate import LEVELS, check_unique, generate
-from satiling.search.enumerate import solutions
+from satiling.search.searchers import solutions
 
 
 @pytest.fixture(scope="module")

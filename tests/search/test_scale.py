@@ -24,7 +24,7 @@ from satiling import catalog
 from satiling.cli import main
 from satiling.errors import SatilingError
 from satiling.search.cubes import CubeSpace
-from satiling.search.runner import CubeRunner
+from satiling.search.searchers import searcher
 from satiling.search.proof import check_proof, prove_complete
 from satiling.search.stream import Run, Settings
 
@@ -148,7 +148,7 @@ def test_engines_agree_on_the_cubes(capsys, name, count, engines):
 
 def test_sat_engine_runs_a_cube_twice_alike():
     space = CubeSpace(catalog.load("pentomino-3x20"))
-    runner = CubeRunner(space, engine="sat")
+    runner = searcher("sat", space.problem).runner(space, "cadical")
     for _ in range(2):      # one incremental solver across cubes and runs: blocking is per run
         assert sum(runner.run(i, raw=False).count for i in range(len(space.cubes))) == 2
     assert sum(runner.run(i, raw=True).count for i in range(len(space.cubes))) == 8
@@ -210,7 +210,7 @@ def test_count_proof_of_no_more_solutions(cli, tmp_path):
 
 def test_a_missed_solution_cannot_be_proved_away(tmp_path):
     space = CubeSpace(catalog.load(str(DATA / "dominoes-2x8.toml")))
-    runner = CubeRunner(space)
+    runner = searcher("auto", space.problem).runner(space, "cadical")
     found = [sol for i in range(len(space.cubes)) for sol in runner.owners(i)]
     members = space.restricted_members(found[1:])          # forget one class
     with pytest.raises(SatilingError, match="missed"):

@@ -51,13 +51,13 @@ def cube_profile(job: list[str], workers: int) -> None:
     so serial CPU / busiest worker's CPU is the speed-up a quiet machine would show.
     """
     from satiling import catalog
-    from satiling.search.runner import CubeRunner
+    from satiling.search.searchers import searcher
     from satiling.search.workers import executor, results
     from satiling.search.stream import Run, Settings
     raw = "--raw" in job
     puzzle = catalog.load(job[0])
     run = Run(job[0], puzzle, puzzle.problem(), {}, Settings(raw=raw))
-    runner = CubeRunner(run.space)
+    runner = searcher("auto", run.space.problem).runner(run.space, "cadical")
     cubes = range(len(run.space.cubes))
     serial = [runner.run(i, raw).cpu for i in cubes]
     total, biggest = sum(serial), max(serial, default=0.0)

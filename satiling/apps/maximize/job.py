@@ -3,13 +3,10 @@ same signature and the engine table (:mod:`satiling.engines.table`) can name any
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ...errors import SatilingError
 from .board import Improvement
-
-if TYPE_CHECKING:                     # backtrack imports this module
-    from .backtrack import Tuning
 
 
 @dataclass
@@ -33,7 +30,7 @@ class MaxJob:
     start: float
     seed: int
     cpu_time: bool
-    tuning: Tuning | None = None
+    tuning: Any = None                  # backtrack.Tuning (backtrack imports this module)
     known: tuple[list[Any], int] | None = None
 
     def fresh(self, engine: str) -> None:
