@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engines.table import ALL, AUTO, TABLE, Engine, check, function, names, row
+from ..engines.table import ALL, AUTO, TABLE, Engine, check, function, names
 from ..errors import SatilingError
 
-__all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "row", "solve_solver"]
+__all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "solve_solver"]
 
 if TYPE_CHECKING:
     from .request import Request

@@ -77,6 +77,7 @@ def by_solver(job: SolveJob) -> Found:
         solver = getattr(result, "solver", job.solver)
     seconds = time.perf_counter() - start
     if result.status == "UNKNOWN":
-        return Found(result.stopped or "time", None, job.engine, seconds, solver)
+        # a proof's search stops by time only; a solver's by time or by the node limit
+        return Found(getattr(result, "stopped", "") or "time", None, job.engine, seconds, solver)
     solution = None if result.status == "UNSAT" else problem.decode(result.true_vars)
     return Found("done", solution, job.engine, seconds, solver)

@@ -80,3 +80,9 @@ def test_a_solver_without_a_budget_refuses_a_node_limit():
     from satiling.errors import SatilingError
     with pytest.raises(SatilingError, match="takes no node limit"):
         solve(Request(satiling.load("pentomino-6x10"), "solve", "auto", "scip", node_limit=5))
+
+
+def test_a_solve_with_a_proof_stops_at_its_time_limit():
+    """The proof's search ends by the time limit like any other (it once crashed there)."""
+    answer = solve(Request(satiling.load("tortoise"), "solve", proof="p.drat", time_limit=LIMIT))
+    assert answer.stop is Stop.TIME and answer.solution is None
