@@ -87,12 +87,27 @@ def proof_solver(name: str) -> str:
 # -- proving --------------------------------------------------------------------------------------
 def solve_with_proof(problem: Problem, path: str, solver: str = "cadical",
                      time_limit: float | None = None) -> ProofReport:
-    """Solve ``problem``; if it has no solution, write and check a proof of that."""
-    from ..backends.cnf import CnfEncoder
-    enc = CnfEncoder(problem)
-    clauses = list(enc.clauses())
-    return _prove(problem, clauses, path, proof_solver(solver), time_limit,
+    """Solve ``problem``; if it has no solution, write and check a proof of that.  The time limit
+    counts from here: writing the clauses of a large model takes seconds of it."""
+    start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
+    clauses = _encoded(problem, deadline)
+    if clauses is None:
+        return ProofReport("UNKNOWN", seconds=time.perf_counter() - start)
+    left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
+    return _prove(problem, clauses, path, proof_solver(solver), left,
                   f"c satiling {problem.name}: the model (see 'satiling encode')")
+
+
+def _encoded(problem: Problem, deadline: float | None) -> list[list[int]] | None:
+    """The model's clauses (None: the deadline, on ``time.perf_counter``, passed first)."""
+    from ..backends.cnf import CnfEncoder
+    clauses = []
+    for k, clause in enumerate(CnfEncoder(problem).clauses()):
+        if deadline is not None and k % 65536 == 0 and time.perf_counter() > deadline:
+            return None
+        clauses.append(clause)
+    return clauses
 
 
 def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: str,
