@@ -18,17 +18,9 @@ The library (:mod:`satiling.api`)::
 """
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version as _metadata_version
-
-from . import render
 from .catalog import available
 from .errors import SatilingError, VerificationError
 from .problem import Problem
-
-try:                                  # pyproject.toml is the one place the version is written
-    __version__ = _metadata_version("satiling")
-except PackageNotFoundError:          # a source tree that was never installed
-    __version__ = "0+unknown"
 
 
 def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None = None, **options):
@@ -52,14 +44,28 @@ def load(name_or_path):
     return api_load(name_or_path)
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:                              # pyproject.toml is the one place the version is written
+        return version("satiling")
+    except PackageNotFoundError:      # a source tree that was never installed
+        return "0+unknown"
+
+
 #: the library's classes, imported on first use (``import satiling`` stays light for the CLI)
 _API = ("Polyform", "EdgeMatching", "IQLink", "Solution", "Solvable")
 
 
 def __getattr__(name: str):
+    # read on first use: importlib.metadata and the renderers cost every command some 40 ms
     if name in _API:
         from . import api
         return getattr(api, name)
+    if name == "render":
+        import importlib
+        return importlib.import_module(".render", __name__)
+    if name == "__version__":
+        return _version()
     raise AttributeError(f"module 'satiling' has no attribute {name!r}")
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import math
 from typing import Any
-from xml.sax.saxutils import escape
 
 from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
-from .svg import palette, text_width, wrap_text
+from .svg import escape_text, palette, text_width, wrap_text
 
 __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",
            "solution_svg", "square_svg", "tiles_svg"]
@@ -107,12 +106,12 @@ def _framed(body: list[str], width: float, height: float, scale: float, caption:
     line_height = size * 1.25
     h = height + line_height * len(lines) + scale * 0.15
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-           f'viewBox="0 0 {w:.1f} {h:.1f}">', f'<title>{escape(title)}</title>',
+           f'viewBox="0 0 {w:.1f} {h:.1f}">', f'<title>{escape_text(title)}</title>',
            f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>']
     for i, line in enumerate(lines):
         out.append(f'<text x="{w / 2:.1f}" y="{height + line_height * (i + 0.8):.1f}" '
                    f'font-size="{size:.1f}" text-anchor="middle" font-family="sans-serif">'
-                   f'{escape(line)}</text>')
+                   f'{escape_text(line)}</text>')
     out.append(f'<g transform="translate({(w - width) / 2:.1f},0)">')
     out.extend(body)
     out.extend(["</g>", "</svg>"])

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 from typing import Iterable
-from xml.sax.saxutils import escape
 
 from ..families.iqlink import PEGS, IQLinkPlacement, Unit, peg_xy, pieces, turn
-from .svg import text_width, wrap_text
+from .svg import escape_text, text_width, wrap_text
 
 SCALE = 60.0
 RING_R, RING_W, BALL_R, BAR_W, PEG_R = 0.34, 0.11, 0.2, 0.12, 0.13
@@ -49,7 +48,7 @@ def _tray_units(piece: str, origin: tuple[float, float]) -> list[tuple[tuple[flo
 
 def _piece_svg(piece: str, units: list, opacity: float, title: str, tf) -> str:
     colour = COLOURS[piece]
-    parts = [f'<g opacity="{opacity}"><title>{escape(title)}</title>']
+    parts = [f'<g opacity="{opacity}"><title>{escape_text(title)}</title>']
     for a, b in ((0, 1), (1, 2)):               # bars along the chain; they end at a ring's rim
         (x1, y1), (x2, y2) = _bar(units[a], units[b], tf)
         parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
@@ -109,7 +108,7 @@ def _document(body: list[str], width: float, height: float, caption: str) -> str
             '<rect width="100%" height="100%" fill="white"/>']
     for i, line in enumerate(lines):
         head.append(f'<text x="{full / 2:.1f}" y="{0.45 * SCALE + 1.25 * size * i:.1f}" text-anchor="middle" '
-                    f'font-family="sans-serif" font-size="{size:.0f}">{escape(line)}</text>')
+                    f'font-family="sans-serif" font-size="{size:.0f}">{escape_text(line)}</text>')
     if full == w and not down:               # as before: no group around the body
         return "\n".join(head + body + ["</svg>"]) + "\n"
     moved = [f'<g transform="translate({(full - w) / 2:.1f},{down:.1f})">', *body, "</g>"]

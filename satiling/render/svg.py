@@ -4,7 +4,7 @@ from __future__ import annotations
 import colorsys
 from collections import Counter
 from typing import Any, Iterable
-from xml.sax.saxutils import escape
+from html import escape
 
 Point = tuple[float, float]
 #: a label's font size, in cell sides, where the piece has room for it
@@ -26,6 +26,11 @@ _EM_WIDTHS = {
 _EM = {ch: width for width, chars in _EM_WIDTHS.items() for ch in chars}
 #: any other character: above the accented letters of Latin-1 and wide (CJK) characters alike
 _EM_OTHER = 1.25
+
+
+def escape_text(text: str) -> str:
+    """Text for an SVG element, with &, < and > escaped (xml.sax's escape would load urllib)."""
+    return escape(text, quote=False)
 
 
 def text_width(text: str, size: float) -> float:
@@ -96,7 +101,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
         out.append(f'<polygon points="{pts(poly)}" fill="{colour}" fill-opacity="0.35" stroke="#999999" '
                    f'stroke-width="0.5" stroke-dasharray="2,2"/>')
     for polys, colour, title in shapes:
-        out.append(f'<g><title>{escape(title)}</title>')
+        out.append(f'<g><title>{escape_text(title)}</title>')
         for poly in polys:
             out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="{colour}" stroke-width="0.5"/>')
         for (ax, ay), (bx, by) in boundary(polys):
@@ -119,10 +124,10 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
         here = scale * label[2] if len(label) > 2 else size
         out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
                    f'font-size="{here:.1f}" font-weight="bold" text-anchor="middle" '
-                   f'dominant-baseline="central">{escape(text)}</text>')
+                   f'dominant-baseline="central">{escape_text(text)}</text>')
     for (x, y), text in captions:
         out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
-                   f'font-size="{size * 0.8:.1f}" fill="#444444">{escape(text)}</text>')
+                   f'font-size="{size * 0.8:.1f}" fill="#444444">{escape_text(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -42,10 +42,10 @@ WHOLE_BOARD_LIMIT = 100
 
 def backtrack_refusal(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
     """Why the edge-matching backtracker cannot answer for this model (None: it can)."""
-    from ..engines.edgematch import MAX_COLOURS, colours_needed
     from ..families.edgematch import EdgeMatchPuzzle
     if not isinstance(puzzle, EdgeMatchPuzzle):
         return f"{puzzle.name} is not an edge-matching puzzle"
+    from ..engines.edgematch import MAX_COLOURS, colours_needed     # numpy: edge matching only
     extra = sorted(set(options) - {"hints"})
     if extra:
         return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
