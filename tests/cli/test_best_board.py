@@ -44,7 +44,7 @@ def test_a_killed_maximisation_keeps_its_best_board(tmp_path):
     assert _scored(tmp_path, "eternity2-best.json") == logged
 
     # --start: the kept board is the first best board, and only better ones follow
-    result = run_cli("solve", "eternity2", "--maximize-matches", "--time-limit", "3", "--start",
+    result = run_cli("solve", "eternity2", "--maximize-matches", "--time-limit", "1", "--start",
                      "eternity2-best.json", "--best", "next.json", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     scores = [int(line.split("score ")[1].split("/")[0]) for line in result.stderr.splitlines()
