@@ -12,7 +12,7 @@
   `solutions?offset=K&limit=24` at several offsets (the page's 24 pictures drawn on demand).
 
 Wall times on a shared machine move with its load: the ratios are the figures to compare.
-Needs httpx (``pip install -e '.[test]'``).
+Needs httpx2 (``pip install -e '.[test]'``).
 """
 from __future__ import annotations
 
