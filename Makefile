@@ -9,13 +9,14 @@ BIN = $(VENV)/bin
 # the demo needs satiling alone; the test tools (pytest, hypothesis, ...) come with 'make test'
 $(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet --no-compile -e .
 	touch $@
 
-# one install with the test tools (not the package, then again with them: one build of the engines)
+# one install with the test tools (not the package, then again with them: one build of the engines);
+# --no-compile: Python compiles the modules a run imports as it imports them, not all of them first
 $(VENV)/.test-tools: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --no-compile -e '.[test]'
 	touch $(BIN)/satiling $@
 
 demo: $(BIN)/satiling

@@ -33,7 +33,7 @@ def signalled(args: list[str], sig: int, after: float, cwd) -> subprocess.Comple
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_sat_count_stops_cleanly(sig, code, tmp_path):
     """CaDiCaL used to abort the process ("invalid API usage") on Ctrl-C during count --engine sat."""
-    r = signalled(["count", "pentomino-6x10", "--engine", "sat", "--quiet"], sig, 2.5, tmp_path)
+    r = signalled(["count", "pentomino-6x10", "--engine", "sat", "--quiet"], sig, 1.5, tmp_path)
     assert "Traceback" not in r.stderr and "fatal" not in r.stderr
     if r.returncode == 0:                      # a fast machine finished first: the published count
         assert r.stdout.split() == ["2339"]
@@ -45,7 +45,7 @@ def test_sat_count_stops_cleanly(sig, code, tmp_path):
 def test_sat_enumerate_keeps_whole_lines(tmp_path):
     out = tmp_path / "s.jsonl"
     r = signalled(["enumerate", "pentomino-6x10", "--engine", "sat", "--out", str(out), "--quiet"],
-                  signal.SIGTERM, 3.0, tmp_path)
+                  signal.SIGTERM, 1.5, tmp_path)
     assert "Traceback" not in r.stderr
     assert r.returncode in (143, 0), r.stderr
     text = out.read_text() if out.exists() else ""

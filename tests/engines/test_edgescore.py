@@ -112,7 +112,10 @@ def _maximize(*args, stop=None):
     return subprocess.CompletedProcess(cmd, proc.returncode, out, first + err)
 
 
-@pytest.mark.parametrize("stop, code", [(None, 0), (signal.SIGINT, 130), (signal.SIGTERM, 143)])
+#: each way a run ends once in make test; SIGINT as well in the slow set (test_signals holds 130 for
+#: every command)
+@pytest.mark.parametrize("stop, code", [(None, 0), pytest.param(signal.SIGINT, 130, marks=pytest.mark.slow),
+                                        (signal.SIGTERM, 143)])
 def test_eternity2_best_board_survives_the_end_of_the_run(cli, tmp_path, stop, code):
     """The time limit or a signal ends the run: the last score on stderr is the board printed,
     and ``satiling score`` agrees."""
@@ -128,8 +131,8 @@ def test_eternity2_best_board_survives_the_end_of_the_run(cli, tmp_path, stop, c
     assert checked.returncode == 0 and f"score {scores[-1]}/480" in checked.stdout
 
 
-@pytest.mark.parametrize("engine, stop, code", [("cpsat", signal.SIGINT, 130), ("lns", signal.SIGINT, 130),
-                                                ("cpsat", signal.SIGTERM, 143)])
+@pytest.mark.parametrize("engine, stop, code", [pytest.param("cpsat", signal.SIGINT, 130, marks=pytest.mark.slow),
+                                                ("lns", signal.SIGINT, 130), ("cpsat", signal.SIGTERM, 143)])
 def test_cpsat_engines_keep_their_best_board_on_a_signal(cli, tmp_path, engine, stop, code):
     """CP-SAT solves in a thread that the signal stops (its own SIGINT handler can deadlock and
     takes no SIGTERM): the run ends at once with its best board."""

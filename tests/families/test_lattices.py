@@ -238,7 +238,8 @@ PUBLISHED = {   # name: (distinct up to the board's symmetry, all solutions)
 }
 
 
-@pytest.mark.parametrize("name", sorted(PUBLISHED))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "hexiamond-6x6" else n
+                                  for n in sorted(PUBLISHED)])     # 624 covers by the oracle: slow
 def test_published_counts(name):
     distinct, raw = PUBLISHED[name]
     puzzle = load(name)
