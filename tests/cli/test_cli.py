@@ -1,5 +1,6 @@
 """The command line as a user meets it: output, pictures, exit codes, errors without tracebacks."""
 import json
+import re
 import subprocess
 import sys
 
@@ -302,5 +303,5 @@ def test_make_demo_installs_satiling_without_the_test_tools(tmp_path):
     venv = f"VENV={tmp_path / 'venv'}"            # a dry run (-n) against a venv that is not there
     demo = subprocess.run(["make", "-n", "demo", venv], cwd=root, capture_output=True, text=True).stdout
     test = subprocess.run(["make", "-n", "test", venv], cwd=root, capture_output=True, text=True).stdout
-    assert "pip install --quiet -e ." in demo and "[test]" not in demo
+    assert re.search(r"pip install .*-e \.$", demo, re.M) and "[test]" not in demo
     assert "'.[test]'" in test and "pytest" in test
