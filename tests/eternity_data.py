@@ -7,7 +7,16 @@ from pathlib import Path
 
 from satiling.catalog import instances_dir
 from satiling.families.polyform import PolyformPlacement
-from satiling.geometry.drafter import cells_from_word, corner_ab
+from satiling.errors import SatilingError
+from satiling.geometry.drafter import cells_from_word
+
+
+def corner_ab(i: int, j: int) -> tuple[int, int]:
+    """The hexagon ``(a, b)`` centred at the corner with Burkardt coordinates ``(i, j)``."""
+    if j % 6 or (i - j // 3) % 4:
+        raise SatilingError(f"({i}, {j}) is not a corner of the unit-triangle grid")
+    return ((i - j // 3) // 4, j // 6)
+
 
 DATA = Path(instances_dir()) / "data" / "eternity"
 TILES = json.loads((DATA / "tiles_boundary_words.json").read_text())["tiles"]

@@ -21,8 +21,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "satiling"
 #: reached only by tests on purpose, each with why
 KEEP = {
     "Reference": "the readable Python reference of the compiled edge-matching search, tested against it",
+    "_repr_svg_": "Jupyter draws a puzzle or a solution with it",
     "solve_puzzle": "the library's function (satiling.solve_puzzle), in __all__",
     "to_cnf": "the library's CNF export, shown in the README",
+    "unregister": "a plug-in family's registry pair of register()",
 }
 
 

@@ -240,18 +240,6 @@ def _ints(line: str, n: int) -> Iterator[int]:
         yield int(tok)
 
 
-def read_variable_map(lines: TextIO) -> dict[int, object]:
-    """The ``c v VAR JSON`` map from a DIMACS file written by :func:`write_dimacs`."""
-    out = {}
-    for line in lines:
-        if line.startswith("p "):
-            break
-        if line.startswith("c v "):
-            _, _, var, data = line.split(" ", 3)
-            out[int(var)] = json.loads(data)
-    return out
-
-
 # -- decoding: the formula a model must satisfy ---------------------------------------------------
 class ModelMismatch(SatilingError):
     """A model that does not belong to the formula (too many variables, a broken clause);

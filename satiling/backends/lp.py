@@ -25,8 +25,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.]+")
 _UNSAFE_STRICT = re.compile(r"[^A-Za-z0-9_]+")
 #: the longest name written (CPLEX LP allows 255 characters; shorter keeps files readable)
 NAME_LENGTH = 48
-#: a variable's name starts with its number: how answers are read back
-NAME_NUMBER = re.compile(r"x(\d+)(?:_|$)")
 
 
 def var_name(problem: Problem, v: int, strict: bool = False) -> str:

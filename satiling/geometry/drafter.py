@@ -45,13 +45,6 @@ def corner_ij(a: int, b: int) -> tuple[int, int]:
     return (4 * a + 2 * b, 6 * b)
 
 
-def corner_ab(i: int, j: int) -> tuple[int, int]:
-    """The hexagon ``(a, b)`` centred at the corner with Burkardt coordinates ``(i, j)``."""
-    if j % 6 or (i - j // 3) % 4:
-        raise SatilingError(f"({i}, {j}) is not a corner of the unit-triangle grid")
-    return ((i - j // 3) // 4, j // 6)
-
-
 def element_ij(cell: Cell) -> list[tuple[int, int]]:
     """The three corners of an element in Burkardt coordinates: centre, then counter-clockwise."""
     a, b, t = cell

@@ -99,15 +99,6 @@ class Lattice(ABC):
         reflection = next(t for t in self.transforms() if not t.proper)
         return self.normalize(reflection.apply(c) for c in shape)
 
-    def chiral(self, shape: Sequence[Cell]) -> bool:
-        """Whether no rotation turns ``shape`` into its mirror image."""
-        return self.mirror(shape) not in self.orientations(self.normalize(shape), reflections=False)
-
-    def congruent(self, a: Iterable[Cell], b: Iterable[Cell], reflections: bool = True) -> bool:
-        """Whether two cell sets are images of each other under the lattice's motions."""
-        nb = self.normalize(b)
-        return nb in self.orientations(self.normalize(a), reflections)
-
     def region_symmetries(self, region: frozenset[Cell]) -> list[tuple[Transform, tuple[int, ...]]]:
         """The motions (point-group element then translation) that map ``region`` onto itself."""
         cells = sorted(region)

@@ -13,7 +13,8 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from satiling import catalog
-from satiling.backends.dimacs import read_variable_map, write_dimacs
+from satiling.backends.dimacs import write_dimacs
+from varmap import read_variable_map
 from satiling.families.edgematch import parse_square
 from satiling.families.edgematch.score import parse_board, score
 from satiling.render.edgematch_svg import board_text

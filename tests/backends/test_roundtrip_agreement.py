@@ -410,7 +410,7 @@ def test_iqlink_export_holds_link_rule(tmp_path: Path) -> None:
     solver's answer decodes to a linked board."""
     from pysat.formula import CNF
     from pysat.solvers import Solver
-    from satiling.backends.dimacs import read_variable_map
+    from varmap import read_variable_map
     unlinked = _unlinked_board()
     cnf = tmp_path / "iq.cnf"
     assert run("encode", "iqlink-empty", "-o", str(cnf))[0] == 0

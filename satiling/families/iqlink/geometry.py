@@ -15,9 +15,7 @@ STEPS: dict[str, tuple[int, int]] = {
 CLOCKWISE = ("W", "NW", "NE", "E", "SE", "SW")
 #: mirror in the horizontal axis (the flip of a piece)
 MIRROR = {"E": "E", "W": "W", "NE": "SE", "SE": "NE", "NW": "SW", "SW": "NW"}
-OPPOSITE = {"E": "W", "W": "E", "NE": "SW", "SW": "NE", "NW": "SE", "SE": "NW"}
 CENTRE = "C"
-SLOTS = (CENTRE,) + CLOCKWISE
 
 PEGS = "ABCDEFGHIJKLMNOPQRSTUVWX"
 PIECES = "ABCDEFGHIJKL"
