@@ -150,7 +150,7 @@ def test_cpsat_engines_keep_their_best_board_on_a_signal(cli, tmp_path, engine, 
     assert checked.returncode == 0 and f"score {scores[-1]}/144" in checked.stdout
 
 
-# -- issue 24: tileability, the comb order, slips, workers, the repair ---------------------------
+# -- issue 24: tileability, the comb order, slips, workers -----------------------------------------
 def _all_runs(lay, held, cap, node_limit, tile):
     out = {}
     for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
@@ -320,41 +320,6 @@ def test_restarts_grow_only_while_the_best_board_stalls():
     assert t.restart_patience(5, 2) == 4000
     assert t.restart_patience(5, 0) == 1000           # a better board starts the doubling again
     assert replace(t, stall=False).restart_patience(5, 0) == 6000   # growing at every restart
-
-
-def test_assignment_is_optimal_against_brute_force():
-    import itertools
-
-    import numpy as np
-
-    from satiling.apps.repair import assign
-    rng = np.random.default_rng(0)
-    for _ in range(200):
-        n = int(rng.integers(1, 7))
-        m = n + int(rng.integers(0, 2))
-        cost = rng.integers(0, 5, (n, m))
-        to = assign(cost)
-        best = min(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
-        assert len(set(to.tolist())) == n and sum(cost[i, to[i]] for i in range(n)) == best
-
-
-def test_repair_moves_never_lose_and_keep_a_legal_board():
-    from satiling.apps.maximize import greedy_board
-    from satiling.apps.repair import Repair, repair
-    gen = generate(7, 7, seed=5)
-    pz = _pinned(gen, [(3, 3)])
-    board = greedy_board(pz)
-    rep = Repair(pz, board, {(3, 3)}, seed=1)
-    start = rep.score()
-    assert start == score(pz, board).matched
-    for _ in range(60):
-        before = rep.score()
-        kind = int(rep.rng.integers(0, 3))
-        gain = rep.move(rep.pick(kind, 12, rep.broken()))
-        assert gain >= 0 and rep.score() == before + gain
-    assert checked_score(pz, pz.tiles(rep.board())) == rep.score() >= start
-    better, s = repair(pz, board, {(3, 3)}, 1.0, seed=2)
-    assert checked_score(pz, pz.tiles(better)) == s >= start
 
 
 @pytest.mark.parametrize("seed, tile", [(1, False), (2, True), (3, False)])

@@ -4,8 +4,8 @@ published figures.
 Two parts, every measurement in a child process of its own:
 
 1. **Eternity II scores by time** (``satiling solve eternity2 --maximize-matches``):
-   ``old`` -- the scoring search as it was (one process, row scan, no priority colours, no
-   repair: ``maximize.Tuning()``); ``new`` -- the default tuning (``maximize.default_tuning``) on one core; ``new x N`` -- the default on every core (one search
+   ``old`` -- the scoring search as it was (one process, row scan, no priority colours:
+   ``maximize.Tuning()``); ``new`` -- the default tuning (``maximize.default_tuning``) on one core; ``new x N`` -- the default on every core (one search
    per core, different seeds).  One run per engine for the longest budget; the score at each shorter
    budget is read from its trace of improvements.  One-core runs count CPU seconds of the search
    process (the machine is shared), the all-core run wall seconds.  Each final board is re-scored by

@@ -33,8 +33,7 @@ class Tuning:
     depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
     tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board, the patience
-    doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`); ``repair``: the
-    share of the time given to the closing repair of the best board (:mod:`repair`);
+    doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`);
     ``priority``: colours whose pieces must be used early, at least
     :func:`edgescore.blackwood_need` sides of them by each depth (Blackwood's heuristic);
     ``double``: a square may break both its placed joins at once; ``rim_breaks``: a join between
@@ -51,7 +50,6 @@ class Tuning:
     tile: bool = False
     restart_nodes: int = RESTART_NODES
     restart_max: int = RESTART_NODES
-    repair: float = 0.0
     priority: tuple[int, ...] = ()
     double: bool = True
     rim_breaks: bool = True
@@ -154,7 +152,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                    known: tuple[list[Any], int] | None = None) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
     cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
-    a better board; then the closing repair of the best board.  Small boards get one run without
+    a better board.  Small boards get one run without
     a schedule: if it ends, its best board is optimal.  ``shared``: a ``multiprocessing.Value("q")``
     holding the fewest breaks any search in :func:`_backtrack_many` has found; the best board
     so far is the best of them all, and a running search lowers its cap when another finds one."""
@@ -167,8 +165,6 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         {"breaks": known[1], "solution": known[0]}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
-    share = 0.0 if exact or time_limit is None else tuning.repair
-    search_limit = None if time_limit is None else time_limit * (1 - share)
 
     def report(solution: list, breaks: int) -> None:
         score = checked_score(puzzle, solution, hints)
@@ -183,7 +179,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
 
     stalled = 0                       # restarts since the best board last improved
     for k in itertools.count():
-        left = None if search_limit is None else search_limit - (clock() - begin)
+        left = None if time_limit is None else time_limit - (clock() - begin)
         if best["breaks"] == 0 or (shared is not None and shared.value == 0) or \
                 (left is not None and left <= 0):
             break                     # a perfect board (here or in another worker), or no time
@@ -212,27 +208,12 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
             break
-    if share > 0 and best["solution"] and best["breaks"] > 0:
-        _close(puzzle, best, time_limit - (clock() - begin), clock, hints, seed, report)
     if not best["solution"]:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
     score = joins - best["breaks"]
     proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
-
-
-def _close(puzzle, best: dict, seconds: float, clock, hints: bool, seed: int, report) -> None:
-    """The closing repair of the best board for ``seconds`` (:mod:`repair`); better boards go
-    to ``report(solution, breaks)``."""
-    from ..repair import repair
-    if seconds <= 0:
-        return
-    joins = len(puzzle.joins())
-    board = puzzle.board_from(best["solution"], strict=False)
-    pinned = {(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])}
-    repair(puzzle, dict(board), pinned, seconds, seed,
-           on_better=lambda b, s: report(puzzle.tiles(b), joins - s), clock=clock)
 
 
 def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
