@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...errors import SatilingError
@@ -30,8 +30,10 @@ class Tuning:
 
     ``order``: fill order (``edgescore.ORDERS``); ``start``/``full``: the schedule of breaks as
     fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
-    depths that each unlock one more break (:func:`edgescore.slips`); ``tile``: cut by the
-    tileability bound;
+    depths that each unlock one more break (:func:`edgescore.slips`); ``markov``: for caps of at
+    most :data:`edgeschedule.MODEL_CAP` breaks, the schedule a Markov chain of the board picks
+    (:mod:`edgeschedule`: the most full boards per node), starting from the curve's; ``tile``: cut
+    by the tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board, the patience
     doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`);
     ``priority``: colours whose pieces must be used early, at least
@@ -47,6 +49,7 @@ class Tuning:
     start: float | None = None
     full: float | None = None
     slips: tuple[int, ...] | None = None
+    markov: bool = False
     tile: bool = False
     restart_nodes: int = RESTART_NODES
     restart_max: int = RESTART_NODES
@@ -77,12 +80,16 @@ class Tuning:
         better board: with ``stall`` it grows with those alone, else with every restart."""
         return self.patience(stalled if self.stall else k)
 
-    def held(self, n: int, cap: int, pins: list[int] = ()) -> list[int]:
+    def held(self, n: int, cap: int, pins: list[int] = (), planner: Any = None) -> list[int]:
         """Breaks held back at each depth; one fewer from the square before each depth in
         ``pins`` (the hint pieces: the squares that meet a pinned piece's fixed colours need room
         to break a join before the schedule gives it; measured in
-        docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
-        from ...engines import edgescore
+        docs/decisions/2026-11-27-eternity2-scoring-search.md).  ``planner``: the board's
+        :class:`edgeschedule.Planner`, for ``markov``."""
+        from ...engines import edgescore, edgeschedule
+        if self.markov and planner is not None and cap <= edgeschedule.MODEL_CAP:
+            allow = planner.allow(cap, lambda k: self.curve_slips(n, k))
+            return [max(0, cap - int(a) - sum(p <= d + 1 for p in pins)) for d, a in enumerate(allow)]
         loose = cap + self.slack
         if self.slips is not None:
             held = edgescore.slips(n, loose, list(self.slips))
@@ -90,6 +97,12 @@ class Tuning:
             held = edgescore.reserve(n, loose, edgescore.START if self.start is None else self.start,
                                      edgescore.FULL if self.full is None else self.full, self.bend)
         return [max(0, h - self.slack - sum(p <= d + 1 for p in pins)) for d, h in enumerate(held)]
+
+    def curve_slips(self, n: int, cap: int) -> list[int]:
+        """The depths at which the curve (``markov`` off) first allows each of ``cap`` breaks."""
+        allow = [cap - h for h in replace(self, markov=False).held(n, cap)]
+        slips = [d for d in range(n) for _ in range(allow[d] - (allow[d - 1] if d else 0))]
+        return (slips + [n - 1] * cap)[:cap]
 
 
 #: the default (see :class:`Tuning`; the priority colours are picked per board by
@@ -105,14 +118,20 @@ DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
                  restart_max=LONGEST_RESTART, slack=2, stall=True)
 
 
+#: boards of at least this many squares take the Markov chain's schedule (``markov``), measured on
+#: Eternity II: docs/decisions/2026-11-27-eternity2-pace.md
+MARKOV_SQUARES = 256
+
+
 def default_tuning(puzzle: Any) -> Tuning:
     """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
-    board (Blackwood's 5, 7 and 20 on Eternity II).  On generated boards from 16x16 up the priority
+    board (Blackwood's 5, 7 and 20 on Eternity II), and on boards of :data:`MARKOV_SQUARES` squares
+    and more the Markov chain's schedule.  On generated boards from 16x16 up the priority
     colours and the schedule together give more joins in the same time than either alone; on
     smaller boards they are even (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
-    from dataclasses import replace
     from ...engines import edgescore
-    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces))
+    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces),
+                   markov=puzzle.rows * puzzle.cols >= MARKOV_SQUARES)
 
 
 def default_workers() -> int:
@@ -165,6 +184,12 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         {"breaks": known[1], "solution": known[0]}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
+    planner = None
+    if tuning.markov and not exact:       # one chain for every restart (the fill order is theirs)
+        from ...engines import edgeschedule
+        planner = edgeschedule.Planner(
+            puzzle, edgescore.fill_order(puzzle.rows, puzzle.cols, tuning.order),
+            [(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])])
 
     def report(solution: list, breaks: int) -> None:
         score = checked_score(puzzle, solution, hints)
@@ -196,7 +221,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
 
         cap = (best["breaks"] if shared is None else min(best["breaks"], shared.value)) - 1
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
-        held = [0] * n if exact else tuning.held(n, cap, hinted)
+        held = [0] * n if exact else tuning.held(n, cap, hinted, planner)
         patience = 0 if exact else tuning.restart_patience(k, stalled)
         out = edgescore.search(lay, held, cap, found, seconds=0.0 if left is None else max(left, 1e-3),
                                cpu=cpu_time, patience=patience,

@@ -1,0 +1,155 @@
+"""The scoring search's schedule of breaks chosen from a model of the board, as Verhaard chose
+eii's: a Markov chain over (depth, breaks used).
+
+Each step of the chain is a square in the fill order.  From a partial board with ``k`` breaks it
+leads to ``a0[d]`` boards with ``k`` breaks (the square filled whole) and ``a1[d]`` with ``k + 1``
+(one of its placed joins broken): Owen's probability model, in which a join matches with the
+chance that two random sides of its kind (along the frame, or inside) share a colour, and the
+candidates are the pieces of the square's kind not yet placed, in each rotation the square takes.
+A schedule allows ``allow[d]`` breaks by depth ``d``; the chain then gives the expected partial
+boards at each depth (the nodes) and the full boards with at most ``cap`` breaks; the schedule
+kept is the one with the most full boards per node, found by moving the depth at which each
+break is first allowed (:func:`best_slips`).  :class:`Planner` keeps one board's rates and a
+schedule per cap, each found from the one of the cap above it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+#: caps above this many breaks keep the curve of :func:`edgescore.reserve` (the first, loose
+#: boards of a run, found in moments)
+MODEL_CAP = 40
+
+
+def join_rates(puzzle: Any, order: Sequence[tuple[int, int]],
+               pinned: Iterable[tuple[int, int]] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """(a0, a1) at each depth of ``order``: the expected ways to fill its square whole and with
+    exactly one of its placed joins broken (``pinned`` squares hold one piece in one rotation)."""
+    rows, cols = puzzle.rows, puzzle.cols
+
+    def kind(r: int, c: int) -> int:              # 0 inside, 1 frame edge, 2 corner
+        return (r in (0, rows - 1)) + (c in (0, cols - 1))
+
+    frame, inside = side_colours(puzzle.pieces)
+    match = {True: _same_colour(frame), False: _same_colour(inside)}
+    pinned = set(pinned)
+    left = Counter(kind(r, c) for r in range(rows) for c in range(cols))
+    for sq in pinned:
+        left[kind(*sq)] -= 1
+    placed: set[tuple[int, int]] = set()
+    a0, a1 = np.zeros(len(order)), np.zeros(len(order))
+    for d, (r, c) in enumerate(order):
+        joins = [match[_along_frame((r, c), nb, rows, cols)] for nb in
+                 ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if nb in placed]
+        if (r, c) in pinned:
+            cands = 1.0
+        else:
+            cands = float(left[kind(r, c)] * (4 if kind(r, c) == 0 else 1))
+            left[kind(r, c)] -= 1
+        placed.add((r, c))
+        whole = float(np.prod(joins)) if joins else 1.0
+        one = sum((1 - p) * float(np.prod(joins[:i] + joins[i + 1:])) for i, p in enumerate(joins))
+        a0[d], a1[d] = cands * whole, cands * one
+    return a0, a1
+
+
+def side_colours(pieces: Iterable[Sequence[int]]) -> tuple[Counter, Counter]:
+    """The colours of the sides that run along the frame (beside a grey side) and of the sides
+    that meet inside, counted."""
+    frame, inside = Counter(), Counter()
+    for piece in pieces:
+        greys = [i for i, x in enumerate(piece) if x == 0]
+        for i, x in enumerate(piece):
+            if x:
+                (frame if any((i - g) % 2 for g in greys) else inside)[x] += 1
+    return frame, inside
+
+
+def _same_colour(counts: Counter) -> float:
+    """The chance that two random sides of these colour counts share a colour."""
+    total = sum(counts.values())
+    return sum(v * v for v in counts.values()) / total ** 2 if total else 1.0
+
+
+def _along_frame(a: tuple[int, int], b: tuple[int, int], rows: int, cols: int) -> bool:
+    """Whether the join between squares ``a`` and ``b`` runs along the frame (both on one side)."""
+    return (a[0] == b[0] and a[0] in (0, rows - 1)) or (a[1] == b[1] and a[1] in (0, cols - 1))
+
+
+def allowance(slips: Sequence[int], n: int) -> np.ndarray:
+    """Breaks allowed by each depth when one more is allowed at each depth of ``slips``."""
+    return np.searchsorted(np.sort(np.asarray(slips, dtype=np.int64)), np.arange(n), side="right")
+
+
+def merit(a0: np.ndarray, a1: np.ndarray, allows: np.ndarray, cap: int) -> np.ndarray:
+    """log(full boards with at most ``cap`` breaks / nodes) of each schedule (a row of
+    ``allows``: the breaks allowed at each depth), by the chain."""
+    allows = np.atleast_2d(allows)
+    count = allows.shape[0]
+    e = np.zeros((count, cap + 1))
+    e[:, 0] = 1.0
+    nodes = np.zeros(count)
+    within = np.arange(cap + 1)[None, :]
+    for d in range(len(a0)):
+        nxt = e * a0[d]
+        nxt[:, 1:] += e[:, :-1] * a1[d]
+        nxt *= within <= allows[:, d:d + 1]
+        scale = nxt.max()
+        if scale > 0:                              # one scale for every row: the ratio keeps
+            nxt /= scale
+            nodes /= scale
+        e = nxt
+        nodes += e.sum(axis=1)
+    with np.errstate(divide="ignore"):
+        return np.log(e.sum(axis=1)) - np.log(nodes)
+
+
+def best_slips(a0: np.ndarray, a1: np.ndarray, cap: int, start: Sequence[int]) -> list[int]:
+    """From ``start`` (``cap`` depths), the depths at which each break is first allowed that
+    give the most full boards per node: each round tries moving every depth by ``step`` either
+    way (all at once, one array), takes the best move, and halves the step when none helps."""
+    n = len(a0)
+    slips = sorted(int(s) for s in start)
+    best = float(merit(a0, a1, allowance(slips, n)[None, :], cap)[0])
+    step = max(1, n // 32)
+    while step:
+        trials = []
+        for i, s in enumerate(slips):
+            lo = slips[i - 1] if i else 0
+            hi = slips[i + 1] if i + 1 < cap else n - 1
+            trials += [slips[:i] + [s + m] + slips[i + 1:] for m in (-step, step) if lo <= s + m <= hi]
+        scores = merit(a0, a1, np.array([allowance(t, n) for t in trials]), cap) if trials else []
+        j = int(np.argmax(scores)) if len(scores) else -1
+        if j >= 0 and scores[j] > best + 1e-9:
+            best, slips = float(scores[j]), trials[j]
+        else:
+            step //= 2
+    return slips
+
+
+class Planner:
+    """One board's chain, and the schedule of each cap asked for (from the cap above it, or
+    ``start_of(cap)`` -- the depths of the curve's breaks -- for the first)."""
+
+    def __init__(self, puzzle: Any, order: Sequence[tuple[int, int]],
+                 pinned: Iterable[tuple[int, int]] = ()) -> None:
+        self.a0, self.a1 = join_rates(puzzle, order, pinned)
+        self.n = len(order)
+        self._slips: dict[int, list[int]] = {}
+
+    def allow(self, cap: int, start_of) -> np.ndarray:
+        """Breaks allowed at each depth for ``cap`` breaks in all."""
+        if cap not in self._slips:
+            above = self._slips.get(cap + 1)
+            self._slips[cap] = best_slips(self.a0, self.a1, cap,
+                                          self._drop_one(above, cap) if above else start_of(cap))
+        return allowance(self._slips[cap], self.n)
+
+    def _drop_one(self, slips: list[int], cap: int) -> list[int]:
+        """``slips`` less the one depth whose loss costs least."""
+        trials = [slips[:i] + slips[i + 1:] for i in range(len(slips))]
+        scores = merit(self.a0, self.a1, np.array([allowance(t, self.n) for t in trials]), cap)
+        return trials[int(np.argmax(scores))]

@@ -1,0 +1,53 @@
+"""The Markov chain's schedule of breaks (satiling.engines.edgeschedule)."""
+import numpy as np
+import pytest
+
+from satiling import catalog
+from satiling.apps.maximize import Tuning, default_tuning
+from satiling.engines import edgeschedule, edgescore
+from satiling.families.edgematch.generate import generate
+
+
+def test_eternity2_has_5_frame_colours_and_17_inside():
+    """The published colour count of Eternity II: 22 colours, 5 on the frame's joins, 17 inside."""
+    frame, inside = edgeschedule.side_colours(catalog.load("eternity2").pieces)
+    assert (len(frame), len(inside)) == (5, 17)
+    assert sum(frame.values()) == 4 * 2 + 56 * 2 and sum(inside.values()) == 56 + 196 * 4
+
+
+def test_the_chain_counts_the_candidates_of_each_square():
+    """The first square of Eternity II's row scan (a corner, no neighbour placed) has its 4 corner
+    pieces for ways; the second (a frame edge beside it, one join along the frame) its 56 edge
+    pieces times the chance that the join matches, or not."""
+    e2 = catalog.load("eternity2")
+    order = edgescore.fill_order(16, 16)
+    a0, a1 = edgeschedule.join_rates(e2, order, [(8, 7)])
+    frame, _ = edgeschedule.side_colours(e2.pieces)
+    p = sum(v * v for v in frame.values()) / sum(frame.values()) ** 2
+    assert a0[0] == 4 and a1[0] == 0
+    assert a0[1] == pytest.approx(56 * p) and a1[1] == pytest.approx(56 * (1 - p))
+
+
+def test_best_slips_never_lose_to_their_start_and_allow_the_cap_by_the_end():
+    e2 = catalog.load("eternity2")
+    a0, a1 = edgeschedule.join_rates(e2, edgescore.fill_order(16, 16), [(8, 7)])
+    tuning = default_tuning(e2)
+    for cap in (12, 17, 25):
+        start = tuning.curve_slips(256, cap)
+        slips = edgeschedule.best_slips(a0, a1, cap, start)
+        allow = edgeschedule.allowance(slips, 256)
+        assert len(slips) == cap and allow[-1] == cap and all(np.diff(allow) >= 0)
+        before, after = edgeschedule.merit(a0, a1, np.array([edgeschedule.allowance(start, 256), allow]), cap)
+        assert after >= before
+
+
+def test_markov_tuning_holds_back_breaks_as_the_planner_allows():
+    pz = generate(16, 16, seed=3).puzzle()
+    order = edgescore.fill_order(16, 16)
+    planner = edgeschedule.Planner(pz, order)
+    t = Tuning(markov=True)
+    held = t.held(256, 20, planner=planner)
+    assert held[-1] == 0 and held[0] == 20 and all(a >= b for a, b in zip(held, held[1:]))
+    assert Tuning(markov=True).held(256, 20) == Tuning().held(256, 20)     # no planner: the curve
+    loose = edgeschedule.MODEL_CAP + 5
+    assert t.held(256, loose, planner=planner) == Tuning().held(256, loose)  # loose caps: the curve
