@@ -113,7 +113,8 @@ class Tuning:
 #: schedule of a cap two breaks looser (``slack``), clipped at the cap, so the full allowance comes
 #: earlier in the depth; the patience grown by stalled restarts only (``stall``), so restarts stay
 #: short while better boards come easily.  Each setting measured against its alternatives:
-#: docs/decisions/2026-11-27-eternity2-scoring-search.md.
+#: docs/decisions/2026-11-27-eternity2-scoring-search.md.  :func:`default_tuning` adds the
+#: board's priority colours and, from 16x16, the Markov chain's schedule below 40 breaks.
 DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
                  restart_max=LONGEST_RESTART, slack=2, stall=True)
 
