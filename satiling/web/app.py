@@ -27,8 +27,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import SatilingError
-from . import instances
-from .instances import FieldError, NotFound
+from .instances import (LATTICES, FieldError, NotFound, add_instance, bundled, choice, export, facts,
+                        generate_toml, paint_toml, piece_sets as sets_of_lattice, source_of, stem,
+                        toml_of)
 from .runs import FINAL_STATES, RunManager, Spec, as_json, exit_with_parent
 from .store import RUN_FIELDS, Store, placements_of
 
@@ -139,7 +140,7 @@ def facts_loop(jobs: Any, results: Any) -> None:
     while True:
         source = jobs.get()
         try:
-            results.put((source, True, instances.facts(source)))
+            results.put((source, True, facts(source)))
         except SatilingError as e:
             results.put((source, False, str(e)))
         except Exception as e:            # noqa: BLE001 -- one line for the page, never a trace
@@ -204,7 +205,7 @@ def run_json(row: dict[str, Any]) -> dict[str, Any]:
 
 # -- puzzles ---------------------------------------------------------------------------------------
 async def list_puzzles(request: Request) -> Response:
-    return JSONResponse(await run_in_threadpool(instances.bundled))
+    return JSONResponse(await run_in_threadpool(bundled))
 
 
 async def show_puzzle(request: Request) -> Response:
@@ -219,10 +220,10 @@ async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, A
     from ..render import to_svg
 
     def drawn() -> dict[str, Any]:
-        source = instances.source_of(web_.store, name)
+        source = source_of(web_.store, name)
         puzzle = web_.puzzles.load(source)
         return {"name": name, "title": puzzle.title or "", "family": puzzle.family,
-                "toml": instances.toml_of(web_.store, name), "svg": to_svg(puzzle, []),
+                "toml": toml_of(web_.store, name), "svg": to_svg(puzzle, []),
                 "source": source}
 
     out = await run_in_threadpool(drawn)
@@ -232,8 +233,8 @@ async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, A
         return out
     future = web_.puzzles.facts(source)
     try:
-        facts = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), FACTS_WAIT)
-        out.update(facts, pending=False)
+        known = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), FACTS_WAIT)
+        out.update(known, pending=False)
     except asyncio.TimeoutError:
         out.update(info={"model": "still being measured: reload in a moment"}, obstruction=None,
                    pending=True)
@@ -245,9 +246,9 @@ async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, A
 async def export_puzzle(request: Request) -> Response:
     web_ = web(request)
     name, fmt = request.path_params["name"], request.query_params.get("format", "dimacs")
-    source = instances.source_of(web_.store, name)
-    data = await run_in_threadpool(instances.export, source, fmt)
-    filename = f"{instances.stem(source)}.{_SUFFIX.get(fmt, fmt)}"
+    source = source_of(web_.store, name)
+    data = await run_in_threadpool(export, source, fmt)
+    filename = f"{stem(source)}.{_SUFFIX.get(fmt, fmt)}"
     return Response(data, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -262,25 +263,25 @@ async def post_instance(request: Request) -> Response:
 
 async def post_paint(request: Request) -> Response:
     body = await json_body(request)
-    return await _stored(web(request), lambda: instances.paint_toml(body))
+    return await _stored(web(request), lambda: paint_toml(body))
 
 
 async def post_generate(request: Request) -> Response:
     body = await json_body(request)
-    return await _stored(web(request), lambda: instances.generate_toml(body))
+    return await _stored(web(request), lambda: generate_toml(body))
 
 
 async def _stored(web_: Web, make_toml: Callable[[], Any]) -> Response:
     def store() -> str:
-        return instances.add_instance(web_.store, make_toml())
+        return add_instance(web_.store, make_toml())
     inst_id = await run_in_threadpool(store)
     return JSONResponse(await describe(web_, inst_id))
 
 
 async def piece_sets(request: Request) -> Response:
     lattice = request.query_params.get("lattice", "square")
-    instances._choice(lattice, instances.LATTICES, "lattice")
-    return JSONResponse(await run_in_threadpool(instances.piece_sets, lattice))
+    choice(lattice, LATTICES, "lattice")
+    return JSONResponse(await run_in_threadpool(sets_of_lattice, lattice))
 
 
 # -- runs ------------------------------------------------------------------------------------------
@@ -296,7 +297,7 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> Spec:
     before anything is queued) and again in the child that runs it."""
     from ..run import Request as RunRequest
     name = body.get("puzzle")
-    source = instances.source_of(web_.store, name)
+    source = source_of(web_.store, name)
     task = body.get("task", "solve")
     if task not in RUN_TASKS:
         raise FieldError(f"unknown task {task!r} (choose from {', '.join(RUN_TASKS)})", "task")
@@ -345,7 +346,7 @@ def draw(web_: Web, row: dict[str, Any], line: str) -> str:
     """The picture of a stored solution (a maximisation's board may break joins: drawn with its
     score, as ``satiling score`` draws it)."""
     from ..render import to_svg
-    puzzle = web_.puzzles.load(instances.source_of(web_.store, row["puzzle"]))
+    puzzle = web_.puzzles.load(source_of(web_.store, row["puzzle"]))
     placements = [puzzle.placement_from_json(p) for p in placements_of(line)]
     if row["task"] == "maximise":
         from ..render.edgematch_svg import board_svg

@@ -126,9 +126,9 @@ def _parsed(text: str, name: str) -> dict[str, Any]:
 # -- painted boards -------------------------------------------------------------------------------
 def paint_toml(body: dict[str, Any]) -> str:
     """The instance file of a painted board (``POST /api/paint``)."""
-    lattice = _choice(body.get("lattice", "square"), LATTICES, "lattice")
-    topology = _choice(body.get("topology", "plane"), TOPOLOGIES, "topology")
-    freedom = _choice(body.get("freedom", "free"), FREEDOMS, "freedom")
+    lattice = choice(body.get("lattice", "square"), LATTICES, "lattice")
+    topology = choice(body.get("topology", "plane"), TOPOLOGIES, "topology")
+    freedom = choice(body.get("freedom", "free"), FREEDOMS, "freedom")
     cells = _cells(body.get("cells"), "cells")
     if not cells:
         raise FieldError("paint the board first: no cell is painted", "cells")
@@ -150,7 +150,7 @@ def paint_toml(body: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _choice(value: Any, choices: tuple[str, ...], field: str) -> str:
+def choice(value: Any, choices: tuple[str, ...], field: str) -> str:
     if value not in choices:
         raise FieldError(f"{field} is one of {', '.join(choices)}, not {value!r}", field)
     return value
