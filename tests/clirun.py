@@ -22,10 +22,8 @@ PRELOAD = ["satiling.cli.main", "satiling.search.solve", "satiling.run.tasks", "
            "pysat.solvers", "ortools.sat.python.cp_model"]
 
 
-def _context():
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
-    return ctx
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(PRELOAD)       # read when the server starts, at the first command
 
 
 def _command(argv: list[str], cwd: str, env: dict[str, str], folder: str) -> None:
@@ -58,7 +56,7 @@ def run_cli(*args: str, input: str | None = None, cwd=None,
         Path(folder, "in").write_text(input or "", encoding="utf-8")
         Path(folder, "out").touch()
         Path(folder, "err").touch()
-        p = _context().Process(target=_command,        # not daemonic: it may start processes
+        p = _CONTEXT.Process(target=_command,        # not daemonic: it may start processes
                                args=(list(args), str(cwd or os.getcwd()), dict(os.environ), folder))
         p.start()
         p.join(timeout)
