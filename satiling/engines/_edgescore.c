@@ -103,7 +103,9 @@ typedef struct {
     int tile;                       /* cut by the tileability bound */
     int *X, *P, D;                  /* per colour: open half-edges less the pieces' sides, and the
                                      * parity of their sum; the bound x 2 */
-    long long *hist;                /* nodes placed at each depth (NULL: not counted) */
+    long long *hist;                /* per depth, 4 rows of n + 1: nodes placed, of them with a
+                                     * broken join, squares entered, of them with room for a break
+                                     * (NULL: not counted) */
     int sub_depth;                  /* a subtree below this depth gets at most ``sub_limit`` nodes */
     long long sub_limit, sub_start; /* (0: no limit); the node count when the subtree began */
     int abandon;                    /* unwinding to ``sub_depth`` after the subtree's budget */
@@ -350,6 +352,11 @@ enter:                              /* square d gets its first candidate */
     f = fr + d;
     q = sq + d;
     f->base = breaks;
+    if (hist) {                     /* the square entered; with room for a break? */
+        long long a = cap - reserve[d];
+        hist[2 * (n + 1) + d]++;
+        if ((a > 0 ? a : 0) - breaks >= 1) hist[3 * (n + 1) + d]++;
+    }
     if (q->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
         const Cand *c = S->cands + S->spans[2 * q->pinned];
         long long a = cap - reserve[d];
@@ -370,7 +377,10 @@ enter:                              /* square d gets its first candidate */
         nodes++;                    /* a pinned square's node: no look, no limit (the limits
                                      * act on the free squares' nodes, as in the reference) */
         placed_at[d] = nodes;
-        if (hist) hist[d]++;
+        if (hist) {
+            hist[d]++;
+            if (q->pinned_breaks) hist[n + 1 + d]++;
+        }
         goto counted;
     }
     f->sc = q->south >= 0 ? board[q->south]->n : 0;
@@ -441,7 +451,10 @@ next:                               /* square d tries its next candidate */
 placed:                             /* square d took board[d]: count the node, go deeper */
     nodes++;
     placed_at[d] = nodes;
-    if (hist) hist[d]++;
+    if (hist) {
+        hist[d]++;
+        if (breaks > f->base) hist[n + 1 + d]++;
+    }
     if (nodes >= watch) {
         if (handback_due(&S->hb, (unsigned long long)nodes)) {
             int h = handback_look(&S->hb, (unsigned long long)nodes);
@@ -563,7 +576,9 @@ PyDoc_STRVAR(search_doc,
 "a better board (0: no limit).  ``seconds`` are wall-clock seconds, or CPU seconds of the process if\n"
 "``cpu`` is true.  ``tile`` cuts by the tileability bound (see the file's head).  ``need``: per\n"
 "depth (int32), the fewest priority sides (each candidate's ``prio`` byte) placed by then.\n"
-"``hist``: a writable buffer of n + 1 int64, the nodes placed at each depth are added to it.\n"
+"``hist``: a writable buffer of 4 (n + 1) int64, four rows to which are added at each depth: the\n"
+"nodes placed, those of them that broke a join, the squares entered (the nodes of the depth\n"
+"before) and those of them with room for a break under the schedule.\n"
 "``sub_limit`` > 0: a subtree below a node at depth ``sub_depth`` gets at most that many nodes,\n"
 "then the search goes on with that node's next sibling.  ``bound``: a buffer of one int64 that\n"
 "other processes may lower (the fewest breaks found by searches sharing it); it is read at\n"
@@ -604,9 +619,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
         goto done;
     if (hist_o != Py_None) {
         if (PyObject_GetBuffer(hist_o, &hv, PyBUF_WRITABLE) < 0) goto done;
-        if (hv.len < (Py_ssize_t)(n + 1) * 8) {
+        if (hv.len < (Py_ssize_t)(n + 1) * 32) {
             PyErr_Format(PyExc_ValueError, "hist: %zd bytes, expected at least %zd", hv.len,
-                         (Py_ssize_t)(n + 1) * 8);
+                         (Py_ssize_t)(n + 1) * 32);
             goto done;
         }
     }

@@ -11,6 +11,11 @@ boards at each depth (the nodes) and the full boards with at most ``cap`` breaks
 kept is the one with the most full boards per node, found by moving the depth at which each
 break is first allowed (:func:`best_slips`).  :class:`Planner` keeps one board's rates and a
 schedule per cap, each found from the one of the cap above it.
+
+As Verhaard fed eii's chain, the rates are then measured: the search counts, at each depth, the
+squares entered and filled whole, and those with room for a break and filled with one
+(:func:`measured_rates`); where a depth was entered often enough the counts replace the model's
+rates, and the schedules are found again.
 """
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ import numpy as np
 #: caps above this many breaks keep the curve of :func:`edgescore.reserve` (the first, loose
 #: boards of a run, found in moments)
 MODEL_CAP = 40
+#: a depth's measured rate replaces the model's once the search entered it this many times
+MEASURED = 2000
 
 
 def join_rates(puzzle: Any, order: Sequence[tuple[int, int]],
@@ -54,6 +61,22 @@ def join_rates(puzzle: Any, order: Sequence[tuple[int, int]],
         one = sum((1 - p) * float(np.prod(joins[:i] + joins[i + 1:])) for i, p in enumerate(joins))
         a0[d], a1[d] = cands * whole, cands * one
     return a0, a1
+
+
+def measured_rates(a0: np.ndarray, a1: np.ndarray, hist: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The rates (a0, a1) with the search's counts (``hist``: the rows of
+    ``edgescore.HIST_ROWS``) where a depth was entered at least :data:`MEASURED` times: squares
+    filled whole per square entered, with one break per square entered with room for one.  A
+    depth without enough room keeps the model's a1 scaled as its a0 was; no rate falls below
+    half a fill per count (a depth never filled whole still leaves the chain a way through)."""
+    n = len(a0)
+    rows = np.asarray(hist, dtype=np.float64).reshape(4, -1)[:, :n]
+    placed, broken, entered, room = rows
+    seen = entered >= MEASURED
+    m0 = np.where(seen, np.maximum(placed - broken, 0.5) / np.maximum(entered, 1), a0)
+    scaled = a1 * np.divide(m0, a0, out=np.ones(n), where=a0 > 0)
+    m1 = np.where(room >= MEASURED, np.maximum(broken, 0.5) / np.maximum(room, 1), scaled)
+    return m0, m1
 
 
 def side_colours(pieces: Iterable[Sequence[int]]) -> tuple[Counter, Counter]:
@@ -136,16 +159,25 @@ class Planner:
 
     def __init__(self, puzzle: Any, order: Sequence[tuple[int, int]],
                  pinned: Iterable[tuple[int, int]] = ()) -> None:
-        self.a0, self.a1 = join_rates(puzzle, order, pinned)
+        self.model = join_rates(puzzle, order, pinned)
+        self.a0, self.a1 = self.model
         self.n = len(order)
         self._slips: dict[int, list[int]] = {}
+        self._before: dict[int, list[int]] = {}    # the schedules found from the rates before
+
+    def measure(self, hist: Sequence[int]) -> None:
+        """Take the rates the search measured (:func:`measured_rates`); the schedules are found
+        again, each from the one before."""
+        self.a0, self.a1 = measured_rates(*self.model, hist)
+        self._before.update(self._slips)
+        self._slips = {}
 
     def allow(self, cap: int, start_of) -> np.ndarray:
         """Breaks allowed at each depth for ``cap`` breaks in all."""
         if cap not in self._slips:
             above = self._slips.get(cap + 1)
-            self._slips[cap] = best_slips(self.a0, self.a1, cap,
-                                          self._drop_one(above, cap) if above else start_of(cap))
+            start = self._before.get(cap) or (self._drop_one(above, cap) if above else start_of(cap))
+            self._slips[cap] = best_slips(self.a0, self.a1, cap, start)
         return allowance(self._slips[cap], self.n)
 
     def _drop_one(self, slips: list[int], cap: int) -> list[int]:

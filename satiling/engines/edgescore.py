@@ -278,6 +278,10 @@ def _pinned_breaks(puzzle: Any, pinned: dict, sq: tuple[int, int], edges: tuple)
     return out
 
 
+#: the rows of ``search``'s ``hist`` buffer, each ``len(lay.order) + 1`` long
+HIST_ROWS = ("placed", "broken", "entered", "room")
+
+
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
            need: list[int] | None = None, hist: bytearray | None = None, sub_depth: int = 0,
@@ -289,8 +293,10 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     below itself.  ``tile`` cuts a branch whose breaks plus the tileability bound (the colours
     left open against the pieces left, ``_edgescore.c``) pass the cap.  Ctrl-C raises
     KeyboardInterrupt within a few milliseconds (the boards reported so far are the caller's).
-    ``hist``: a writable buffer of ``len(lay.order) + 1`` int64 to which the nodes placed at each
-    depth are added (for measurements).  ``sub_limit`` > 0: the subtree below each node at depth
+    ``hist``: a writable buffer of ``4 * (len(lay.order) + 1)`` int64, four rows (:data:`HIST_ROWS`)
+    to which each depth's counts are added: the nodes placed, those that broke a join, the
+    squares entered and those entered with room for a break (the rates of
+    :class:`edgeschedule.Planner`).  ``sub_limit`` > 0: the subtree below each node at depth
     ``sub_depth`` gets at most that many nodes, then the search goes on with the node's next
     sibling (the tail of a board is searched a bounded time for each beginning).  ``bound``: a
     writable buffer of one int64 in memory shared with other searches (e.g. the ``get_obj()`` of

@@ -16,7 +16,8 @@ class _Stop(Exception):
 class _Search:
     def __init__(self, lay: Layout, held: list[int], cap: int, on_board: OnBoard,
                  node_limit: int, patience: int, tile: bool = False, need: list[int] | None = None,
-                 sub_depth: int = 0, sub_limit: int = 0) -> None:
+                 sub_depth: int = 0, sub_limit: int = 0, hist: list[int] | None = None) -> None:
+        self.hist = hist                # the rows of edgescore.HIST_ROWS, one after the other
         self.lay, self.held, self.cap, self.on_board = lay, held, cap, on_board
         self.node_limit, self.patience, self.nodes, self.last = node_limit, patience, 0, 0
         self.board: list[Cand] = [lay.cands[0]] * len(lay.order)
@@ -71,6 +72,11 @@ class _Search:
             return True
         return False
 
+    def tally(self, row: int, d: int) -> None:
+        """One more at depth ``d`` in row ``row`` of ``hist`` (edgescore.HIST_ROWS)."""
+        if self.hist is not None:
+            self.hist[row * (len(self.lay.order) + 1) + d] += 1
+
     def count(self, d: int) -> None:
         """A node placed at depth ``d``: a subtree begins at ``sub_depth``; below it, its budget may run out."""
         if self.sub_limit <= 0:
@@ -100,6 +106,9 @@ class _Search:
             return
         south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks = lay.cells[d][:9]
         phases = lay.cells[d][11]
+        self.tally(2, d)
+        if self.allowed(d) - breaks >= 1:
+            self.tally(3, d)
         if pinned >= 0:
             i = lay.spans[pinned][0]
             c = lay.cands[i]
@@ -107,6 +116,9 @@ class _Search:
                     and not self.cut(d, c, breaks + pinned_breaks)):
                 self.board[d] = c
                 self.nodes += 1
+                self.tally(0, d)
+                if pinned_breaks:
+                    self.tally(1, d)
                 self.count(d)
                 self.psum += lay.prio[i]
                 self.fill(d + 1, breaks + pinned_breaks)
@@ -139,6 +151,9 @@ class _Search:
                 self.used[c[0]] = True
                 self.psum += lay.prio[i]
                 self.nodes += 1
+                self.tally(0, d)
+                if pen:
+                    self.tally(1, d)
                 if self.node_limit and self.nodes >= self.node_limit:
                     raise _Stop("nodes")
                 if self.patience and self.nodes - self.last >= self.patience:
@@ -166,9 +181,9 @@ def _tried(phase: int, c: Cand, s: int, w: int) -> bool:
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            patience: int = 0, tile: bool = False, need: list[int] | None = None,
-           sub_depth: int = 0, sub_limit: int = 0) -> Outcome:
+           sub_depth: int = 0, sub_limit: int = 0, hist: list[int] | None = None) -> Outcome:
     """:func:`satiling.engines.edgescore.search` without the clock."""
-    run = _Search(lay, held, cap, on_board, node_limit, patience, tile, need, sub_depth, sub_limit)
+    run = _Search(lay, held, cap, on_board, node_limit, patience, tile, need, sub_depth, sub_limit, hist)
     try:
         run.fill(0, 0)
     except _Stop as stop:

@@ -51,3 +51,44 @@ def test_markov_tuning_holds_back_breaks_as_the_planner_allows():
     assert Tuning(markov=True).held(256, 20) == Tuning().held(256, 20)     # no planner: the curve
     loose = edgeschedule.MODEL_CAP + 5
     assert t.held(256, loose, planner=planner) == Tuning().held(256, loose)  # loose caps: the curve
+
+
+def test_measured_rates_replace_the_model_where_a_depth_was_entered_often():
+    """Counts of a search on a 3-square order: depth 0 entered 5000 times (2000 filled whole, 600
+    with a break out of 1000 entries with room), depth 1 too seldom for its counts, depth 2 entered
+    often but never with room (the model's a1 scaled as its a0 moved), no rate at zero."""
+    a0, a1 = np.array([4.0, 2.0, 1.0]), np.array([8.0, 6.0, 3.0])
+    m = edgeschedule.MEASURED
+    placed, broken = [2600, 30, 3 * m], [600, 10, 0]
+    entered, room = [5 * m // 2, 40, 6 * m], [m, 40, 0]
+    hist = [x for row in (placed + [0], broken + [0], entered + [0], room + [0]) for x in row]
+    b0, b1 = edgeschedule.measured_rates(a0, a1, hist)
+    assert b0[0] == pytest.approx(2000 / (5 * m // 2)) and b1[0] == pytest.approx(600 / m)
+    assert (b0[1], b1[1]) == (2.0, 6.0)
+    assert b0[2] == pytest.approx(0.5) and b1[2] == pytest.approx(3.0 * 0.5)
+    zero = [x for row in ([0, 0, 0, 0], [0] * 4, [m, 0, 0, 0], [m, 0, 0, 0]) for x in row]
+    z0, z1 = edgeschedule.measured_rates(a0, a1, zero)
+    assert z0[0] > 0 and z1[0] > 0
+
+
+def test_a_planner_plans_again_from_the_rates_a_search_measured():
+    """Eternity II's chain, then the counts of a short search of its row scan (they fit the rows
+    of ``edgescore.HIST_ROWS``): the schedule found again from the measured rates is, by those
+    rates, at least as good as the model's."""
+    import array
+    e2 = catalog.load("eternity2")
+    tuning = default_tuning(e2)
+    planner = edgeschedule.Planner(e2, edgescore.fill_order(16, 16), [(8, 7)])
+    curve = lambda k: tuning.curve_slips(256, k)      # noqa: E731
+    modelled = planner.allow(30, curve)
+    lay = edgescore.layout(e2, seed=1, priority=tuning.priority, double=False)
+    hist = array.array("q", [0] * len(edgescore.HIST_ROWS) * 257)
+    out = edgescore.search(lay, tuning.held(256, 30, [], planner), 30, lambda *a: False,
+                           node_limit=2_000_000, need=tuning.need(e2), hist=hist)
+    assert sum(hist[:257]) == out.nodes
+    planner.measure(hist)
+    assert not np.array_equal(planner.a0, planner.model[0])
+    measured = planner.allow(30, curve)
+    assert measured[-1] == 30
+    before, after = edgeschedule.merit(planner.a0, planner.a1, np.array([modelled, measured]), 30)
+    assert after >= before

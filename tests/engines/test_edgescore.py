@@ -1,6 +1,7 @@
 """The compiled scoring search (``engines/_edgescore.c``): node for node the same as its Python
 reference, every board it reports scored independently, optimal scores equal to CP-SAT's, and
 ``solve --maximize-matches`` keeping its best board through a time limit and an interrupt."""
+import array
 import re
 import signal
 import subprocess
@@ -19,13 +20,22 @@ from satiling.apps.maximize import checked_score, maximize_matches
 
 
 def _runs(lay, held, cap, node_limit):
-    """The boards reported by the C search and by the reference, and their outcomes."""
+    """The boards reported by the C search and by the reference, their outcomes and their counts
+    per depth (``hist``)."""
     out = {}
+    n = len(lay.order)
     for name, search in (("c", edgescore.search), ("ref", edgescore_ref.search)):
-        seen = []
+        # the compiled search counts into a buffer, the reference into a list
+        seen, hist = [], array.array("q", [0] * 4 * (n + 1)) if name == "c" else [0] * 4 * (n + 1)
         got = search(lay, held, cap, lambda b, n, board: seen.append((b, n, board)) and False,
-                     node_limit=node_limit)
-        out[name] = (got, seen)
+                     node_limit=node_limit, hist=hist)
+        out[name] = (got, seen, list(hist))
+    placed, broken, entered, room = (out["c"][2][k * (n + 1):(k + 1) * (n + 1)] for k in range(4))
+    assert sum(placed) == out["c"][0].nodes
+    # each node enters the next square, but for the last one at a node limit
+    assert entered[0] == 1 and all(e <= p for e, p in zip(entered[1:n], placed))
+    assert sum(placed[:n - 1]) - sum(entered[1:n]) in (0, 1)
+    assert all(b <= p for b, p in zip(broken, placed)) and all(r <= e for r, e in zip(room, entered))
     return out
 
 

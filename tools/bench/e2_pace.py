@@ -51,7 +51,7 @@ def child(nodes: int, seed: int, score: int) -> dict:
                            double=tuning.double, rim_breaks=tuning.rim_breaks)
     cap = joins - score
     boards: list = []
-    hist = array.array("q", [0] * (n + 1))
+    hist = array.array("q", [0] * 4 * (n + 1))
     start = time.process_time()
     out = edgescore.search(lay, tuning.held(n, cap), cap,
                            lambda breaks, at, raw: boards.append((breaks, at)) and False,
@@ -68,7 +68,7 @@ def profile(seconds: float, seed: int) -> None:
     from satiling.apps.maximize import backtrack
     from satiling.engines import edgescore
     e2 = catalog.load("eternity2")
-    hist = array.array("q", [0] * (e2.rows * e2.cols + 1))
+    hist = array.array("q", [0] * 4 * (e2.rows * e2.cols + 1))
     plain, counted = edgescore.search, {"nodes": 0, "restarts": 0}
 
     def search(*args, **kwargs):            # every restart's search, its nodes counted
@@ -82,7 +82,7 @@ def profile(seconds: float, seed: int) -> None:
     res = backtrack._backtrack_one(e2, seconds, lambda imp: None, False, time.perf_counter(), seed,
                                    True, backtrack.default_tuning(e2))
     cpu = time.process_time() - start
-    total = sum(hist) or 1
+    total = sum(hist[:e2.rows * e2.cols + 1]) or 1
     print(f"score {res.score}, {counted['restarts']} restarts, "
           f"{counted['nodes'] / cpu / 1e6:.1f} M nodes per CPU second")
     print("nodes per row (bottom first): " + " ".join(

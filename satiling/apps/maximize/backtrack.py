@@ -32,7 +32,9 @@ class Tuning:
     fractions of the depth and ``bend`` its curve (:func:`edgescore.reserve`), or ``slips``: the
     depths that each unlock one more break (:func:`edgescore.slips`); ``markov``: for caps of at
     most :data:`edgeschedule.MODEL_CAP` breaks, the schedule a Markov chain of the board picks
-    (:mod:`edgeschedule`: the most full boards per node), starting from the curve's; ``tile``: cut
+    (:mod:`edgeschedule`: the most full boards per node), starting from the curve's; ``measure``:
+    the chain's rates measured by the search itself, each time its nodes have doubled
+    (:meth:`edgeschedule.Planner.measure`); ``tile``: cut
     by the tileability bound;
     ``restart_nodes``: a restart after that many nodes without a better board, the patience
     doubling at each restart up to ``restart_max`` (:meth:`Tuning.patience`);
@@ -50,6 +52,7 @@ class Tuning:
     full: float | None = None
     slips: tuple[int, ...] | None = None
     markov: bool = False
+    measure: bool = False
     tile: bool = False
     restart_nodes: int = RESTART_NODES
     restart_max: int = RESTART_NODES
@@ -185,12 +188,15 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         {"breaks": known[1], "solution": known[0]}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
-    planner = None
+    planner, hist, measured_at = None, None, RESTART_NODES
     if tuning.markov and not exact:       # one chain for every restart (the fill order is theirs)
         from ...engines import edgeschedule
         planner = edgeschedule.Planner(
             puzzle, edgescore.fill_order(puzzle.rows, puzzle.cols, tuning.order),
             [(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])])
+        if tuning.measure:                # the counts of every restart, for the chain's rates
+            import array
+            hist = array.array("q", [0] * len(edgescore.HIST_ROWS) * (n + 1))
 
     def report(solution: list, breaks: int) -> None:
         score = checked_score(puzzle, solution, hints)
@@ -229,7 +235,10 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit,
-                               bound=None if shared is None else shared.get_obj())
+                               bound=None if shared is None else shared.get_obj(), hist=hist)
+        if hist is not None and sum(hist[:n + 1]) >= measured_at:
+            planner.measure(hist)         # again each time the nodes counted have doubled
+            measured_at = 2 * sum(hist[:n + 1])
         exhausted = exact and out.status == "done"
         stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
