@@ -117,25 +117,27 @@ class Tuning:
 #: earlier in the depth; the patience grown by stalled restarts only (``stall``), so restarts stay
 #: short while better boards come easily.  Each setting measured against its alternatives:
 #: docs/decisions/2026-11-27-eternity2-scoring-search.md.  :func:`default_tuning` adds the
-#: board's priority colours and, from 16x16, the Markov chain's schedule below 40 breaks.
+#: board's priority colours and, from 16x16, the Markov chain's schedule below 40 breaks, its
+#: rates measured as the search goes.
 DEFAULT = Tuning(double=False, start=200 / 256, full=255 / 256, bend=1.2,
                  restart_max=LONGEST_RESTART, slack=2, stall=True)
 
 
-#: boards of at least this many squares take the Markov chain's schedule (``markov``), measured on
-#: Eternity II: docs/decisions/2026-11-27-eternity2-pace.md
+#: boards of at least this many squares take the Markov chain's schedule (``markov``) with its
+#: rates measured (``measure``), measured on Eternity II: docs/decisions/2026-11-27-eternity2-pace.md
 MARKOV_SQUARES = 256
 
 
 def default_tuning(puzzle: Any) -> Tuning:
     """:data:`DEFAULT` with the priority colours :func:`edgescore.priority_colours` picks for the
     board (Blackwood's 5, 7 and 20 on Eternity II), and on boards of :data:`MARKOV_SQUARES` squares
-    and more the Markov chain's schedule.  On generated boards from 16x16 up the priority
+    and more the Markov chain's schedule, its rates measured by the search (``measure``).  On generated boards from 16x16 up the priority
     colours and the schedule together give more joins in the same time than either alone; on
     smaller boards they are even (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
     from ...engines import edgescore
-    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces),
-                   markov=puzzle.rows * puzzle.cols >= MARKOV_SQUARES)
+    markov = puzzle.rows * puzzle.cols >= MARKOV_SQUARES
+    return replace(DEFAULT, priority=edgescore.priority_colours(puzzle.pieces), markov=markov,
+                   measure=markov)
 
 
 def default_workers() -> int:
