@@ -23,8 +23,8 @@ Those ran with restarts of 2^25 nodes throughout.  The default with growing rest
     python tools/experiments/priority_rule.py size=16 seed=1 secs=60 tuning=default [slack=1]
 
 ``slack=N`` sets :attr:`maximize.Tuning.slack` on the chosen tuning, ``restart_max=N`` its longest
-restart in nodes, ``stall=1`` its patience grown by stalled restarts only (default, -1: the
-tuning's own).
+restart in nodes, ``stall=1`` its patience grown by stalled restarts only, ``measure=0`` the
+Markov chain on its model's rates alone (default, -1: the tuning's own).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ import json
 import sys
 
 #: settings of the chosen tuning that a ``key=N`` replaces (-1: the tuning's own)
-OVERRIDES = ("slack", "restart_max", "stall")
+OVERRIDES = ("slack", "restart_max", "stall", "measure")
 
 
 def main() -> None:
@@ -59,7 +59,7 @@ def main() -> None:
                                        cpu_time=True, tuning=tuning, seed=o["seed"],
                                        on_improve=lambda imp: steps.append((imp.score, round(imp.seconds, 1))))
     print(json.dumps({"size": o["size"], "seed": o["seed"], "tuning": o["tuning"], "slack": tuning.slack,
-                      "restart_max": tuning.restart_max, "stall": tuning.stall,
+                      "restart_max": tuning.restart_max, "stall": tuning.stall, "measure": tuning.measure,
                       "score": result.score,
                       "joins": result.joins, "priority": tuning.priority, "last": steps[-3:]}))
 
