@@ -24,6 +24,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from .edgescore import HIST_ROWS
+
 #: caps above this many breaks keep the curve of :func:`edgescore.reserve` (the first, loose
 #: boards of a run, found in moments)
 MODEL_CAP = 40
@@ -70,8 +72,7 @@ def measured_rates(a0: np.ndarray, a1: np.ndarray, hist: Sequence[int]) -> tuple
     depth without enough room keeps the model's a1 scaled as its a0 was; no rate falls below
     half a fill per count (a depth never filled whole still leaves the chain a way through)."""
     n = len(a0)
-    rows = np.asarray(hist, dtype=np.float64).reshape(4, -1)[:, :n]
-    placed, broken, entered, room = rows
+    placed, broken, entered, room = np.asarray(hist, dtype=np.float64).reshape(len(HIST_ROWS), -1)[:, :n]
     seen = entered >= MEASURED
     m0 = np.where(seen, np.maximum(placed - broken, 0.5) / np.maximum(entered, 1), a0)
     scaled = a1 * np.divide(m0, a0, out=np.ones(n), where=a0 > 0)

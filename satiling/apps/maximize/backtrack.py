@@ -190,7 +190,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         {"breaks": known[1], "solution": known[0]}
     clock = time.process_time if cpu_time else time.perf_counter
     begin, exhausted = clock(), False
-    planner, hist, measured_at = None, None, RESTART_NODES
+    planner, hist, measured_at = None, None, tuning.restart_nodes
     if tuning.markov and not exact:       # one chain for every restart (the fill order is theirs)
         from ...engines import edgeschedule
         planner = edgeschedule.Planner(
@@ -238,9 +238,10 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit,
                                bound=None if shared is None else shared.get_obj(), hist=hist)
-        if hist is not None and sum(hist[:n + 1]) >= measured_at:
+        counted = 0 if hist is None else sum(hist[:n + 1])      # the row of nodes placed
+        if counted >= measured_at:
             planner.measure(hist)         # again each time the nodes counted have doubled
-            measured_at = 2 * sum(hist[:n + 1])
+            measured_at = 2 * counted
         exhausted = exact and out.status == "done"
         stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
