@@ -284,7 +284,7 @@ HIST_ROWS = ("placed", "broken", "entered", "room")
 
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
-           need: list[int] | None = None, hist: bytearray | None = None, sub_depth: int = 0,
+           need: list[int] | None = None, hist: Any = None, sub_depth: int = 0,
            sub_limit: int = 0, bound: Any = None) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
