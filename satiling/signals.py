@@ -88,9 +88,11 @@ def interrupts(final: bool = False) -> Iterator[list[int]]:
                 signal.signal(sig, previous)
 
 
-def importing(frame: Any) -> bool:
-    """Whether the frame runs inside an import (a module's top level being executed)."""
-    while frame is not None:
+def importing(frame: Any, outer: Any = None) -> bool:
+    """Whether the frame runs inside an import (a module's top level being executed) that began
+    below ``outer`` (a block running inside an import of its own, a script's count at the top
+    level of an imported module, is not thereby kept from stopping)."""
+    while frame is not None and frame is not outer:
         if frame.f_code.co_filename.startswith("<frozen importlib"):
             return True
         frame = frame.f_back
@@ -212,8 +214,10 @@ class stop_on:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._old: dict = {}
+        self._block: Any = None
 
     def __enter__(self) -> "stop_on":
+        self._block = sys._getframe(1)          # the frame the with-block runs in
         return self
 
     def arm(self) -> None:
@@ -247,7 +251,7 @@ class stop_on:
             self.signum = signum                   # the first real signal decides the exit code
         if self._in_critical or self._leaving:     # never raise inside the cleanup
             self._pending = True
-        elif importing(frame):
+        elif importing(frame, self._block):
             # a module cut off halfway stays half made for every module that imported it (numpy
             # without its ufuncs for the rest of a library user's session): stop once it is made
             self._later(signum)

@@ -197,6 +197,14 @@ def test_a_limit_that_lands_in_an_import_waits_for_the_module(tmp_path, monkeypa
             time.sleep(5)
         assert stop.reason == reason
         assert sys.modules["slow_module"].whole
+    # a block that itself runs inside an import (a script's count at the top level of a module)
+    # still stops at its limit
+    (tmp_path / "counting_module.py").write_text(
+        "import time\nfrom satiling.signals import stop_on\n"
+        "with stop_on(0.1) as stop:\n    stop.arm()\n    time.sleep(5)\nreason = stop.reason\n")
+    began = time.monotonic()
+    import counting_module
+    assert counting_module.reason == "time limit" and time.monotonic() - began < 4
 
 
 def test_in_thread_stops_the_work_and_hands_back_its_result_and_errors():
