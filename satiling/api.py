@@ -256,6 +256,7 @@ class Polyform(Solvable, PolyformPuzzle):
     ``topology`` and ``wrap`` glue the sides (``"cylinder"``, ``"torus"``); ``cells`` and
     ``pieces_rule`` are ``"exact"`` or ``"at-most"``.
 
+        >>> import satiling
         >>> satiling.Polyform(["##.", "###"], {"L": "##\\n#.", "I": [(0, 0), (0, 1)]}).count(raw=True)
         2
     """

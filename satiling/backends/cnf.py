@@ -15,6 +15,7 @@ Clauses are produced by a generator, so a writer can stream formulas far larger 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Iterable, Iterator
 
@@ -38,6 +39,8 @@ DEFAULT_AMO = "pairwise"
 PAIRWISE_LIMIT = 500
 #: what a pairwise at-most-one falls back to above ``pairwise_limit`` literals
 LARGE_AMO = EncType.ladder
+#: clauses given one by one (``Problem.clauses``) are written this many to a chunk of text
+TEXT_CHUNK = 20000
 
 
 #: pairwise clauses a formula may hold before its largest groups go to the ladder instead (a
@@ -70,7 +73,7 @@ class CnfEncoder:
     >>> p = Problem(); a, b, c = (p.new_var(primary=True) for _ in range(3))
     >>> p.exactly_one([a, b, c])
     >>> sorted(CnfEncoder(p).clauses())
-    [[-2, -3], [-1, -2], [-1, -3], [1, 2, 3]]
+    [[-2, -3], [-1, -3], [-1, -2], [1, 2, 3]]
     """
 
     def __init__(self, problem: Problem, amo: str = DEFAULT_AMO,
@@ -85,15 +88,31 @@ class CnfEncoder:
     def clauses(self) -> Iterator[list[int]]:
         """Every clause of the formula, group by group (auxiliary variables numbered above
         ``problem.num_vars``)."""
+        for part in self._parts():
+            if isinstance(part, _Pairs):
+                yield from ([-a, -b] for a, b in combinations(part.lits, 2))
+            else:
+                yield from part
+
+    def dimacs_text(self) -> Iterator[str]:
+        """The clauses of :meth:`clauses`, in the same order, as DIMACS lines, a chunk of text
+        at a time: a pairwise at-most-one is written pair by pair without a list for each (most
+        of an exact cover's clauses)"""
+        for part in self._parts():
+            yield _pair_lines(part.lits) if isinstance(part, _Pairs) else _lines(part)
+
+    def _parts(self) -> Iterator["Iterable[list[int]] | _Pairs"]:
+        """The formula in parts, each a run of clauses or the pairs of a pairwise at-most-one;
+        each part is read to its end before the next is made (the encoders number their
+        auxiliary variables as they go)."""
         p = self.problem
-        for u in p.units:
-            yield [u]
+        yield ([u] for u in p.units)
         for g in p.groups:
-            yield from self._group(g)
-        for c in p.clauses:
-            yield list(c)
+            yield from self._group_parts(g)
+        for i in range(0, len(p.clauses), TEXT_CHUNK):
+            yield (list(c) for c in p.clauses[i:i + TEXT_CHUNK])
         for lin in p.linears:
-            yield from self._linear(lin)
+            yield self._linear(lin)
 
     def size(self) -> tuple[int, int]:
         """(variables, clauses) of the whole formula, without producing it.
@@ -144,30 +163,35 @@ class CnfEncoder:
         return clauses, stand_in.top - n
 
     def _group(self, g: Group) -> Iterator[list[int]]:
+        for part in self._group_parts(g):
+            if isinstance(part, _Pairs):
+                yield from ([-a, -b] for a, b in combinations(part.lits, 2))
+            else:
+                yield from part
+
+    def _group_parts(self, g: Group) -> Iterator["Iterable[list[int]] | _Pairs"]:
         lits, n = list(g.lits), len(g.lits)
         if g.lo > n or g.lo > g.hi:
-            yield []                     # cannot be satisfied: the empty clause says so
+            yield [[]]                   # cannot be satisfied: the empty clause says so
             return
         if g.hi == 1:
             if g.lo == 1:
-                yield lits
+                yield [lits]
             if n > 1:
-                yield from self._at_most_one(lits)
+                yield self._at_most_one(lits)
             return
         if g.hi < n:
-            yield from self._card(CardEnc.atmost, lits, g.hi)
+            yield self._card(CardEnc.atmost, lits, g.hi)
         if g.lo == n:
-            yield from ([lit] for lit in lits)
+            yield ([lit] for lit in lits)
         elif g.lo > 0:
-            yield from self._card(CardEnc.atleast, lits, g.lo)
+            yield self._card(CardEnc.atleast, lits, g.lo)
 
-    def _at_most_one(self, lits: list[int]) -> Iterator[list[int]]:
+    def _at_most_one(self, lits: list[int]) -> "Iterable[list[int]] | _Pairs":
         if self.amo == "pairwise" and len(lits) <= self.pairwise_limit:
-            for a, b in combinations(lits, 2):
-                yield [-a, -b]
-            return
+            return _Pairs(lits)
         enc = AMO_ENCODINGS[self.amo] if self.amo != "pairwise" else LARGE_AMO
-        yield from self._card(CardEnc.atmost, lits, 1, enc)
+        return self._card(CardEnc.atmost, lits, 1, enc)
 
     def _card(self, fn, lits: list[int], bound: int, enc: int = EncType.seqcounter) -> Iterator[list[int]]:
         cnf = fn(lits=lits, bound=bound, top_id=self.top, encoding=enc)
@@ -192,6 +216,25 @@ class CnfEncoder:
             cnf = fn(lits=lits, weights=weights, bound=bound, top_id=self.top)
             self.top = max(self.top, cnf.nv)
             yield from cnf.clauses
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """At most one of ``lits``: the clause [-a, -b] of every pair, in ``combinations`` order."""
+
+    lits: list[int]
+
+
+def _pair_lines(lits: list[int]) -> str:
+    """The DIMACS lines of :class:`_Pairs`: each negated literal turned to text once."""
+    neg = [str(-x) for x in lits]
+    return "".join([head + " " + tail + " 0\n" for i, head in enumerate(neg) for tail in neg[i + 1:]])
+
+
+def _lines(clauses: Iterable[list[int]]) -> str:
+    """DIMACS lines of ``clauses`` (two literals, the most common, without a join)."""
+    return "".join([f"{c[0]} {c[1]} 0\n" if len(c) == 2 else " ".join(map(str, c)) + " 0\n"
+                    for c in clauses])
 
 
 def to_cnf(problem: Problem, amo: str = DEFAULT_AMO):

@@ -25,7 +25,10 @@ from ..problem import Problem
 from .cnf import DEFAULT_AMO, CnfEncoder
 from .rows import file_options
 
-_CHUNK = 20000
+#: text is written in chunks of about this many characters
+_CHUNK = 1 << 20
+#: the variable map's lines are written this many at a time
+_MAP_CHUNK = 20000
 
 
 def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
@@ -42,15 +45,21 @@ def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
     out.write(f"c primary variables: {sum(problem.primary)} of {n_vars}; 'c v VAR PLACEMENT' maps them\n")
     if problem.lazy:
         out.write("c note: lazy constraints are not in this file; a model may need re-checking\n")
-    for v in problem.primary_vars():
-        out.write(f"c v {v} {json.dumps(describe(problem.meanings[v]), separators=(',', ':'))}\n")
+    compact = json.JSONEncoder(separators=(",", ":")).encode     # one encoder for every line
+    primary = problem.primary_vars()
+    for i in range(0, len(primary), _MAP_CHUNK):
+        out.write("".join([f"c v {v} {compact(describe(problem.meanings[v]))}\n"
+                           for v in primary[i:i + _MAP_CHUNK]]))
     out.write(f"p cnf {n_vars} {n_clauses}\n")
     buf: list[str] = []
-    for clause in CnfEncoder(problem, amo).clauses():
-        buf.append(" ".join(map(str, clause)) + " 0\n")
-        if len(buf) >= _CHUNK:
+    size = 0
+    for text in CnfEncoder(problem, amo).dimacs_text():
+        buf.append(text)
+        size += len(text)
+        if size >= _CHUNK:
             out.write("".join(buf))
             buf.clear()
+            size = 0
     out.write("".join(buf))
     return n_vars, n_clauses
 

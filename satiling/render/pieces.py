@@ -11,7 +11,7 @@ A piece has the colour it takes in a full solution's picture (the same palette, 
 
     >>> import satiling
     >>> print(pieces_text(satiling.load("tetromino-4x5")).splitlines()[0])
-    I     L     O    S    T
+    I      O    T     L     S
 """
 from __future__ import annotations
 

@@ -258,8 +258,8 @@ class CubeSpace(CubeSet):
 
     >>> from satiling import catalog
     >>> space = CubeSpace(catalog.load("tetromino-4x5"))
-    >>> space.cubes
-    []
+    >>> space.cubes          # a small problem is one cube: the empty prefix
+    [()]
     """
 
     def __init__(self, puzzle: Puzzle, problem: Problem | None = None, break_symmetry_: bool = True,
