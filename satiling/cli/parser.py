@@ -258,7 +258,8 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         "FILE.cnf) and check it (dratify; drat-trim too when on the PATH)")
     s.add_argument("--best", metavar="FILE",
                    help="--maximize-matches: keep the best board in FILE as it improves (written "
-                        "whole each time, so a kill or a crash never loses it; default "
+                        "whole each time, so a kill or a crash never loses it; a board FILE holds "
+                        "from an earlier run is replaced only by a better one; default "
                         "NAME-best.json in the current folder), its scores over time in "
                         "FILE's .scores.tsv beside it")
     s.add_argument("--start", metavar="FILE",

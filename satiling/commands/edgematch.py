@@ -110,18 +110,40 @@ class BestBoard:
     """The best board of a maximisation kept in a file as it improves, written whole each time
     (a kill, a crash or a closed terminal never loses it; ``satiling score`` reads it and
     ``--start`` continues from it), and a score log beside it: one ``seconds<TAB>score`` line
-    per better board."""
+    per board written.  A file that holds a board from an earlier run is replaced only by a
+    better board (the log goes on below its lines); a file that holds no board of the puzzle is
+    an error, never overwritten."""
 
     def __init__(self, puzzle: Any, path: str) -> None:
+        import os
         from pathlib import Path
         self.puzzle, self.path = puzzle, path
         self.log = str(Path(path).with_suffix("")) + ".scores.tsv" if path.endswith(".json") else \
             path + ".scores.tsv"
-        write_file(self.log, "seconds\tscore\n")
+        #: the score of the board in the file (-1: none yet)
+        self.held = self._held() if os.path.exists(path) else -1
+        if self.held < 0 or not os.path.exists(self.log):
+            write_file(self.log, "seconds\tscore\n")
+
+    def _held(self) -> int:
+        from ..families.edgematch.score import check_board, parse_board, score
+        try:
+            board = parse_board(self.puzzle, read_text(self.path, 4 << 20, what="board"))
+            check_board(self.puzzle, board)
+            s = score(self.puzzle, board)
+            if s.placed != s.squares or s.misfits:
+                raise SatilingError(f"not a full board ({s})")
+        except SatilingError as e:
+            raise SatilingError(f"{self.path} holds no board of {self.puzzle.name} to keep ({e}); "
+                                "it is left as it is: choose another file with --best") from None
+        return s.matched
 
     def keep(self, imp: Any) -> None:
         from .common import solution_json
+        if imp.score <= self.held:
+            return                        # the file holds a board as good (an earlier run's)
         write_file(self.path, solution_json(self.puzzle, imp.solution) + "\n")
+        self.held = imp.score
         with open(self.log, "a", encoding="utf-8") as f:
             f.write(f"{imp.seconds:.3f}\t{imp.score}\n")
 
@@ -136,9 +158,15 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
     from .common import show
     from ..run import Events, maximise
     keeper = BestBoard(req.puzzle, best) if best else None
+    joins = len(req.puzzle.joins())
     if keeper is not None:
         print(f"satiling: {req.puzzle.name}: the best board is kept in {keeper.path}, its scores "
               f"in {keeper.log}", file=sys.stderr, flush=True)
+    earlier = -1 if keeper is None else keeper.held
+    if earlier >= 0:
+        print(f"satiling: {req.puzzle.name}: {keeper.path} holds a board of {earlier}/{joins} from "
+              f"before: only a better one replaces it (--start {keeper.path} continues from it)",
+              file=sys.stderr, flush=True)
 
     def improve(imp: Any) -> None:
         if keeper is not None:
@@ -155,6 +183,9 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
     how = "interrupted" if stopped is not None else result.status
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
           f"{how} after {result.seconds:.1f} s", file=sys.stderr)
+    if earlier > result.score:
+        print(f"satiling: {puzzle.name}: the best board is still the earlier one in {keeper.path} "
+              f"({earlier}/{joins})", file=sys.stderr)
     show(puzzle, result.solution, svg, as_json=as_json)
     return _signal_exit(stopped) if stopped is not None else 0
 

@@ -1,6 +1,7 @@
 """An Eternity II hunter never loses the best board: a maximisation keeps it in a file as it
 improves (written whole each time) with a score log beside it, so a SIGKILL leaves a board that
 `satiling score` reads with the score the log last recorded, and `--start` continues from it."""
+import json
 import os
 import signal
 import subprocess
@@ -16,8 +17,8 @@ def _last_logged(log) -> int:
     return int(lines[-1].split("\t")[1])
 
 
-def _scored(folder, board) -> int:
-    result = run_cli("score", "eternity2", board, cwd=folder)
+def _scored(folder, board, puzzle="eternity2") -> int:
+    result = run_cli("score", puzzle, board, cwd=folder)
     assert result.returncode == 0, result.stderr
     return int(result.stdout.split("score ")[-1].split("/")[0])
 
@@ -61,3 +62,38 @@ def test_start_is_refused_where_it_cannot_apply(tmp_path):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     result = run_cli("solve", "pentomino-3x20", "--best", "x.json", cwd=tmp_path)
     assert result.returncode == 2 and "--maximize-matches" in result.stderr
+
+
+def test_a_board_kept_from_before_is_replaced_only_by_a_better_one(tmp_path):
+    """The default file may hold the board of yesterday's hours: a new run writes over it only
+    a better board, and a file holding no board of the puzzle is refused, left as it was."""
+    (tmp_path / "g5.toml").write_text(run_cli("generate-edgematch", "5", "5", "--seed", "3").stdout)
+    assert run_cli("solve", "g5.toml", "--maximize-matches", "--time-limit", "60",
+                   cwd=tmp_path).returncode == 0
+    best = json.loads((tmp_path / "g5-best.json").read_text())
+    assert _scored(tmp_path, "g5-best.json", "g5.toml") == 40            # the planted board's every join
+    # a worse board kept from before (two inner pieces swapped) gives way to the better one
+    worse = json.loads(json.dumps(best))
+    at = {p["square"]: p for p in worse["placements"]}
+    at["B2"]["piece"], at["D4"]["piece"] = at["D4"]["piece"], at["B2"]["piece"]
+    (tmp_path / "w.json").write_text(json.dumps(worse))
+    before = _scored(tmp_path, "w.json", "g5.toml")
+    assert before < 40
+    result = run_cli("solve", "g5.toml", "--maximize-matches", "--time-limit", "60", "--best",
+                     "w.json", cwd=tmp_path)
+    assert result.returncode == 0 and f"holds a board of {before}/40 from before" in result.stderr
+    assert _scored(tmp_path, "w.json", "g5.toml") == _last_logged(tmp_path / "w.scores.tsv") == 40
+    # the best board kept: a run that finds no better one leaves the file and its log as they were
+    kept, log = (tmp_path / "w.json").read_bytes(), (tmp_path / "w.scores.tsv").read_text()
+    result = run_cli("solve", "g5.toml", "--maximize-matches", "--time-limit", "60", "--best",
+                     "w.json", cwd=tmp_path)
+    assert result.returncode == 0 and "holds a board of 40/40 from before" in result.stderr
+    assert (tmp_path / "w.json").read_bytes() == kept
+    assert (tmp_path / "w.scores.tsv").read_text() == log
+    # a file that holds no board of the puzzle is never overwritten
+    (tmp_path / "notes.json").write_text("my notes\n")
+    result = run_cli("solve", "g5.toml", "--maximize-matches", "--time-limit", "60", "--best",
+                     "notes.json", cwd=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "notes.json holds no board of g5" in result.stderr
+    assert (tmp_path / "notes.json").read_text() == "my notes\n"
