@@ -68,10 +68,13 @@ def start_board(name: str, path: str) -> list[Any]:
     """The board a maximisation continues from: a file ``satiling score`` reads."""
     from ..families.edgematch import EdgeMatchPuzzle
     from ..families.edgematch.board import parse_board
+    from ..apps.maximize.board import checked_score
     puzzle = catalog.load(name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError("--start continues an edge-matching maximisation")
-    return puzzle.tiles(parse_board(puzzle, read_text(path, 4 << 20, what="board")))
+    board = puzzle.tiles(parse_board(puzzle, read_text(path, 4 << 20, what="board")))
+    checked_score(puzzle, board, whose=f"--start {path}")   # a full board, before any file is made
+    return board
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -122,8 +122,8 @@ class BestBoard:
             path + ".scores.tsv"
         #: the score of the board in the file (-1: none yet)
         self.held = self._held() if os.path.exists(path) else -1
-        if self.held < 0 or not os.path.exists(self.log):
-            write_file(self.log, "seconds\tscore\n")
+        # the log begins (anew, or below an earlier run's lines) with the first board written
+        self._new_log = self.held < 0 or not os.path.exists(self.log)
 
     def _held(self) -> int:
         from ..families.edgematch.score import check_board, parse_board, score
@@ -144,6 +144,9 @@ class BestBoard:
             return                        # the file holds a board as good (an earlier run's)
         write_file(self.path, solution_json(self.puzzle, imp.solution) + "\n")
         self.held = imp.score
+        if self._new_log:
+            write_file(self.log, "seconds\tscore\n")
+            self._new_log = False
         with open(self.log, "a", encoding="utf-8") as f:
             f.write(f"{imp.seconds:.3f}\t{imp.score}\n")
 

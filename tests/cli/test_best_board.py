@@ -62,6 +62,14 @@ def test_start_is_refused_where_it_cannot_apply(tmp_path):
     assert result.returncode == 2 and "Traceback" not in result.stderr
     result = run_cli("solve", "pentomino-3x20", "--best", "x.json", cwd=tmp_path)
     assert result.returncode == 2 and "--maximize-matches" in result.stderr
+    # a board with empty squares is the user's, not an internal error; no file is made
+    (tmp_path / "g5.toml").write_text(run_cli("generate-edgematch", "5", "5", "--seed", "3").stdout)
+    (tmp_path / "part.txt").write_text("---/- 9/2 7/2 16/2 4/2\n" + "---/- ---/- ---/- ---/- ---/-\n" * 4)
+    result = run_cli("solve", "g5.toml", "--maximize-matches", "--engine", "backtrack", "--start",
+                     "part.txt", "--best", "y.json", cwd=tmp_path)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "--start part.txt: not a full board" in result.stderr
+    assert not list(tmp_path.glob("y.*"))
 
 
 def test_a_board_kept_from_before_is_replaced_only_by_a_better_one(tmp_path):

@@ -81,7 +81,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
         # a search may take one
         if not getattr(run, "continues", False):
             raise cannot_continue(engine)
-        score = checked_score(puzzle, start_board, hints)
+        score = checked_score(puzzle, start_board, hints, whose="the start board")
         best.improve(Improvement(score, best.joins, 0.0, list(start_board)))
         job.known = (list(start_board), best.joins - score)
     try:

@@ -36,17 +36,19 @@ def score_of(puzzle: Any, solution: list[Any]) -> int:
     return score(puzzle, puzzle.board_from(solution, strict=False)).matched
 
 
-def checked_score(puzzle: Any, solution: list[Any], hints: bool = False) -> int:
+def checked_score(puzzle: Any, solution: list[Any], hints: bool = False, whose: str = "") -> int:
     """The matching joins of a full board, counted by the scorer ``satiling score`` uses, after
     checking it is a board: every square one piece, every piece once, grey exactly on the rim,
-    the pinned pieces in place."""
+    the pinned pieces in place.  ``whose``: the board came from the user (a start board), and the
+    error names it; else a board that fails the check is an internal error."""
     from ...families.edgematch.score import check_board, score
+    prefix = f"{whose}: " if whose else "internal error: "
     board = puzzle.board_from(solution, strict=False)
     check_board(puzzle, board)
     s = score(puzzle, board)
     if s.placed != s.squares or s.misfits:
-        raise SatilingError(f"internal error: not a full board ({s})")
+        raise SatilingError(f"{prefix}not a full board ({s})")
     for t in puzzle.fixed + (puzzle.hints if hints else []):
         if board.get((t.row, t.col)) != (t.piece, t.rotation):
-            raise SatilingError(f"internal error: pinned piece {t.piece} is not on {t.square}")
+            raise SatilingError(f"{prefix}pinned piece {t.piece} is not on {t.square}")
     return s.matched
