@@ -18,9 +18,7 @@ The library (:mod:`satiling.api`)::
 """
 from __future__ import annotations
 
-from .catalog import available
 from .errors import SatilingError, VerificationError
-from .problem import Problem
 
 
 def solve_puzzle(puzzle, solver: str | None = "auto", time_limit: float | None = None, **options):
@@ -66,6 +64,12 @@ def __getattr__(name: str):
         return importlib.import_module(".render", __name__)
     if name == "__version__":
         return _version()
+    if name == "available":           # the catalog reads every family: the program's first
+        from .catalog import available     # step (satiling.launch) comes before it
+        return available
+    if name == "Problem":
+        from .problem import Problem
+        return Problem
     raise AttributeError(f"module 'satiling' has no attribute {name!r}")
 
 

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "satiling"
-CLIENTS = {"commands", "cli", "api", "web"}
+CLIENTS = {"commands", "cli", "api", "web", "launch"}
 #: top-level part of satiling -> the parts it must never import
 FORBIDDEN = {
     "geometry": {"families", "engines", "backends", "search", "apps", "run", "render", "catalog"} | CLIENTS,
@@ -17,7 +17,7 @@ FORBIDDEN = {
     "search": {"apps", "run"} | CLIENTS,
     "apps": {"run"} | CLIENTS,
     "run": CLIENTS,
-    "web": {"cli", "api"},
+    "web": {"cli", "api", "launch"},
 }
 
 

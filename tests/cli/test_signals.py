@@ -243,3 +243,24 @@ def test_pysats_own_error_for_a_signal_is_the_signal():
     assert interrupt_cause(error).exit_code == 130
     assert interrupt_cause(error, sig.SIGTERM).exit_code == 143
     assert interrupt_cause(pycard.error("bad literal")) is None
+
+
+def test_a_signal_while_the_program_loads_ends_it_with_its_code_and_no_traceback():
+    """Ctrl-C in the program's first tenths of a second, while it imports its modules, exits 130
+    (SIGTERM 143) at once: nothing is found yet, and a KeyboardInterrupt inside an import would
+    end it with a traceback.  The signal is sent the moment the command line's module is looked
+    for (a finder placed first on the import path), as a user's Ctrl-C lands."""
+    script = ("import os, signal, sys\n"
+              "class Trip:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'satiling.cli.main':\n"
+              "            os.kill(os.getpid(), signal.%s)\n"
+              "        return None\n"
+              "sys.meta_path.insert(0, Trip())\n"
+              "sys.argv = ['satiling', 'count', 'pentomino-6x10']\n"
+              "from satiling.launch import main\n"
+              "main()\n")
+    for sig, code in (("SIGINT", 130), ("SIGTERM", 143)):
+        r = subprocess.run([sys.executable, "-c", script % sig], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == code and r.stderr == "" and r.stdout == ""
