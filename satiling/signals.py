@@ -77,15 +77,44 @@ def interrupts(final: bool = False) -> Iterator[list[int]]:
         received.append(signum)
         raise Interrupt(signum)
 
+    def again(signum: int) -> None:
+        if not closing:
+            signal.pthread_kill(threading.main_thread().ident, signum)
+
     old = {sig: signal.signal(sig, handler) for sig in SIGNALS}
+    hook = _Swallowed(again)
     try:
         yield received
     finally:
+        hook.remove()
         if final:
             closing = True
         else:
             for sig, previous in old.items():
                 signal.signal(sig, previous)
+
+
+class _Swallowed:
+    """While installed (as ``sys.unraisablehook``), an :class:`Interrupt` that Python swallowed
+    -- raised in a callback whose errors it only prints: the at-fork handlers around a fork
+    (logging's lock), a ``__del__`` -- is sent again a moment later (``again(signum)``), so
+    that a stop is never lost and the search never runs on to its end."""
+
+    def __init__(self, again: Callable[[int], None]) -> None:
+        self.again, self.previous = again, sys.unraisablehook
+        sys.unraisablehook = self
+
+    def __call__(self, info: Any) -> None:
+        if not isinstance(info.exc_value, Interrupt):
+            self.previous(info)
+            return
+        timer = threading.Timer(AGAIN_SECONDS, self.again, (info.exc_value.signum,))
+        timer.daemon = True
+        timer.start()
+
+    def remove(self) -> None:
+        if sys.unraisablehook is self:
+            sys.unraisablehook = self.previous
 
 
 def importing(frame: Any, outer: Any = None) -> bool:
@@ -215,6 +244,7 @@ class stop_on:
         self._timer: threading.Timer | None = None
         self._old: dict = {}
         self._block: Any = None
+        self._hook: _Swallowed | None = None
 
     def __enter__(self) -> "stop_on":
         self._block = sys._getframe(1)          # the frame the with-block runs in
@@ -225,6 +255,7 @@ class stop_on:
         if main:
             for sig in SIGNALS:
                 self._old[sig] = signal.signal(sig, self._on_signal)
+            self._hook = _Swallowed(self._again)
         if self.seconds is None:
             return
         if not main:
@@ -259,13 +290,14 @@ class stop_on:
             raise Interrupt(signum)
 
     def _later(self, signum: int) -> None:
-        def again() -> None:
-            with self._lock:
-                if not self._done:
-                    signal.pthread_kill(threading.main_thread().ident, signum)
-        timer = threading.Timer(AGAIN_SECONDS, again)
+        timer = threading.Timer(AGAIN_SECONDS, self._again, (signum,))
         timer.daemon = True
         timer.start()
+
+    def _again(self, signum: int) -> None:
+        with self._lock:
+            if not self._done:
+                signal.pthread_kill(threading.main_thread().ident, signum)
 
     @contextmanager
     def critical(self) -> Iterator[None]:
@@ -283,6 +315,8 @@ class stop_on:
             self._done = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._hook is not None:
+            self._hook.remove()
         for sig, handler in self._old.items():
             signal.signal(sig, handler)
         if exc_type is not None and interrupt_cause(exc, self.signum or (signal.SIGINT if self._expired else 0)) is not None:

@@ -17,7 +17,7 @@ import satiling
 from satiling.errors import SatilingError
 from satiling.search.solve import open_pysat, primary_true, solve
 from satiling.children import ChildDied, race_in_children, run_in_child
-from satiling.signals import Interrupt, exit_code, in_thread, stop_on
+from satiling.signals import Interrupt, exit_code, in_thread, interrupts, stop_on
 
 CLI = [sys.executable, "-m", "satiling.cli"]
 
@@ -264,3 +264,30 @@ def test_a_signal_while_the_program_loads_ends_it_with_its_code_and_no_traceback
         r = subprocess.run([sys.executable, "-c", script % sig], capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == code and r.stderr == "" and r.stdout == ""
+
+
+class _SwallowsIt:
+    """An object whose ``__del__`` takes a SIGINT: the Interrupt raised there is one Python only
+    prints and drops (as in the at-fork handlers that run around every fork)."""
+
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):             # the handler runs here, inside __del__
+            pass
+
+
+def test_a_stop_python_swallows_comes_again(capsys):
+    """A Ctrl-C landing where Python ignores errors (logging's lock released after a fork, in
+    the parent: a count by CP-SAT ran on to its end) is sent again, and the block stops."""
+    with stop_on(None) as stop:
+        stop.arm()
+        _SwallowsIt()
+        time.sleep(5)
+    assert stop.reason == "interrupted"
+    began = time.monotonic()
+    with pytest.raises(Interrupt):
+        with interrupts():
+            _SwallowsIt()
+            time.sleep(5)
+    assert time.monotonic() - began < 4
+    assert "Interrupt" not in capsys.readouterr().err     # dropped quietly, raised again
