@@ -160,6 +160,8 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
     far and exit 130 / 143."""
     from .common import show
     from ..run import Events, maximise
+    from ..run.tasks import check_maximise
+    check_maximise(req)                   # before the best board's file is looked at
     keeper = BestBoard(req.puzzle, best) if best else None
     joins = len(req.puzzle.joins())
     if keeper is not None:

@@ -205,6 +205,17 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
 
 
 # -- maximise -------------------------------------------------------------------------------------------
+def check_maximise(req: Request) -> None:
+    """SatilingError unless ``req`` is a maximisation this run can make (an edge-matching puzzle,
+    one search): asked before anything is written for it."""
+    if req.task != "maximise":
+        raise SatilingError(f"maximise takes a maximise request, not {req.task}")
+    if not hasattr(req.puzzle, "match_problem"):
+        raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
+    if (req.workers or 1) > 1 or req.dask:
+        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
+
+
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     """The best edge-matching board within the limits: every better board goes to
     ``events.improve`` as it is found; a full score is a solution, verified."""
@@ -213,12 +224,7 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     from ..options import check_known
     from ..signals import exit_code
     events = events or Events()
-    if req.task != "maximise":
-        raise SatilingError(f"maximise takes a maximise request, not {req.task}")
-    if not hasattr(req.puzzle, "match_problem"):
-        raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
-    if (req.workers or 1) > 1 or req.dask:
-        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
+    check_maximise(req)
     check_known(req.puzzle.family, {k: v for k, v in req.options.items() if k != "hints"}, set())
     engine = choose(req)
     tuning = default_tuning(req.puzzle)
