@@ -89,15 +89,12 @@ class CnfEncoder:
         """Every clause of the formula, group by group (auxiliary variables numbered above
         ``problem.num_vars``)."""
         for part in self._parts():
-            if isinstance(part, _Pairs):
-                yield from ([-a, -b] for a, b in combinations(part.lits, 2))
-            else:
-                yield from part
+            yield from _clauses_of(part)
 
     def dimacs_text(self) -> Iterator[str]:
         """The clauses of :meth:`clauses`, in the same order, as DIMACS lines, a chunk of text
         at a time: a pairwise at-most-one is written pair by pair without a list for each (most
-        of an exact cover's clauses)"""
+        of an exact cover's clauses)."""
         for part in self._parts():
             yield _pair_lines(part.lits) if isinstance(part, _Pairs) else _lines(part)
 
@@ -164,10 +161,7 @@ class CnfEncoder:
 
     def _group(self, g: Group) -> Iterator[list[int]]:
         for part in self._group_parts(g):
-            if isinstance(part, _Pairs):
-                yield from ([-a, -b] for a, b in combinations(part.lits, 2))
-            else:
-                yield from part
+            yield from _clauses_of(part)
 
     def _group_parts(self, g: Group) -> Iterator["Iterable[list[int]] | _Pairs"]:
         lits, n = list(g.lits), len(g.lits)
@@ -223,6 +217,11 @@ class _Pairs:
     """At most one of ``lits``: the clause [-a, -b] of every pair, in ``combinations`` order."""
 
     lits: list[int]
+
+
+def _clauses_of(part: "Iterable[list[int]] | _Pairs") -> Iterable[list[int]]:
+    """The clauses of one part of :meth:`CnfEncoder._parts`."""
+    return ([-a, -b] for a, b in combinations(part.lits, 2)) if isinstance(part, _Pairs) else part
 
 
 def _pair_lines(lits: list[int]) -> str:
