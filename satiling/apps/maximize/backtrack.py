@@ -203,21 +203,26 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
             import array
             hist = array.array("q", [0] * len(edgescore.HIST_ROWS) * (n + 1))
 
-    def report(solution: list, breaks: int) -> None:
+    shown = dict(best)                # the best board reported so far, the first board's too
+
+    def report(solution: list, breaks: int, hunted: bool = True) -> None:
         score = checked_score(puzzle, solution, hints)
         if score != joins - breaks:
             raise SatilingError(f"internal error: the search counts {joins - breaks} matching "
                                 f"joins, the board has {score}")
-        best.update(breaks=breaks, solution=solution)
-        if shared is not None:
-            with shared.get_lock():
-                shared.value = min(shared.value, breaks)
-        on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+        if hunted:                    # the search's own boards set its cap (and the others')
+            best.update(breaks=breaks, solution=solution)
+            if shared is not None:
+                with shared.get_lock():
+                    shared.value = min(shared.value, breaks)
+        if breaks < shown["breaks"]:
+            shown.update(breaks=breaks, solution=solution)
+            on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
 
-    if known is None and not exact:   # a board at once, so a stop at any moment has one to keep
-        first = _first_board(puzzle, hints, seed)
+    if known is None and not exact:   # a board at once, so a stop at any moment has one to keep;
+        first = _first_board(puzzle, hints, seed)     # the search's cap and schedule ignore it
         if first is not None and (shared is None or first[1] < shared.value):
-            report(*first)            # (a board no better than another worker's is not reported)
+            report(*first, hunted=False)    # (no better than another worker's: not reported)
     stalled = 0                       # restarts since the best board last improved
     for k in itertools.count():
         left = None if time_limit is None else time_limit - (clock() - begin)
@@ -253,11 +258,11 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         stalled = stalled + 1 if best["breaks"] > cap else 0
         if exhausted:
             break
-    if not best["solution"]:
+    if not shown["solution"]:
         return MaxResult("UNKNOWN", 0, joins, [], 0.0)
-    score = joins - best["breaks"]
-    proved = best["breaks"] == 0 or exhausted
-    return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, best["solution"], 0.0,
+    score = joins - shown["breaks"]
+    proved = shown["breaks"] == 0 or exhausted
+    return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, shown["solution"], 0.0,
                      score if proved else None)
 
 
