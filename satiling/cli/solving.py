@@ -10,7 +10,6 @@ from typing import Any
 
 from .. import catalog
 from ..errors import SatilingError
-from ..fileio import read_text
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, show,
                                solution_json)
 from ..run.engines import names as engine_names
@@ -66,15 +65,15 @@ def solve_request(args: argparse.Namespace, task: str):
 
 def start_board(name: str, path: str) -> list[Any]:
     """The board a maximisation continues from: a file ``satiling score`` reads."""
+    from ..commands.edgematch import full_board
     from ..families.edgematch import EdgeMatchPuzzle
-    from ..families.edgematch.board import parse_board
-    from ..apps.maximize.board import checked_score
     puzzle = catalog.load(name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError("--start continues an edge-matching maximisation")
-    board = puzzle.tiles(parse_board(puzzle, read_text(path, 4 << 20, what="board")))
-    checked_score(puzzle, board, whose=f"--start {path}")   # a full board, before any file is made
-    return board
+    try:                                  # a full board, before any file is made
+        return full_board(puzzle, path)[0]
+    except SatilingError as e:
+        raise SatilingError(f"--start {e}") from None
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

@@ -106,6 +106,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
+def full_board(puzzle: Any, path: str) -> tuple[list[Any], int]:
+    """The full board in the file ``path`` (any form ``satiling score`` reads) and its score;
+    SatilingError naming the file for anything else (a partial board, pinned pieces moved)."""
+    from ..apps.maximize.board import checked_score
+    from ..families.edgematch.score import parse_board
+    tiles = puzzle.tiles(parse_board(puzzle, read_text(path, 4 << 20, what="board")))
+    return tiles, checked_score(puzzle, tiles, whose=path)
+
+
 class BestBoard:
     """The best board of a maximisation kept in a file as it improves, written whole each time
     (a kill, a crash or a closed terminal never loses it; ``satiling score`` reads it and
@@ -126,17 +135,11 @@ class BestBoard:
         self._new_log = self.held < 0 or not os.path.exists(self.log)
 
     def _held(self) -> int:
-        from ..families.edgematch.score import check_board, parse_board, score
         try:
-            board = parse_board(self.puzzle, read_text(self.path, 4 << 20, what="board"))
-            check_board(self.puzzle, board)
-            s = score(self.puzzle, board)
-            if s.placed != s.squares or s.misfits:
-                raise SatilingError(f"not a full board ({s})")
+            return full_board(self.puzzle, self.path)[1]
         except SatilingError as e:
             raise SatilingError(f"{self.path} holds no board of {self.puzzle.name} to keep ({e}); "
                                 "it is left as it is: choose another file with --best") from None
-        return s.matched
 
     def keep(self, imp: Any) -> None:
         from .common import solution_json
