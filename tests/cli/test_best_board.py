@@ -25,7 +25,7 @@ def _scored(folder, board, puzzle="eternity2") -> int:
 
 def test_a_killed_maximisation_keeps_its_best_board(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "eternity2",
-                             "--maximize-matches"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             "--maximize-matches", "--workers", "1"], cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     log = tmp_path / "eternity2-best.scores.tsv"
     try:
@@ -45,8 +45,9 @@ def test_a_killed_maximisation_keeps_its_best_board(tmp_path):
     assert _scored(tmp_path, "eternity2-best.json") == logged
 
     # --start: the kept board is the first best board, and only better ones follow
-    result = run_cli("solve", "eternity2", "--maximize-matches", "--time-limit", "1", "--start",
-                     "eternity2-best.json", "--best", "next.json", "--json", cwd=tmp_path)
+    result = run_cli("solve", "eternity2", "--maximize-matches", "--workers", "1", "--time-limit",
+                     "1", "--start", "eternity2-best.json", "--best", "next.json", "--json",
+                     cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     scores = [int(line.split("score ")[1].split("/")[0]) for line in result.stderr.splitlines()
               if "after" in line and "score " in line and "best score" not in line]

@@ -35,9 +35,9 @@ NEEDS = {"cadical ": "cadical"}
 #: lines starting with the key (simple commands) take minutes: stopped by SIGTERM after this many
 #: seconds
 BUDGET = {
-    "satiling info eternity": 2.0,
-    "satiling encode eternity >": 2.0,
-    "satiling solve eternity2 --maximize-matches --time-limit 60": 3.0,   # keeps its best board
+    "satiling info eternity": 1.0,
+    "satiling encode eternity >": 1.0,
+    "satiling solve eternity2 --maximize-matches --time-limit 60": 1.5,   # keeps its best board
 }
 #: any other line must finish within this many seconds
 LIMIT = 120.0
