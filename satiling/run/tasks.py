@@ -8,14 +8,21 @@ enumerate and maximise, with what was found; ``solve`` has nothing to keep and l
 """
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from ..errors import SatilingError
 from .engines import call, choose, solve_solver
 from .limits import Stop
 from .request import Request
+
+T = TypeVar("T")
+
+#: seconds past a solve's time limit at which a run still building its model is stopped (its
+#: engine, once searching, stops itself at the limit)
+GRACE = 0.5
 
 
 def _ignore(*_: Any) -> None:
@@ -84,11 +91,17 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     events = events or Events()
     if req.task != "solve":
         raise SatilingError(f"solve takes a solve request, not {req.task}")
+    began = time.monotonic()
     engine = choose(req)
     job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), time_limit=req.time_limit,
                    node_limit=req.node_limit, workers=req.workers, threads=req.threads,
-                   dask=req.dask, seed=req.seed, proof=req.proof)
-    found = call("solve", engine, job)
+                   dask=req.dask, seed=req.seed, proof=req.proof, started=began)
+    # the engine stops its search at the limit; the bound, a moment later, stops a model still
+    # being built
+    found = _bounded(req, began + GRACE, lambda: call("solve", engine, job))
+    if found is None:                   # the limit ran out while the model was being built
+        return SolveAnswer(Stop.TIME, None, engine, time.monotonic() - began,
+                           f"{engine} (the time limit ran out while the model was built)")
     if found.solution is not None:
         req.puzzle.verify(found.solution)
     return SolveAnswer(Stop.of(found.stop), found.solution, found.engine, found.seconds, found.how,
@@ -96,8 +109,27 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
 
 
 # -- count and enumerate ------------------------------------------------------------------------------
-def _run_of(req: Request, engine: str) -> Any:
-    """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``."""
+def _bounded(req: Request, began: float, work: Callable[[], T]) -> T | None:
+    """``work()`` within the run's time limit, which counts from ``began`` (the run's start):
+    building the placements and the model counts, and a limit that runs out while they are built
+    (a minute for Eternity's 1.4 million placements) ends the run there.  None when it did;
+    Ctrl-C and SIGTERM rise as they would outside.  A run off the main thread (a library user's
+    thread) builds without this bound: a time limit stops a run by a signal to the main thread."""
+    import threading
+    from ..signals import Interrupt, stop_on
+    if req.time_limit is None or threading.current_thread() is not threading.main_thread():
+        return work()
+    with stop_on(max(0.0, req.time_limit - (time.monotonic() - began))) as stop:
+        stop.arm()
+        return work()
+    if stop.reason == "time limit":
+        return None
+    raise Interrupt(stop.signum or signal.SIGINT)
+
+
+def _run_of(req: Request, engine: str, began: float | None = None) -> Any:
+    """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``; its time limit
+    counts from ``began`` (default: now)."""
     from ..search.stream import Run, Settings, symmetry_choice
     raw, group = symmetry_choice(req.raw, req.symmetry)
     if group == "rotations":
@@ -105,7 +137,7 @@ def _run_of(req: Request, engine: str) -> Any:
     problem = req.puzzle.problem(**req.options)
     solver = "cadical" if req.solver == "auto" else req.solver
     settings = Settings(raw, engine, solver, req.symmetry_breaking, req.workers, req.dask,
-                        req.time_limit, symmetry=group)
+                        req.time_limit, time.monotonic() if began is None else began, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
     if (req.workers or 1) > 1 and req.source is None:
         if not run.searcher.plans or run.space.plan() is None:
@@ -132,14 +164,15 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     events = events or Events()
     if req.task != "count":
         raise SatilingError(f"count takes a count request, not {req.task}")
-    start = time.perf_counter()
+    start, began = time.perf_counter(), time.monotonic()
     engine = choose(req)
     group = _group(req)
-    reason = _ruled_out(req)
+    prepared = _bounded(req, began, lambda: _prepare(req, engine, began))
+    if prepared is None:
+        return _out_of_time(engine, group, time.perf_counter() - start)
+    run, reason = prepared
     if reason is not None:
-        _group_checked(req)
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
-    run = _run_of(req, engine)
     outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
                         keep_stopped=True)
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
@@ -150,6 +183,20 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
         answer.proof = prove_complete(run.space.problem, run.members(outcome.solutions), req.proof,
                                       req.solver if req.solver != "auto" else "cadical")
     return answer
+
+
+def _prepare(req: Request, engine: str, began: float) -> tuple[Any, str | None]:
+    """(the run, None), or (None, the argument that settles the puzzle before any search)."""
+    reason = _ruled_out(req)
+    if reason is not None:
+        _group_checked(req)
+        return None, reason
+    return _run_of(req, engine, began), None
+
+
+def _out_of_time(engine: str, group: str, seconds: float) -> CountAnswer:
+    """A count or enumeration whose time limit ran out before its search began: nothing found."""
+    return CountAnswer(Stop.TIME, 0, 0, 0, engine, group, seconds=seconds)
 
 
 def _group_checked(req: Request) -> None:
@@ -165,14 +212,15 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     events = events or Events()
     if req.task != "enumerate":
         raise SatilingError(f"enumerate takes an enumerate request, not {req.task}")
-    start = time.perf_counter()
+    start, began = time.perf_counter(), time.monotonic()
     engine = choose(req)
     group = _group(req)
-    reason = _ruled_out(req)
+    prepared = _bounded(req, began, lambda: _prepare(req, engine, began))
+    if prepared is None:
+        return _out_of_time(engine, group, time.perf_counter() - start)
+    run, reason = prepared
     if reason is not None:
-        _group_checked(req)
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
-    run = _run_of(req, engine)
     path = req.resume or req.out
     out = run.solution_file(path, resume=bool(req.resume)) if path else None   # locked, checked
     torn, before = False, []

@@ -29,6 +29,14 @@ class SolveJob:
     dask: str | None = None
     seed: int | None = None
     proof: str | None = None            # write a proof of "no solution" here
+    started: float = field(default_factory=time.monotonic)     # the time limit counts from here
+
+    def seconds_left(self) -> float | None:
+        """The time limit less the time since ``started`` (building the model counts), at least a
+        millisecond (a limit is positive); None: no limit."""
+        if self.time_limit is None:
+            return None
+        return max(1e-3, self.time_limit - (time.monotonic() - self.started))
 
 
 @dataclass
@@ -44,7 +52,7 @@ class Found:
 def by_backtrack(job: SolveJob) -> Found:
     from .edgesolve import solve_board
     start = time.perf_counter()
-    answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.time_limit, job.workers,
+    answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.seconds_left(), job.workers,
                          job.dask, job.seed, job.node_limit)
     stop = {"time limit": "time", "nodes": "nodes"}.get(answer.status, "done") \
         if answer.solution is None else "done"
@@ -67,12 +75,12 @@ def by_solver(job: SolveJob) -> Found:
         from .proof import solve_with_proof
         from .router import prover
         solver = prover(job.solver)
-        result = solve_with_proof(problem, job.proof, solver, job.time_limit)
+        result = solve_with_proof(problem, job.proof, solver, job.seconds_left())
         if result.status == "UNSAT":
             return Found("done", None, "sat", result.seconds, result.summary(), proof=result)
     else:
         from .solve import solve
-        result = solve(problem, solver=job.solver, time_limit=job.time_limit, workers=job.threads,
+        result = solve(problem, solver=job.solver, time_limit=job.seconds_left(), workers=job.threads,
                        node_limit=job.node_limit)
         solver = getattr(result, "solver", job.solver)
     seconds = time.perf_counter() - start

@@ -39,6 +39,18 @@ def test_a_solve_stops_with_stop_time(engine):
     assert answer.stop is Stop.TIME and answer.solution is None
 
 
+@pytest.mark.parametrize("task", ["solve", "count", "enumerate"])
+def test_a_time_limit_counts_the_building_of_the_model(task):
+    """Monckton's Eternity takes about a minute to place its 209 pieces (1.4 million placements):
+    a one-second limit ends the run there, not after the placements and the model are built."""
+    run = {"solve": solve, "count": count, "enumerate": enumerate_solutions}[task]
+    start = time.monotonic()
+    answer = run(Request(satiling.load("eternity"), task, time_limit=1.0))
+    assert answer.stop is Stop.TIME
+    assert time.monotonic() - start < 20          # not a timing check: it did not build it all
+    assert (answer.solution is None) if task == "solve" else (answer.total == 0)
+
+
 def test_a_maximisation_stops_with_stop_time_and_its_best_board():
     answer = maximise(Request(satiling.load("eternity2"), "maximise", "backtrack", time_limit=1.0))
     assert answer.stop is Stop.TIME
