@@ -52,7 +52,8 @@ def test_a_time_limit_counts_the_building_of_the_model(task):
 
 
 def test_a_maximisation_stops_with_stop_time_and_its_best_board():
-    answer = maximise(Request(satiling.load("eternity2"), "maximise", "backtrack", time_limit=1.0))
+    answer = maximise(Request(satiling.load("eternity2"), "maximise", "backtrack", time_limit=1.0,
+                              threads=1))
     assert answer.stop is Stop.TIME
     assert answer.solution and 0 < answer.score <= answer.joins
 
