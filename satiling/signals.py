@@ -223,6 +223,21 @@ def ignore_in_child() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def within(seconds: float | None, work: Callable[[], T]) -> tuple[bool, T | None]:
+    """(True, ``work()``), or (False, None) when ``seconds`` ran out first (the work is stopped by
+    the time limit's signal, as :class:`stop_on` stops a block).  Ctrl-C and SIGTERM rise as they
+    would outside.  Off the main thread, or with no limit, ``work()`` runs unbounded: the limit
+    stops it by a signal to the main thread."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        return True, work()
+    with stop_on(seconds) as stop:
+        stop.arm()
+        return True, work()
+    if stop.reason == "time limit":
+        return False, None
+    raise Interrupt(stop.signum or signal.SIGINT)
+
+
 # -- stopping a block cleanly -----------------------------------------------------------------------
 class stop_on:
     """Turn SIGINT, SIGTERM and the time limit into a clean stop: the block ends, ``reason`` says

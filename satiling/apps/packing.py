@@ -201,6 +201,22 @@ class Packer:
         time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
         workers = check_workers(workers)
         start = time.perf_counter()
+        # CP-SAT stops itself at the limit; the timer stops the stages before it (the exact
+        # search, building CP-SAT's model: 30 s for Eternity), which look at the stop
+        timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        try:
+            return self._run(start, time_limit, workers, hint, on_improve, seed, exact_seconds,
+                             on_bound)
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _run(self, start: float, time_limit: float | None, workers: int, hint: list[Any],
+             on_improve: Callable[[int, float], None] | None, seed: int, exact_seconds: float,
+             on_bound: Callable[[int, str], None] | None) -> Packing:
         for value, reason in self.bound.steps:
             if on_bound:
                 on_bound(value, reason)

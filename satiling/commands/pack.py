@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
 from ..apps.packing import EXACT_SECONDS
@@ -68,10 +69,19 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from .common import read_solutions, terminal_colour
     from ..render.pictures import solution_svg, solution_text
     from ..apps.packing import Packer, hole_components
+    from ..signals import within
+    began = time.monotonic()
     threads = _threads(args)
     puzzle = catalog.load(args.name)
-    packer = Packer(puzzle, args.objective)
     hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
+    # the time limit counts from here: the model (a minute for Eternity) is built within it
+    built, packer = within(args.time_limit, lambda: Packer(puzzle, args.objective))
+    if not built:
+        print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s "
+              "(the time limit ran out while the model was built)", file=sys.stderr)
+        return EXIT_TIMEOUT
+    left = None if args.time_limit is None else \
+        max(0.01, args.time_limit - (time.monotonic() - began))
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
@@ -80,7 +90,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         word = args.objective if args.objective == "pieces" else "cells"
         print(f"satiling: {puzzle.name}: at most {value} {word}: {reason}", file=sys.stderr)
 
-    packing, signum = in_thread(lambda: packer.run(args.time_limit, threads, hint, on_improve=report,
+    packing, signum = in_thread(lambda: packer.run(left, threads, hint, on_improve=report,
                                                    exact_seconds=args.exact_seconds, on_bound=bound),
                                 packer.stop)
     interrupted = signal_exit(signum) if signum is not None else None

@@ -8,7 +8,6 @@ enumerate and maximise, with what was found; ``solve`` has nothing to keep and l
 """
 from __future__ import annotations
 
-import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
@@ -112,19 +111,11 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
 def _bounded(req: Request, began: float, work: Callable[[], T]) -> T | None:
     """``work()`` within the run's time limit, which counts from ``began`` (the run's start):
     building the placements and the model counts, and a limit that runs out while they are built
-    (a minute for Eternity's 1.4 million placements) ends the run there.  None when it did;
-    Ctrl-C and SIGTERM rise as they would outside.  A run off the main thread (a library user's
-    thread) builds without this bound: a time limit stops a run by a signal to the main thread."""
-    import threading
-    from ..signals import Interrupt, stop_on
-    if req.time_limit is None or threading.current_thread() is not threading.main_thread():
-        return work()
-    with stop_on(max(0.0, req.time_limit - (time.monotonic() - began))) as stop:
-        stop.arm()
-        return work()
-    if stop.reason == "time limit":
-        return None
-    raise Interrupt(stop.signum or signal.SIGINT)
+    (a minute for Eternity's 1.4 million placements) ends the run there.  None when it did."""
+    from ..signals import within
+    left = None if req.time_limit is None else max(0.0, req.time_limit - (time.monotonic() - began))
+    done, value = within(left, work)
+    return value if done else None
 
 
 def _run_of(req: Request, engine: str, began: float | None = None) -> Any:

@@ -101,6 +101,16 @@ def test_cli_pack_keeps_the_best_packing_on_sigterm():
     assert "of 21 pieces placed" in out
 
 
+def test_cli_pack_counts_building_the_model_in_its_time_limit(cli):
+    """Monckton's Eternity takes about a minute to build (1.4 million placements): a two-second
+    limit ends the run there, exit 3, not after the model is built."""
+    import time
+    start = time.monotonic()
+    r = cli("pack", "eternity", "--time-limit", "2")
+    assert r.returncode == 3 and "no packing found" in r.stderr, r.stderr
+    assert time.monotonic() - start < 30          # not a timing check: it did not build it all
+
+
 # -- the arguments solve makes, before CP-SAT (issue 22, point 1) ---------------------------------
 CUT_OFF = """family = "polyform"
 piece_set = "pentominoes"
