@@ -107,8 +107,7 @@ typedef struct {
                                      * broken join, squares entered, of them with room for a break
                                      * (NULL: not counted) */
     int sub_depth;                  /* a subtree below this depth gets at most ``sub_limit`` nodes */
-    long long sub_limit, sub_start; /* (0: no limit); the node count when the subtree began */
-    int abandon;                    /* unwinding to ``sub_depth`` after the subtree's budget */
+    long long sub_limit;            /* (0: no limit) */
     int prio_sorted;                /* every run lists its candidates by falling ``prio`` */
     int nruns;
     Level lv[LEVELS];               /* copies of the runs for the deep squares */
@@ -148,13 +147,6 @@ static inline void tile_move(Search *S, const Cand **board, int d, const Cand *c
             tile_add(S, col[k], 2 * sign, 0);          /* it leaves the pool and stays open */
         }
     }
-}
-
-/* A node placed at depth d: a subtree begins at ``sub_depth``; below it, its budget may run out. */
-static inline void subtree_count(Search *S, int d) {
-    if (S->sub_limit <= 0) return;
-    if (d == S->sub_depth) S->sub_start = S->nodes;
-    else if (d > S->sub_depth && S->nodes - S->sub_start >= S->sub_limit) S->abandon = 1;
 }
 
 /* The levels' buffers (run() frees them with levels_free): 0, or -1 when out of memory. */
@@ -226,12 +218,6 @@ static inline void open_run(Search *S, int d, int32_t k, const Cand **cur, const
     }
     *cur = S->cands + S->spans[2 * k];
     *end = S->cands + S->spans[2 * k + 1];
-}
-
-/* The most breaks a partial board may have after depth d. */
-static inline long long allowed(const Search *S, int d) {
-    long long a = S->cap - S->reserve[d];
-    return a > 0 ? a : 0;
 }
 
 /* Hand a full board with ``breaks`` broken joins to Python: callback(breaks, nodes, board).
