@@ -95,7 +95,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
                                 packer.stop)
     interrupted = signal_exit(signum) if signum is not None else None
     if packing.status == "UNKNOWN":
-        print(f"satiling: {puzzle.name}: no packing found in {packing.seconds:.1f} s", file=sys.stderr)
+        print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s",
+              file=sys.stderr)
         return interrupted or EXIT_TIMEOUT
     parts = [len(p) for p in hole_components(packer.puzzle, packing.hole)]
     if args.json:
