@@ -12,20 +12,33 @@ from .job import MaxJob
 def run(job: MaxJob) -> MaxResult:
     """The cpsat engine's entry in the engine table: the whole-board model, one thread unless
     more are asked for."""
+    from ...signals import within
     job.fresh("cpsat")
-    problem, matched = job.puzzle.match_problem(hints=job.hints)
-    return _cpsat(job.puzzle, problem, matched, job.time_limit, job.on_improve, job.workers or 1,
-                  job.greedy_start, job.start, job.hints)
+    # the time limit counts building the model (seconds on Eternity II): a limit that runs out
+    # first ends the run there, with no board
+    left = None if job.time_limit is None else \
+        max(0.0, job.time_limit - (time.perf_counter() - job.start))
+    built, made = within(left, lambda: _model(job.puzzle, job.greedy_start, job.hints))
+    if not built:
+        return MaxResult("UNKNOWN", 0, len(job.puzzle.joins()), [], 0.0)
+    return _cpsat(job.puzzle, *made, job.time_limit, job.on_improve, job.workers or 1, job.start)
 
 
-def _cpsat(puzzle, problem, matched, time_limit, on_improve, workers, greedy_start, start, hints) -> MaxResult:
-    from ortools.sat.python import cp_model
+def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any, list[int]]:
+    """(the problem, CP-SAT's model maximising the matching joins, its variables, the joins),
+    hinted with the greedy board when asked."""
     from ...backends.cpsat import to_cpsat
-    from ...signals import Interrupt, in_thread
+    problem, matched = puzzle.match_problem(hints=hints)
     model, x = to_cpsat(problem)
     model.maximize(sum(x[m] for m in matched))
     if greedy_start:
         _hint(model, x, problem, greedy_board(puzzle, hints), puzzle)
+    return problem, model, x, matched
+
+
+def _cpsat(puzzle, problem, model, x, matched, time_limit, on_improve, workers, start) -> MaxResult:
+    from ortools.sat.python import cp_model
+    from ...signals import Interrupt, in_thread
     primary = problem.primary_vars()
     joins = len(matched)
     best: dict[str, Any] = {"score": -1, "solution": []}
