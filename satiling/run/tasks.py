@@ -158,7 +158,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     start, began = time.perf_counter(), time.monotonic()
     engine = choose(req)
     group = _group(req)
-    prepared = _bounded(req, began, lambda: _prepare(req, engine, began))
+    prepared = _prepared(req, engine, began)
     if prepared is None:
         return _out_of_time(engine, group, time.perf_counter() - start)
     run, reason = prepared
@@ -174,6 +174,14 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
         answer.proof = prove_complete(run.space.problem, run.members(outcome.solutions), req.proof,
                                       req.solver if req.solver != "auto" else "cadical")
     return answer
+
+
+def _prepared(req: Request, engine: str, began: float) -> tuple[Any, str | None] | None:
+    """:func:`_prepare` within the time limit (None: it ran out first).  A resumed run is built
+    whatever the limit: what it holds from before is read by the run, and its answer says so."""
+    if req.resume:
+        return _prepare(req, engine, began)
+    return _bounded(req, began, lambda: _prepare(req, engine, began))
 
 
 def _prepare(req: Request, engine: str, began: float) -> tuple[Any, str | None]:
@@ -206,7 +214,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     start, began = time.perf_counter(), time.monotonic()
     engine = choose(req)
     group = _group(req)
-    prepared = _bounded(req, began, lambda: _prepare(req, engine, began))
+    prepared = _prepared(req, engine, began)
     if prepared is None:
         return _out_of_time(engine, group, time.perf_counter() - start)
     run, reason = prepared
