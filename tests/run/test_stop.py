@@ -51,9 +51,11 @@ def test_a_time_limit_counts_the_building_of_the_model(task):
     assert (answer.solution is None) if task == "solve" else (answer.total == 0)
 
 
-def test_a_resumed_count_out_of_time_at_once_still_counts_what_it_resumed(tmp_path):
+def test_a_resumed_count_out_of_time_at_once_still_counts_what_it_resumed(tmp_path, monkeypatch):
     """A limit that runs out before the search of a resumed count: the answer holds the count
-    the file kept, not 0."""
+    the file kept (its finished cubes; a cube searched in part counts once it is entered again),
+    not 0."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))     # a checkpoint of this test's own
     puzzle = satiling.load("pentomino-8x8-square")
     for limit in (0.5, 2.0, 8.0):                 # a loaded machine may stop before the search began
         first = count(Request(puzzle, "count", time_limit=limit))
@@ -61,7 +63,7 @@ def test_a_resumed_count_out_of_time_at_once_still_counts_what_it_resumed(tmp_pa
             break
     assert first.stop is Stop.TIME and first.total > 0 and first.checkpoint
     again = count(Request(puzzle, "count", time_limit=1e-6, resume=first.checkpoint))
-    assert again.stop is Stop.TIME and again.total == first.total
+    assert again.stop is Stop.TIME and 0 < again.total <= first.total
 
 
 def test_a_cpsat_maximisation_counts_building_its_model_in_the_time_limit():
