@@ -240,6 +240,32 @@ def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers:
     assert found(driver) == 2339
 
 
+def test_the_gallery_draws_every_card_without_measuring_its_puzzle(browser: webdriver.Chrome,
+                                                                   servers: list[Server]) -> None:
+    """A card is a picture: scrolled through, the whole gallery is drawn without asking the facts
+    process (one puzzle at a time, some 17 s for Eternity's 1.4 million placements) for any of
+    its puzzles, so it stays free for the puzzle a user opens (each card had waited up to two
+    seconds for facts it does not show)."""
+    driver = browser
+    open_page(driver, servers[-1], "#pose")
+    total = len(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#gallery .card"), 30,
+                         "no gallery"))
+    assert "eternity" in [c.get_attribute("data-name") for c in
+                          driver.find_elements(By.CSS_SELECTOR, "#gallery .card")]
+
+    def drawn() -> bool:                  # scrolled card by card, as a reader would
+        left = driver.find_elements(By.CSS_SELECTOR, "#gallery .card:not(.drawn)")
+        if left:
+            driver.execute_script("arguments[0].scrollIntoView()", left[0])
+        return not left
+    wait_for(drawn, 60, lambda: "undrawn: " + ", ".join(
+        c.get_attribute("data-name") for c in
+        driver.find_elements(By.CSS_SELECTOR, "#gallery .card:not(.drawn)"))[:300])
+    # asked now for the first time, Eternity's facts take longer than the page waits for them
+    page = json.loads(servers[-1].get("api/puzzles/eternity"))
+    assert page["pending"] is True, page["info"]
+
+
 def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: list[Server]) -> None:
     driver = browser
     RUNS["enumerate"] = start_run(driver, "pentomino-3x20", "enumerate")

@@ -97,6 +97,7 @@
 
   const puzzles = new Map();   // name -> {name, title, family}
   const details = new Map();   // name -> promise of the full record
+  const cards = new Map();     // name -> promise of the record without its facts (a card's picture)
 
   function puzzleDetails(name) {
     if (!details.has(name)) {
@@ -105,6 +106,18 @@
       details.set(name, p);
     }
     return details.get(name);
+  }
+
+  // A card draws the puzzle and needs none of its facts: asking without them keeps the facts
+  // process (one puzzle at a time, a minute for Eternity) for the puzzles a user opens.
+  function cardRecord(name) {
+    if (details.has(name)) return details.get(name);
+    if (!cards.has(name)) {
+      const p = api(`api/puzzles/${enc(name)}?facts=0`);
+      p.catch(() => cards.delete(name));
+      cards.set(name, p);
+    }
+    return cards.get(name);
   }
 
   function remember(record) {
@@ -132,7 +145,7 @@
       while (busy < 2 && queue.length) {
         const card = queue.shift();
         busy += 1;
-        puzzleDetails(card.dataset.name)
+        cardRecord(card.dataset.name)
           .then((d) => { card.querySelector(".picture").innerHTML = d.svg; card.classList.add("drawn"); })
           .catch((e) => { card.querySelector(".picture").textContent = e.message; })
           .finally(() => { busy -= 1; pump(); });
