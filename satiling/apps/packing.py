@@ -202,7 +202,7 @@ class Packer:
         workers = check_workers(workers)
         start = time.perf_counter()
         # CP-SAT stops itself at the limit; the timer stops the stages before it (the exact
-        # search, building CP-SAT's model: 30 s for Eternity), which look at the stop
+        # search, building CP-SAT's model), which look at the stop
         timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
         if timer is not None:
             timer.daemon = True
@@ -240,8 +240,8 @@ class Packer:
             return None
         if time_limit is not None:
             seconds = min(seconds, time_limit / 2)
-        # the stage's share holds its preparation too (over a minute for Eternity's 1.4 million
-        # placements), looked at between its steps
+        # the stage's share holds its preparation too (Eternity's 1.4 million placements take
+        # many times the share), looked at between its steps
         deadline = time.perf_counter() + seconds
 
         def check(part: float = 0.0) -> None:

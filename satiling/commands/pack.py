@@ -74,7 +74,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     threads = _threads(args)
     puzzle = catalog.load(args.name)
     hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
-    # the time limit counts from here: the model (a minute for Eternity) is built within it
+    # the time limit counts from here: the model (Eternity's is large) is built within it
     built, packer = within(args.time_limit, lambda: Packer(puzzle, args.objective))
     if not built:
         print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s "

@@ -111,7 +111,7 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
 def _bounded(req: Request, began: float, work: Callable[[], T]) -> T | None:
     """``work()`` within the run's time limit, which counts from ``began`` (the run's start):
     building the placements and the model counts, and a limit that runs out while they are built
-    (a minute for Eternity's 1.4 million placements) ends the run there.  None when it did."""
+    (Eternity's 1.4 million placements) ends the run there.  None when it did."""
     from ..signals import within
     left = None if req.time_limit is None else max(0.0, req.time_limit - (time.monotonic() - began))
     done, value = within(left, work)

@@ -279,8 +279,8 @@ def stem(source: str) -> str:
 # -- what is known before any search --------------------------------------------------------------
 def facts(source: str) -> dict[str, Any]:
     """What ``satiling info`` says of the puzzle (its facts and the model's sizes) and the
-    argument that settles it before a search, if any.  Slow on the largest puzzles (a minute
-    for Eternity's 1.4 million placements): the app runs it in a process of its own."""
+    argument that settles it before a search, if any.  Slow on the largest puzzles (Eternity's
+    1.4 million placements): the app runs it in a process of its own."""
     puzzle = catalog.load(source)
     info = dict(puzzle.info())
     shape = puzzle.model_shape()

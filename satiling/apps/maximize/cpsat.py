@@ -14,8 +14,8 @@ def run(job: MaxJob) -> MaxResult:
     more are asked for."""
     from ...signals import within
     job.fresh("cpsat")
-    # the time limit counts building the model (seconds on Eternity II): a limit that runs out
-    # first ends the run there, with no board
+    # the time limit counts building the model (longer than a short limit on Eternity II): a
+    # limit that runs out first ends the run there, with no board
     left = None if job.time_limit is None else \
         max(0.0, job.time_limit - (time.perf_counter() - job.start))
     built, made = within(left, lambda: _model(job.puzzle, job.greedy_start, job.hints))
