@@ -456,3 +456,18 @@ def test_patience_and_node_limit_stop_where_the_reference_stops(patience, limit)
     assert out["c"] == out["ref"]
     assert out["c"][0].status == "nodes"
     assert out["c"][1], "the search reported no board before it stopped"
+
+
+def test_the_cpsat_engine_reports_its_greedy_board_first():
+    """CP-SAT starts from a greedy board (a hint): that board is reported at once, so a run whose
+    time runs out before CP-SAT finds one still ends with a board (clue4: none in 0.5 s before)."""
+    from satiling.apps.maximize.cpsat import _cpsat, _model, greedy_board
+    pz = catalog.load("clue4")
+    made = _model(pz, True, False)
+    greedy = greedy_board(pz)
+    seen = []
+    # the time left for CP-SAT's search: its floor, a hundredth of a second
+    result = _cpsat(pz, *made, 1e-9, seen.append, 1, time.perf_counter())
+    assert seen and seen[0].solution == made[4] and len(made[4]) == len(greedy) == 72
+    assert seen[0].score == checked_score(pz, made[4]) > 0
+    assert result.solution and result.score == checked_score(pz, result.solution) >= seen[0].score

@@ -24,24 +24,34 @@ def run(job: MaxJob) -> MaxResult:
     return _cpsat(job.puzzle, *made, job.time_limit, job.on_improve, job.workers or 1, job.start)
 
 
-def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any, list[int]]:
-    """(the problem, CP-SAT's model maximising the matching joins, its variables, the joins),
-    hinted with the greedy board when asked."""
+def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any, list[int], list]:
+    """(the problem, CP-SAT's model maximising the matching joins, its variables, the joins, the
+    greedy board as placements when asked for and full, else []), the model hinted with it."""
     from ...backends.cpsat import to_cpsat
+    from ...families.edgematch import Tile
     problem, matched = puzzle.match_problem(hints=hints)
     model, x = to_cpsat(problem)
     model.maximize(sum(x[m] for m in matched))
+    greedy: list = []
     if greedy_start:
-        _hint(model, x, problem, greedy_board(puzzle, hints), puzzle)
-    return problem, model, x, matched
+        board = greedy_board(puzzle, hints)
+        _hint(model, x, problem, board, puzzle)
+        if len(board) == len(puzzle.squares()):
+            greedy = [Tile(r, c, p, rot) for (r, c), (p, rot) in sorted(board.items())]
+    return problem, model, x, matched, greedy
 
 
-def _cpsat(puzzle, problem, model, x, matched, time_limit, on_improve, workers, start) -> MaxResult:
+def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, workers,
+           start) -> MaxResult:
     from ortools.sat.python import cp_model
     from ...signals import Interrupt, in_thread
     primary = problem.primary_vars()
     joins = len(matched)
     best: dict[str, Any] = {"score": -1, "solution": []}
+    if greedy:                      # a board at once, whatever CP-SAT finds in the time left
+        best.update(score=score_of(puzzle, greedy), solution=greedy)
+        if on_improve:
+            on_improve(Improvement(best["score"], joins, time.perf_counter() - start, greedy))
 
     class Report(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
