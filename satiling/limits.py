@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 from typing import Any, Callable
 
 from .errors import SatilingError
@@ -18,6 +19,15 @@ from .errors import SatilingError
 MAX_SECONDS = 100_000_000
 #: the most workers (processes or CP-SAT threads) a run may ask for
 MAX_WORKERS = 1024
+
+
+def seconds_left(limit: float | None, since: float, floor: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic) -> float | None:
+    """What is left of a time limit of ``limit`` seconds counted from ``since`` (a reading of
+    ``clock``), at least ``floor``; None: no limit."""
+    if limit is None:
+        return None
+    return max(floor, limit - (clock() - since))
 
 
 def check_seconds(value: Any, what: str = "time_limit") -> float | None:

@@ -35,7 +35,7 @@ from ..engines.exactcover import ExactCover, matrix_of
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
 from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
-from ..limits import check_seconds, check_workers
+from ..limits import check_seconds, check_workers, seconds_left
 from ..search.exact import engine_solutions
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class Packer:
             if on_improve:
                 on_improve(result.value, result.seconds)
             return result
-        left = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
+        left = seconds_left(time_limit, start, floor=0.01, clock=time.perf_counter)
         return self._cpsat(start, left, workers, hint, on_improve, seed)
 
     def _exact_stage(self, start: float, time_limit: float | None, seconds: float,

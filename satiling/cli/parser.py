@@ -238,7 +238,8 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--threads", type=workers_arg, metavar="N",
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S",
-                   help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+                   help=f"give up after S seconds, building the model included (exit 3), at most "
+                        f"{MAX_SECONDS}")
     s.add_argument("--node-limit", type=whole(1, 10 ** 18), metavar="N",
                    help="give up after N nodes of the search, or N conflicts of a SAT solver or "
                         "CP-SAT (exit 3): the same work on every machine, for benchmarks")
@@ -287,8 +288,8 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         "fundamental domain of the board's symmetries; counts are the same)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.add_argument("--time-limit", type=seconds, metavar="S",
-                   help=f"stop cleanly after S seconds, keeping what was found (exit 3), at most "
-                        f"{MAX_SECONDS}")
+                   help=f"stop cleanly after S seconds, building the model included, keeping what "
+                        f"was found (exit 3), at most {MAX_SECONDS}")
     s.add_argument("--resume", metavar="FILE",
                    help="continue a stopped run without losing or repeating a solution: enumerate "
                         "appends to its solutions file FILE; count records finished cubes in FILE")

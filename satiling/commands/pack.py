@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, workers_arg
+from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, seconds_left, workers_arg
 from ..apps.packing import EXACT_SECONDS
 
 
@@ -27,7 +27,8 @@ def register(sub) -> None:
     s.add_argument("--objective", choices=("pieces", "area"), default="pieces",
                    help="maximise the pieces placed (default) or the cells covered")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",
-                   help=f"stop after S seconds with the best found, at most {MAX_SECONDS}")
+                   help=f"stop after S seconds with the best found (building the model counts), at "
+                        f"most {MAX_SECONDS}")
     s.add_argument("--threads", type=workers_arg, metavar="N",
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default 1)")
     # the old spelling: --workers means processes in count and enumerate, threads here
@@ -80,8 +81,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s "
               "(the time limit ran out while the model was built)", file=sys.stderr)
         return EXIT_TIMEOUT
-    left = None if args.time_limit is None else \
-        max(0.01, args.time_limit - (time.monotonic() - began))
+    left = seconds_left(args.time_limit, began, floor=0.01)
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)

@@ -112,15 +112,15 @@ def _bounded(req: Request, began: float, work: Callable[[], T]) -> T | None:
     """``work()`` within the run's time limit, which counts from ``began`` (the run's start):
     building the placements and the model counts, and a limit that runs out while they are built
     (Eternity's 1.4 million placements) ends the run there.  None when it did."""
+    from ..limits import seconds_left
     from ..signals import within
-    left = None if req.time_limit is None else max(0.0, req.time_limit - (time.monotonic() - began))
-    done, value = within(left, work)
+    done, value = within(seconds_left(req.time_limit, began), work)
     return value if done else None
 
 
-def _run_of(req: Request, engine: str, began: float | None = None) -> Any:
+def _run_of(req: Request, engine: str, began: float) -> Any:
     """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``; its time limit
-    counts from ``began`` (default: now)."""
+    counts from ``began``."""
     from ..search.stream import Run, Settings, symmetry_choice
     raw, group = symmetry_choice(req.raw, req.symmetry)
     if group == "rotations":
@@ -128,7 +128,7 @@ def _run_of(req: Request, engine: str, began: float | None = None) -> Any:
     problem = req.puzzle.problem(**req.options)
     solver = "cadical" if req.solver == "auto" else req.solver
     settings = Settings(raw, engine, solver, req.symmetry_breaking, req.workers, req.dask,
-                        req.time_limit, time.monotonic() if began is None else began, symmetry=group)
+                        req.time_limit, began, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
     if (req.workers or 1) > 1 and req.source is None:
         if not run.searcher.plans or run.space.plan() is None:

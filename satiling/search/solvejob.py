@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SatilingError
+from ..limits import seconds_left
 
 
 @dataclass
@@ -34,9 +35,7 @@ class SolveJob:
     def seconds_left(self) -> float | None:
         """The time limit less the time since ``started`` (building the model counts), at least a
         millisecond (a limit is positive); None: no limit."""
-        if self.time_limit is None:
-            return None
-        return max(1e-3, self.time_limit - (time.monotonic() - self.started))
+        return seconds_left(self.time_limit, self.started, floor=1e-3)
 
 
 @dataclass

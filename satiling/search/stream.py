@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
+from ..limits import seconds_left
 from ..signals import stop_on
 from .cubes import CubeResult, CubeSpace, Position
 from .runner import CubeRunner
@@ -54,9 +55,7 @@ class Settings:
     symmetry: str = "full"     # the group classes are taken under (symmetry.SYMMETRIES; raw: full)
 
     def seconds_left(self) -> float | None:
-        if self.time_limit is None:
-            return None
-        return max(0.0, self.time_limit - (time.monotonic() - self.started))
+        return seconds_left(self.time_limit, self.started)
 
     def __post_init__(self) -> None:
         if self.workers is not None and self.workers < 1:

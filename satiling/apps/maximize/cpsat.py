@@ -12,12 +12,12 @@ from .job import MaxJob
 def run(job: MaxJob) -> MaxResult:
     """The cpsat engine's entry in the engine table: the whole-board model, one thread unless
     more are asked for."""
+    from ...limits import seconds_left
     from ...signals import within
     job.fresh("cpsat")
     # the time limit counts building the model (longer than a short limit on Eternity II): a
     # limit that runs out first ends the run there, with no board
-    left = None if job.time_limit is None else \
-        max(0.0, job.time_limit - (time.perf_counter() - job.start))
+    left = seconds_left(job.time_limit, job.start, clock=time.perf_counter)
     built, made = within(left, lambda: _model(job.puzzle, job.greedy_start, job.hints))
     if not built:
         return MaxResult("UNKNOWN", 0, len(job.puzzle.joins()), [], 0.0)
@@ -44,6 +44,7 @@ def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any,
 def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, workers,
            start) -> MaxResult:
     from ortools.sat.python import cp_model
+    from ...limits import seconds_left
     from ...signals import Interrupt, in_thread
     primary = problem.primary_vars()
     joins = len(matched)
@@ -64,7 +65,7 @@ def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, w
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    limit = None if time_limit is None else max(0.01, time_limit - (time.perf_counter() - start))
+    limit = seconds_left(time_limit, start, floor=0.01, clock=time.perf_counter)
     if limit is not None:
         solver.parameters.max_time_in_seconds = limit
     solver.parameters.catch_sigint_signal = False     # a signal calls stop_search instead

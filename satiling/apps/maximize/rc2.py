@@ -19,7 +19,8 @@ def run(job: MaxJob) -> MaxResult:
 
 def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
     from ...children import run_in_child
-    left = None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start))
+    from ...limits import seconds_left
+    left = seconds_left(time_limit, start, clock=time.perf_counter)
     try:                                  # RC2 inside C cannot be stopped: a child, killed at the limit
         model = run_in_child(_rc2_model, problem, matched, time_limit=left)
     except TimeoutError:
