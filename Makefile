@@ -13,16 +13,20 @@ $(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c satilin
 	touch $@
 
 # one install with the test tools (not the package, then again with them: one build of the engines);
-# --no-compile: Python compiles the modules a run imports as it imports them, not all of them first
+# then every module compiled once, on every core: where PYTHONDONTWRITEBYTECODE is set Python never
+# keeps what it compiles, and the suite's hundreds of processes would each compile what they import
 $(VENV)/.test-tools: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --no-compile -e '.[test]'
+	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null
 	touch $(BIN)/satiling $@
 
 demo: $(BIN)/satiling
 	$(BIN)/satiling solve pentomino-6x10 --svg pentomino-6x10.svg
 
+# satiling's own modules compiled again where they changed (a quick look where none did)
 test: $(VENV)/.test-tools
+	$(BIN)/python -m compileall -q -j 0 satiling > /dev/null
 	$(BIN)/pytest
 
 bench: $(BIN)/satiling
