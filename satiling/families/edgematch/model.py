@@ -41,29 +41,40 @@ class EdgeModel:
     def _pruned(self, tiles: list[Tile]) -> list[Tile]:
         """Drop placements showing a colour the square across a join can never show (to a fixpoint).
 
-        Sets ``self.sides``: per kept tile, its (join, colour) pairs, used by the encodings."""
-        sides = [self._sides(t) for t in tiles]
+        Sets ``self.sides``: per kept tile, its sides off the rim in side order, each the number
+        ``side_key(join, colour, end)`` (``end`` 0 or 1 of the join), so that the sets here are of
+        integers and each test is one set operation; and ``self.domain``: per join, its colours."""
+        self.K = 1 + max(max(e) for e in self.pz.pieces)
+        ends = self._join_ends()
+        sides = [self._sides(t, ends) for t in tiles]
         while True:
-            shows: dict[tuple[int, int], set[int]] = defaultdict(set)    # (join, end) -> colours
-            for ts in sides:
-                for i, k, end in ts:
-                    shows[i, end].add(k)
-            domain = [shows[i, 0] & shows[i, 1] for i in range(len(self.joins))]
-            keep = [n for n, ts in enumerate(sides) if all(k in domain[i] for i, k, _ in ts)]
+            shows = set().union(*sides)
+            both = {x for x in shows if x ^ 1 in shows}         # shown at both ends of its join
+            keep = [n for n, ts in enumerate(sides) if both.issuperset(ts)]
             if len(keep) == len(tiles):
-                self.domain, self.sides = domain, sides
-                return tiles
+                break
             tiles, sides = [tiles[n] for n in keep], [sides[n] for n in keep]
+        self.domain = [set() for _ in self.joins]
+        for x in both:
+            if not x & 1:
+                i, k = divmod(x >> 1, self.K)
+                self.domain[i].add(k)
+        self.sides = sides
+        return tiles
 
-    def _sides(self, t: Tile) -> list[tuple[int, int, int]]:
-        """(join, colour, end 0 or 1 of the join) for each side of ``t`` that is not on the rim."""
-        e, sq = self.pz.edges(t.piece, t.rotation), (t.row, t.col)
-        out = []
-        for d in range(4):
-            i = self.join_at.get((sq, d))
-            if i is not None:
-                out.append((i, e[d], 0 if d in (E, S) else 1))
-        return out
+    def side_key(self, join: int, colour: int, end: int) -> int:
+        return (join * self.K + colour) * 2 + end
+
+    def _join_ends(self) -> dict[Square, list[tuple[int, int, int]]]:
+        """Per square, (side, side_key(join, 0, end)) for each side that is not on the rim."""
+        return {sq: [(d, self.side_key(self.join_at[sq, d], 0, 0 if d in (E, S) else 1))
+                     for d in range(4) if (sq, d) in self.join_at]
+                for sq in self.pz.squares()}
+
+    def _sides(self, t: Tile, ends: dict) -> tuple[int, ...]:
+        """The side keys of ``t`` (see :meth:`_pruned`)."""
+        e, two = self.pz.edges(t.piece, t.rotation), 2
+        return tuple(base + two * e[d] for d, base in ends[t.row, t.col])
 
     def _colour_vars(self, primary: bool) -> None:
         for i, j in enumerate(self.joins):
@@ -129,15 +140,17 @@ class EdgeModel:
             prob.exactly_one(by_piece[p], name=f"piece {p}")
         self._colour_vars(primary=False)
         # placement -> its join colours; join colour -> some placement showing it, on both sides
-        support: dict[tuple[int, int, int], list[int]] = defaultdict(list)   # (join, end, colour)
+        support: dict[int, list[int]] = defaultdict(list)                   # side key -> tiles
+        K = self.K
         for v, ts in zip(self.var_of.values(), self.sides):
-            for i, k, end in ts:
+            for key in ts:
+                i, k = divmod(key >> 1, K)
                 prob.add_clause((-v, self.colour[i][k]))
-                support[i, end, k].append(v)
+                support[key].append(v)
         for i in range(len(self.joins)):
             for end in (0, 1):
                 for k, x in self.colour[i].items():
-                    prob.add_clause([-x] + support[i, end, k])
+                    prob.add_clause([-x] + support[self.side_key(i, k, end)])
         self._pin(self.var_of)
 
     # -- compact (Heule) -----------------------------------------------------------------------
