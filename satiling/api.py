@@ -98,7 +98,7 @@ class Solvable:
         return None if answer.solution is None else Solution(self, answer.solution)   # type: ignore[arg-type]
 
     def count(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
-              solver: str = "cadical", workers: int | None = None, time_limit: float | None = None,
+              solver: str = "auto", workers: int | None = None, time_limit: float | None = None,
               symmetry_breaking: bool = True, resume: str | None = None, progress: bool = False,
               **options: Any) -> "Count":
         """The number of solutions: one per class of the board's symmetries (``symmetry="full"``,
@@ -120,7 +120,7 @@ class Solvable:
         return Count(answer.total, answer.stop, None if answer.stop is Stop.DONE else checkpoint)
 
     def solutions(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
-                  solver: str = "cadical", symmetry_breaking: bool = True,
+                  solver: str = "auto", symmetry_breaking: bool = True,
                   **options: Any) -> Iterator[Solution]:
         """Every solution, verified, as placements: one per symmetry class (the group as in
         :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
@@ -136,7 +136,7 @@ class Solvable:
         if self.obstruction() is not None:
             return
         raw, group = symmetry_choice(req.raw, req.symmetry)
-        settings = Settings(raw=raw, engine=engine, solver=req.solver,
+        settings = Settings(raw=raw, engine=engine, solver=req.sat_solver,
                             break_symmetry=req.symmetry_breaking, symmetry=group)
         space = cube_space(self, self.problem(**req.options), dict(req.options), settings)
         for sol in space_solutions(space, settings):

@@ -56,6 +56,8 @@ def sat_solver_arg(text: str) -> str:
     """An argparse type: a solver that enumerates with blocking clauses (``count``/``enumerate
     --solver``), checked whichever engine runs, so a misspelt name is never silently ignored."""
     from ..search.solve import enumeration_solver
+    if text == "auto":
+        return text
     try:
         return enumeration_solver(text)
     except SatilingError as e:
@@ -231,10 +233,10 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         + "; with --maximize-matches: " + engine_help("maximise"))
     s.add_argument("--solver", default="auto",
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
-                        "search (walk) on exact covers, else cadical; or backtrack; walk; cadical, "
-                        "glucose, kissat, minisat (SAT); race (cadical195 and cadical153 in two "
-                        "processes, the first answer wins; or A+B for any PySAT solvers); cpsat; "
-                        "scip, highs, cbc (MIP); or a PySAT name")
+                        "search (walk) on exact covers, else cadical; or cadical, glucose, kissat, "
+                        "minisat (SAT: the model, not the backtracker); race (cadical195 and "
+                        "cadical153 in two processes, the first answer wins; or A+B for any PySAT "
+                        "solvers); cpsat; scip, highs, cbc (MIP); or a PySAT name")
     s.add_argument("--threads", type=workers_arg, metavar="N",
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S",
@@ -280,9 +282,11 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--engine", choices=engine_names("count"), default="auto",
                    help="auto (default): the backtracker on edge matching where it applies, else the "
                         "exact-cover search where it applies, else SAT; " + engine_help("count"))
-    s.add_argument("--solver", default="cadical", type=sat_solver_arg,
-                   help="SAT solver for --engine sat and --proof: cadical (default), glucose, "
-                        "kissat, minisat or another PySAT name (--engine sat also takes cpsat)")
+    s.add_argument("--solver", default="auto", type=sat_solver_arg,
+                   help="the SAT solver that counts (named without --engine, it takes the place "
+                        "of the backtracker and the exact-cover search) and writes --proof's proof: "
+                        "cadical (the default where one is needed), glucose, kissat, minisat or "
+                        "another PySAT name; or cpsat")
     s.add_argument("--no-symmetry-breaking", action="store_true",
                    help="search every placement (by default one piece is restricted to a "
                         "fundamental domain of the board's symmetries; counts are the same)")

@@ -22,10 +22,14 @@ if TYPE_CHECKING:
 
 
 def choose(request: "Request") -> str:
-    """The engine that runs ``request``: its own when named, else the router's choice."""
-    from ..search.router import backtrack_answers, maximise_engine
+    """The engine that runs ``request``: its own when named, else the router's choice (a solver
+    named without an engine runs)."""
+    from ..search.router import backtrack_answers, maximise_engine, solver_engine
     if request.task == "maximise":
         return maximise_engine(request.puzzle, request.engine)
+    implied = solver_engine(request.task, request.engine, request.solver, bool(request.proof))
+    if implied is not None:
+        return implied
     counting = request.task in ("count", "enumerate")
     if backtrack_answers(request.puzzle, dict(request.options), request.engine, counting,
                          proof=bool(request.proof)):

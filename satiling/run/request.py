@@ -45,6 +45,11 @@ class Request:
     source: str | None = None            # the name or path worker processes rebuild the puzzle from
     extra: Mapping[str, Any] = field(default_factory=dict)   # a task's own settings (fill_order, ...)
 
+    @property
+    def sat_solver(self) -> str:
+        """The SAT solver of a count, an enumeration or a proof: ``solver``, CaDiCaL for auto."""
+        return "cadical" if self.solver == "auto" else self.solver
+
     def __post_init__(self) -> None:
         if not isinstance(self.puzzle, Puzzle):
             raise SatilingError(f"a run takes a puzzle (satiling.load, satiling.Polyform, ...), not "

@@ -126,8 +126,7 @@ def _run_of(req: Request, engine: str, began: float) -> Any:
     if group == "rotations":
         req.puzzle.rotations()          # a family that cannot tell refuses before any work
     problem = req.puzzle.problem(**req.options)
-    solver = "cadical" if req.solver == "auto" else req.solver
-    settings = Settings(raw, engine, solver, req.symmetry_breaking, req.workers, req.dask,
+    settings = Settings(raw, engine, req.sat_solver, req.symmetry_breaking, req.workers, req.dask,
                         req.time_limit, began, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
     if (req.workers or 1) > 1 and req.source is None:
@@ -172,7 +171,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     if req.proof and answer.stop is Stop.DONE:
         from ..search.proof import prove_complete
         answer.proof = prove_complete(run.space.problem, run.members(outcome.solutions), req.proof,
-                                      req.solver if req.solver != "auto" else "cadical")
+                                      req.sat_solver)
     return answer
 
 
@@ -247,7 +246,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     if req.proof and answer.stop is Stop.DONE:
         from ..search.proof import prove_complete
         answer.proof = prove_complete(run.space.problem, run.members(before + outcome.solutions),
-                                      req.proof, req.solver if req.solver != "auto" else "cadical")
+                                      req.proof, req.sat_solver)
     return answer
 
 

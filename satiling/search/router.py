@@ -3,6 +3,8 @@
 
     task               the model                                          auto runs
     -----------------  -------------------------------------------------  -------------------------
+    solve, count,      --solver named without --engine (no --proof for    that solver: SAT, MIP or
+    enumerate          count and enumerate)                               CP-SAT (solver_engine)
     solve              edge matching the backtracker takes (below)        backtrack
     solve              placements only, no clauses (an exact cover,       walk: the compiled exact
                        side constraints at the leaves)                    cover, else the Python walk
@@ -96,6 +98,21 @@ def model_engine(problem: Problem, asked: str = "auto") -> str:
     if asked != "auto":
         return asked
     return "walk" if walk_suits(problem) else "sat"
+
+
+def solver_engine(task: str, asked: str, solver: str, proof: bool) -> str | None:
+    """The engine a solver named without an engine asks for (None: none named, or an engine
+    named): a solver is named to run, so the backtracker and the exact-cover search, which take
+    none, step aside.  solve runs it by its own table (``auto``: SAT, MIP or CP-SAT); count and
+    enumerate by the ``sat`` engine (or ``cpsat``).  With a proof to write, a count's solver writes
+    it and the count's engine stays as below."""
+    if asked != "auto" or solver in ("auto", BACKTRACK, "walk"):
+        return None
+    if task == "solve":
+        return "auto"
+    if proof:
+        return None
+    return "cpsat" if solver == "cpsat" else "sat"
 
 
 def maximise_engine(puzzle: Any, asked: str = "auto") -> str:

@@ -99,3 +99,24 @@ def test_maximise_is_one_behaviour():
     scored = run_cli("score", "clue1", "best.json")
     assert scored.returncode == 0 and f"score {answer.score}/{answer.joins}" in scored.stdout
     assert satiling.load("clue1").verify(answer.solution)      # 60 of 60: a solution
+
+
+def test_a_solver_named_without_an_engine_runs():
+    """A SAT solver named without an engine runs (the README: ``solve b.toml --solver cadical``,
+    "the SAT model instead of the backtracker"): the backtracker and the exact-cover search,
+    which take no solver, step aside in every client.  With a proof to write, a count's solver
+    writes it and the count's engine stays the router's."""
+    from satiling.run import Request, count, solve
+    answer = solve(Request(satiling.load("clue1"), "solve", solver="glucose4"))
+    assert answer.engine != "backtrack" and "glucose4" in answer.how
+    cli = run_cli("solve", "clue1", "--solver", "glucose4")
+    assert cli.returncode == 0 and "by glucose4" in cli.stderr, cli.stderr
+    puzzle = satiling.load("clue1")
+    assert puzzle.verify(puzzle.solve(solver="glucose4"))
+    assert puzzle.verify(satiling.solve_puzzle(puzzle, solver="glucose4"))
+    counted = count(Request(satiling.load("soma-cube"), "count", solver="glucose4"))
+    assert (counted.engine, counted.total) == ("sat", 240)          # Conway and Guy's 240
+    assert satiling.load("soma-cube").count(solver="glucose4") == 240
+    cli = run_cli("count", "soma-cube", "--solver", "glucose4", "--quiet")
+    assert cli.returncode == 0 and cli.stdout.split() == ["240"], cli.stderr
+    assert count(Request(satiling.load("soma-cube"), "count")).engine == "auto"    # the walk
