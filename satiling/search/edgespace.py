@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.edgematch import EdgeBoard, Engine, Placed, rotate, split
+from ..errors import SatilingError
 from ..families.edgematch import EdgeMatchPuzzle, Tile
 from ..problem import Problem
 from .cubes import Cube, CubeResult, CubeSet, Position, symmetries_keeping_units
@@ -67,12 +68,14 @@ class EdgeCubes(CubeSet):
         pieces = self.boards[0].pieces
         return frozenset(self.var_of[r, c, p, rotate(pieces[p], rot)] for r, c, p, rot in placed)
 
-    def solutions(self, cube: int) -> Iterator[frozenset[int]]:
-        """The solutions of one cube, in search order.  The compiled search hands them over in
-        batches that grow from one board to :data:`BATCH` (the first solution of a hard board
-        comes at once; a cube of a clue puzzle may hold billions) and goes on where it stopped.
-        Ctrl-C and the time limit stop the search within milliseconds."""
+    def solutions(self, cube: int, part: Sequence[int] = ()) -> Iterator[frozenset[int]]:
+        """The solutions of one cube (of its ``part``: more table positions below its prefix), in
+        search order.  The compiled search hands them over in batches that grow from one board to
+        :data:`BATCH` (the first solution of a hard board comes at once; a cube of a clue puzzle
+        may hold billions) and goes on where it stopped.  Ctrl-C and the time limit stop the
+        search within milliseconds."""
         b, *prefix = self.cubes[cube]
+        prefix += part
         found: list[list[Placed]] = []
         engine = self.engine(b)
         engine.search.reset()
@@ -86,6 +89,34 @@ class EdgeCubes(CubeSet):
                 return
             batch = min(2 * batch, BATCH)
             status = engine.solutions(prefix, limit=batch, on_solution=found.append, resume=True)
+
+    # -- parts of a cube: where a stopped count stood -----------------------------------------------
+    def parts(self, cube: int, left: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+        """What to search of cube ``cube``, as parts (table positions below its prefix): ``left``
+        (the parts a stopped count left, as written in its checkpoint: :func:`part_record`) with
+        the first of them, where the stop came, split into its children -- so a count resumed
+        again and again goes deeper into the part it keeps being stopped in, and never searches
+        again what it finished.  A fresh cube (``left`` ``[()]``) is split into its children."""
+        b, *prefix = self.cubes[cube]
+        engine = self.engine(b)
+        parts = [tuple(x - 1 for x in part) for part in left]
+        for part in parts:
+            self._check_part(engine, prefix, part)
+        if not parts:
+            return []
+        first, rest = parts[0], parts[1:]
+        children = engine.children(prefix + list(first)) if len(prefix) + len(first) < len(engine.plan.steps) else []
+        return [first + (c,) for c in children] + rest if children else parts
+
+    @staticmethod
+    def _check_part(engine: Engine, prefix: list[int], part: tuple[int, ...]) -> None:
+        """A part read from a checkpoint must be a path of the search below the cube's prefix."""
+        path = list(prefix)
+        for x in part:
+            if x not in engine.children(path):
+                raise SatilingError("a cube searched in part names a placement its search never "
+                                    "meets there (a checkpoint of another run?); left unchanged")
+            path.append(x)
 
     # -- the owner rule ----------------------------------------------------------------------------
     def owns(self, cube: int, solution: frozenset[int]) -> bool:
@@ -198,6 +229,12 @@ class EdgePlan:
         return EdgeRunner(_worker_cubes(self)).run(cube, raw, keep, verify=False)
 
 
+def part_records(parts: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """Parts as a checkpoint writes them: each table position plus one (a checkpoint's parts are
+    read as non-zero numbers, the literals of a model's cubes)."""
+    return [tuple(x + 1 for x in part) for part in parts]
+
+
 #: a worker's cubes (with their compiled engines), one per thread, kept across tasks
 _WORKER = threading.local()
 
@@ -212,8 +249,9 @@ def _worker_cubes(plan: EdgePlan) -> EdgeCubes:
 
 class EdgeRunner(CubeRunner):
     """Runs the cubes of an :class:`EdgeSpace` (or a worker's :class:`EdgeCubes`) in this
-    process, as :class:`.runner.CubeRunner` runs a model's.  A stopped cube keeps its count so
-    far (``partial``) but no position inside it: a resumed count runs it again.
+    process, as :class:`.runner.CubeRunner` runs a model's.  A cube is searched part by part (its
+    children, :meth:`EdgeCubes.parts`): a stopped count keeps the parts left (:attr:`position`),
+    and a resumed one searches only those.
 
     Counting where every solution found is its class's owner (the corner pinned, or no symmetry)
     runs in the compiled search alone, which counts boards an order of magnitude faster than
@@ -228,7 +266,8 @@ class EdgeRunner(CubeRunner):
         self.engine = "backtrack"
         self._sat = None
         self._count = self._partial = 0
-        self._counting: tuple[Engine, int] | None = None    # (engine, members per class)
+        # (engine, members per class, solutions counted before its part)
+        self._counting: tuple[Engine, int, int] | None = None
         self.on_progress: Callable[[float], None] = lambda part: None
         self.position: Position | None = None
 
@@ -236,8 +275,8 @@ class EdgeRunner(CubeRunner):
     def partial(self) -> int:
         """Solutions counted in the cube in progress."""
         if self._counting is not None:
-            engine, members = self._counting
-            return engine.search.solutions * members
+            engine, members, before = self._counting
+            return before + engine.search.solutions * members
         return self._partial
 
     @partial.setter
@@ -245,10 +284,24 @@ class EdgeRunner(CubeRunner):
         self._partial = n
 
     def owners(self, cube: int, within: Sequence[Cube] = ((),), done: float = 0.0) -> Iterator[frozenset[int]]:
-        self.position = None
-        for sol in self.space.solutions(cube):
-            if self.space.owns(cube, sol):
-                yield sol
+        """The owners of cube ``cube``, part by part (:meth:`EdgeCubes.parts`), keeping
+        :attr:`position` before each part (the solutions counted then are those of the parts
+        before it)."""
+        parts = self.space.parts(cube, within)
+        for k, part in enumerate(parts):
+            self.position = Position(cube, self._count, part_records(parts[k:]),
+                                     done + (1 - done) * k / len(parts))
+            for sol in self.space.solutions(cube, part):
+                if self.space.owns(cube, sol):
+                    yield sol
+            self._part_done(cube, self._count, parts, k, done)
+
+    def _part_done(self, cube: int, counted: int, parts: list[tuple[int, ...]], k: int, done: float) -> None:
+        """Part ``k`` searched, ``counted`` solutions so far: the position after it, then the
+        progress heard (a stop there keeps that position)."""
+        share = done + (1 - done) * (k + 1) / len(parts)
+        self.position = Position(cube, counted, part_records(parts[k + 1:]), share)
+        self.on_progress(share)
 
     def run(self, cube: int, raw: bool, keep: bool = False, verify: bool = True,
             progress: Callable[[int], None] | None = None, within: Sequence[Cube] = ((),),
@@ -257,34 +310,44 @@ class EdgeRunner(CubeRunner):
         without a verifier here, in a worker, the owners go back to be verified), or in the
         compiled search alone (the class doc)."""
         if keep or not (self.space.pinned or self.space.group.order == 1):
-            return super().run(cube, raw, keep or not verify, verify, progress)
+            return super().run(cube, raw, keep or not verify, verify, progress, within, counted, done)
         start = time.process_time()
         self.position = None
-        result = self._run_compiled(cube, raw, verify)
+        result = self._run_compiled(cube, raw, verify, within, counted, done)
         if progress is not None:
-            progress(result.count)
+            progress(result.count - counted)
         self.position = Position(cube, result.count, [], 1.0)
         result.cpu, result.worker = time.process_time() - start, os.getpid()
         return result
 
-    def _run_compiled(self, cube: int, raw: bool, verify: bool) -> CubeResult:
+    def _run_compiled(self, cube: int, raw: bool, verify: bool, within: Sequence[Cube], counted: int,
+                      done: float) -> CubeResult:
+        """The cube's parts in turn (:meth:`owners`' :attr:`position` too), the first solution met
+        verified; the count includes ``counted``, the classes are this run's."""
         space = self.space
         b, *prefix = space.cubes[cube]
         engine = space.engine(b)
-        engine.search.reset()
         members = space.group.order if raw else 1
-        first: list[list[Placed]] = []
-        self._counting = (engine, members)
-        try:
-            status = engine.solutions(prefix, limit=1, on_solution=first.append)
-            sample = [tuple(sorted(space.variables(first[0])))] if first else []
-            if sample and verify:
-                space.verify_class(frozenset(sample[0]), raw)   # type: ignore[attr-defined]
-            if status == "limit":
-                engine.solutions(prefix, resume=True)
-            classes = engine.search.solutions
-        finally:
-            self._partial, self._counting = self.partial, None
+        parts = space.parts(cube, within)
+        total, sample = counted, []
+        for k, part in enumerate(parts):
+            self.position = Position(cube, total, part_records(parts[k:]), done + (1 - done) * k / len(parts))
+            engine.search.reset()
+            self._counting = (engine, members, total)
+            first: list[list[Placed]] = []
+            try:
+                at = prefix + list(part)
+                status = engine.solutions(at, limit=0 if sample else 1, on_solution=first.append)
+                if first and not sample:
+                    sample = [tuple(sorted(space.variables(first[0])))]
+                    if verify:
+                        space.verify_class(frozenset(sample[0]), raw)   # type: ignore[attr-defined]
+                if status == "limit":
+                    engine.solutions(at, resume=True)
+                total += engine.search.solutions * members
+            finally:
+                self._partial, self._counting = self.partial, None
+            self._part_done(cube, total, parts, k, done)
         self._partial = 0
         # the sample goes back with the count, for a driver of workers to verify
-        return CubeResult(cube, count=classes * members, classes=classes, owners=sample)
+        return CubeResult(cube, count=total, classes=(total - counted) // members, owners=sample)

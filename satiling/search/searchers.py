@@ -8,8 +8,8 @@ takes part:
 * ``runner``: what runs one cube in this process;
 * ``cube_solutions``: a model engine's solutions of one cube, for :class:`.runner.CubeRunner`;
 * ``stream``: every solution of a model, for :func:`solutions`;
-* ``knows_position``: a stopped cube resumes where it stood (only the compiled exact-cover search
-  can say where that is);
+* ``knows_position``: a stopped cube resumes where it stood (the compiled exact-cover search says
+  where that is; the backtracker searches a cube part by part);
 * ``plans``: workers may run the cubes from the space's plan alone (the matrix, or the
   backtracker's boards), without rebuilding the puzzle.
 """
@@ -105,7 +105,7 @@ class _Backtrack(Searcher):
 WALK = _Walk("walk", knows_position=True, plans=True)
 SAT = _Sat("sat")
 CPSAT = _Cpsat("cpsat")
-BACKTRACK = _Backtrack("backtrack", plans=True)
+BACKTRACK = _Backtrack("backtrack", knows_position=True, plans=True)
 
 
 def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:

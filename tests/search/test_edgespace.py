@@ -83,9 +83,31 @@ def test_a_stopped_count_resumes_without_losing_or_repeating(tmp_path):
         assert out.complete == (calls == 0)
     assert out.total == want
     records = [json.loads(line) for line in Path(checkpoint).read_text().splitlines()[1:]]
-    cubes = [r["cube"] for r in records]
+    cubes = [r["cube"] for r in records if "left" not in r]
     assert len(cubes) == len(set(cubes)) == len(run.space.cubes) > 1
+    # the stops came inside cubes, whose parts left were kept (a resumed count searched only those)
+    assert any("left" in r for r in records)
     assert json.loads(Path(checkpoint).read_text().splitlines()[0])["engine"] == "backtrack"
+
+
+def test_a_part_stopped_in_again_is_split_deeper(tmp_path):
+    """A cube is searched part by part: fresh, its children; resumed, the part the stop came in
+    split into its children and the parts after it as they were, so a count stopped again and
+    again in one part still moves on.  A part its search never meets is refused."""
+    from satiling.errors import SatilingError
+    from satiling.search.edgespace import part_records
+    path = board(tmp_path, 5, 5, 2, 4, 1)
+    puzzle = catalog.load(path)
+    space = Run(path, puzzle, puzzle.problem(), {}, Settings(engine="backtrack")).space
+    cube = max(range(len(space.cubes)), key=lambda i: space.estimates[i])
+    fresh = space.parts(cube, [()])
+    assert len(fresh) > 1 and all(len(p) == 1 for p in fresh)
+    again = space.parts(cube, part_records(fresh))
+    assert again[-(len(fresh) - 1):] == fresh[1:]
+    deeper = again[:len(again) - len(fresh) + 1]
+    assert deeper and all(len(p) == 2 and p[0] == fresh[0][0] for p in deeper)
+    with pytest.raises(SatilingError, match="never meets"):
+        space.parts(cube, [(10 ** 6,)])
 
 
 def test_a_cut_solutions_file_resumes_to_the_whole_enumeration(tmp_path, capsys):
