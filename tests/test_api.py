@@ -195,3 +195,18 @@ def test_islice_stops_the_search():
     puzzle = satiling.load("pentomino-6x10")
     two = list(itertools.islice(puzzle.solutions(raw=True), 2))
     assert len(two) == 2 and all(puzzle.verify(s) for s in two)
+
+
+def test_nothing_the_library_is_given_is_silently_dropped():
+    """A misspelt keyword is refused whatever its value (``symmetry_breakng=False`` meant
+    symmetry breaking off); a bad pair of arguments is refused at the call of ``solutions()``,
+    not at its first solution; a solver for an engine that takes none is refused."""
+    puzzle = satiling.load("pentomino-3x20")
+    for typo in ({"symmetry_breakng": False}, {"tme_limit": 0}, {"rw": None}):
+        with pytest.raises(SatilingError, match="does not apply"):
+            puzzle.count(**typo)
+    assert puzzle.count(hints=False) == 2            # another family's option, left off: harmless
+    with pytest.raises(SatilingError, match="choose one"):
+        puzzle.solutions(raw=True, symmetry="full")
+    with pytest.raises(SatilingError, match="takes no solver"):
+        puzzle.count(engine="walk", solver="glucose4")

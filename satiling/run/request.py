@@ -58,6 +58,7 @@ class Request:
             raise SatilingError(f"unknown task {self.task!r} (choose from {', '.join(TASKS)})")
         engines.check(self.task, self.engine)
         _check_solver(self.task, self.solver)
+        _check_solver_engine(self)
         object.__setattr__(self, "options", _checked_options(self.puzzle, self.options))
         for name in ("raw", "symmetry_breaking"):
             if not isinstance(getattr(self, name), bool):
@@ -117,16 +118,25 @@ def _check_solver(task: str, solver: Any) -> None:
         enumeration_solver(solver)
 
 
+def _check_solver_engine(req: "Request") -> None:
+    """A count's or an enumeration's solver is for the SAT engine, or for the proof: an engine
+    named that takes none, with no proof to write, would leave it unused."""
+    if req.task in ("count", "enumerate") and req.solver != "auto" and not req.proof \
+            and req.engine not in ("auto", "sat", req.solver):
+        raise SatilingError(f"the {req.engine} engine takes no solver (got {req.solver}): drop it, "
+                            "or choose the sat engine")
+
+
 def _check_symmetry(raw: bool, symmetry: Any) -> None:
-    from ..search.symmetry import SYMMETRIES
-    if symmetry is not None and symmetry not in SYMMETRIES:
-        raise SatilingError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
+    from ..search.stream import symmetry_choice
+    symmetry_choice(raw, symmetry)          # an unknown group, or raw with a group, refused
 
 
 def _checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
     """The model options, each known to the puzzle's family and of its kind (a flag is a bool, an
-    ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped."""
-    from ..registry import family
+    ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped (an
+    unset option of another family too, but never a name no family knows: a misspelling)."""
+    from ..registry import families, family
     if not isinstance(options, Mapping):
         raise SatilingError(f"model options are keyword arguments, not {type(options).__name__}")
     known = {opt.key: opt for opt in family(puzzle.family).options}
@@ -134,7 +144,8 @@ def _checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
     for key, value in options.items():
         opt = known.get(key)
         if opt is None:
-            if value in (None, False):
+            anywhere = any(o.key == key for f in families().values() for o in f.options)
+            if anywhere and (value is None or value is False):
                 continue
             raise SatilingError(f"option {key!r} does not apply to {puzzle.family} puzzles"
                                 + (f" (its options: {', '.join(known)})" if known else ""))

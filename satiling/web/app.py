@@ -292,22 +292,35 @@ async def post_run(request: Request) -> Response:
     return JSONResponse({"id": web_.runs.submit(spec)})
 
 
+#: the fields of a run's request (POST /api/runs)
+REQUEST_FIELDS = ("puzzle", "task", "engine", "time_limit", "raw", "symmetry")
+
+
 def checked_spec(web_: Web, body: dict[str, Any]) -> Spec:
     """The run asked for, checked by :class:`satiling.run.Request` here (a bad argument is a 400
     before anything is queued) and again in the child that runs it."""
     from ..run import Request as RunRequest
+    unknown = sorted(set(body) - set(REQUEST_FIELDS))
+    if unknown:
+        raise FieldError(f"unknown field {unknown[0]!r} (a run takes {', '.join(REQUEST_FIELDS)})", unknown[0])
     name = body.get("puzzle")
     source = source_of(web_.store, name)
     task = body.get("task", "solve")
     if task not in RUN_TASKS:
         raise FieldError(f"unknown task {task!r} (choose from {', '.join(RUN_TASKS)})", "task")
+    for field, unset in (("raw", False), ("symmetry", None)):
+        if task not in ("count", "enumerate") and body.get(field, unset) != unset:
+            raise FieldError(f"{field} applies to count and enumerate, not {task}", field)
     time_limit = body.get("time_limit")
-    spec = Spec(puzzle=name, source=source, task=task, engine=body.get("engine") or "auto",
+    spec = Spec(puzzle=name, source=source, task=task, engine=body.get("engine", "auto"),
                 time_limit=time_limit, raw=body.get("raw", False), symmetry=body.get("symmetry"))
     puzzle = web_.puzzles.load(source)
     try:
-        RunRequest(puzzle, task, engine=spec.engine, time_limit=time_limit, raw=spec.raw,
-                   symmetry=spec.symmetry, source=source)
+        from ..run.engines import choose
+        req = RunRequest(puzzle, task, engine=spec.engine, time_limit=time_limit, raw=spec.raw,
+                         symmetry=spec.symmetry, source=source)
+        if task != "maximise":          # an engine that cannot take the model (maximise: below)
+            choose(req)
     except SatilingError as e:
         raise FieldError(str(e), _field_of(str(e))) from None
     if task == "maximise" and not hasattr(puzzle, "match_problem"):

@@ -245,7 +245,14 @@ def test_bad_run_arguments_are_400_and_nothing_queued(client):
     for body, field in (({"puzzle": "pentomino-3x20", "task": "count", "engine": "nope"}, "engine"),
                         ({"puzzle": "pentomino-3x20", "task": "dance"}, "task"),
                         ({"puzzle": "pentomino-3x20", "task": "maximise"}, "task"),
-                        ({"puzzle": "pentomino-3x20", "task": "count", "time_limit": -1}, "time_limit")):
+                        ({"puzzle": "pentomino-3x20", "task": "count", "time_limit": -1}, "time_limit"),
+                        # nothing silently dropped: an unknown field, a count's group on a solve,
+                        # raw against a group, an engine that cannot take the model
+                        ({"puzzle": "pentomino-3x20", "task": "count", "solver": "glucose4"}, "solver"),
+                        ({"puzzle": "pentomino-3x20", "task": "solve", "raw": True}, "raw"),
+                        ({"puzzle": "pentomino-3x20", "task": "count", "raw": True, "symmetry": "full"},
+                         "symmetry"),
+                        ({"puzzle": "iqlink-starter", "task": "solve", "engine": "backtrack"}, "engine")):
         r = client.post("/api/runs", json=body)
         assert r.status_code == 400 and r.json()["field"] == field, r.text
     assert client.post("/api/runs", json={"puzzle": "../etc/passwd", "task": "count"}).status_code == 404

@@ -487,9 +487,11 @@
     const body = {
       puzzle: $("watch-puzzle").value, task, engine: $("engine").value,
       time_limit: limit === "" ? null : Number(limit),
-      raw: symmetry === "none",
-      symmetry: symmetry === "" || symmetry === "none" ? null : symmetry,
     };
+    if (task === "count" || task === "enumerate") {   // the group is a count's (the server refuses it elsewhere)
+      body.raw = symmetry === "none";
+      body.symmetry = symmetry === "" || symmetry === "none" ? null : symmetry;
+    }
     try {
       const { id } = await api("api/runs", body);
       refreshRuns();
