@@ -49,6 +49,9 @@ def solve_solver(request: "Request") -> str:
     backtracker does not answer (``--engine`` with ``--solver``)."""
     engine, solver = request.engine, request.solver
     if engine == "race":
+        if solver not in (AUTO, "race") and "+" not in solver:
+            raise SatilingError(f"--engine race races SAT solvers named A+B (default: two CaDiCaLs), "
+                                f"not --solver {solver}")
         return solver if "+" in solver else "race"
     if engine == "sat":
         if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:

@@ -103,6 +103,9 @@ def _check_node_limit(req: "Request") -> None:
         raise SatilingError(f"a node limit stops a solve; {req.task} stops by a time limit")
     if (req.workers or 1) > 1 or req.dask:
         raise SatilingError("a node limit counts one search: drop --workers / --dask")
+    if (req.threads or 1) > 1:
+        raise SatilingError("a node limit counts one search: CP-SAT runs on one thread under it "
+                            "(the same work on every machine); drop --threads")
     if req.proof:
         raise SatilingError("a proof of no solution needs the whole search: drop the node limit")
     if req.engine != engines.AUTO and engines.row(req.engine).unit is None:

@@ -260,6 +260,10 @@ def check_maximise(req: Request) -> None:
         raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
     if (req.workers or 1) > 1 or req.dask:
         raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
+    if req.proof:
+        raise SatilingError("--proof proves there is no solution; --maximize-matches writes no proof")
+    if req.solver != "auto":
+        raise SatilingError(f"--maximize-matches chooses by --engine, not --solver {req.solver}")
 
 
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:

@@ -311,7 +311,8 @@ def _check_loop(problem: Problem, solve_once: Callable[[], frozenset[int] | str]
 def _solve_cpsat(problem: Problem, name: str, assumptions: Sequence[int],
                  workers: int | None, node_limit: int | None = None) -> SolveResult:
     """CP-SAT with ``workers`` search threads (None: one per core), here (in the child);
-    ``node_limit``: conflicts in all (its lazy-cut rounds together)."""
+    ``node_limit``: conflicts in all (its lazy-cut rounds together), on one thread (CP-SAT counts
+    a budget of conflicts per thread, and threads race: one thread is the same work anywhere)."""
     from ortools.sat.python import cp_model
     from ..backends.cpsat import add_clause, to_cpsat
     model, x = to_cpsat(problem)
@@ -323,7 +324,7 @@ def _solve_cpsat(problem: Problem, name: str, assumptions: Sequence[int],
     def solve_once() -> frozenset[int] | str:
         nonlocal used
         solver = cp_model.CpSolver()
-        solver.parameters.num_workers = workers or os.cpu_count() or 1
+        solver.parameters.num_workers = 1 if node_limit is not None else workers or os.cpu_count() or 1
         if node_limit is not None:
             solver.parameters.max_number_of_conflicts = max(1, node_limit - used)
         status = solver.solve(model)

@@ -469,3 +469,24 @@ def test_verify_and_render_refuse_a_file_of_another_puzzle(capsys, tmp_path):
     body.write_text(out.read_text().splitlines()[1] + "\n")
     assert "line 1 names puzzle 'pentomino-3x20'" in _refused(capsys, ["verify", "pentomino-6x10", str(body)])
     assert main(["verify", "pentomino-3x20", str(out)]) == 0
+
+
+# -- 8. options that would be left unused ---------------------------------------------------------------
+@pytest.mark.parametrize("argv, says", [
+    (["solve", "pentomino-3x20", "--engine", "race", "--solver", "glucose"], "A+B"),
+    (["solve", "clue1", "--maximize-matches", "--proof", "p.drat"], "writes no proof"),
+    (["solve", "clue1", "--maximize-matches", "--solver", "glucose"], "--engine"),
+    (["solve", "pentomino-3x20", "--solver", "cpsat", "--node-limit", "5", "--threads", "2"], "one thread"),
+    (["count", "pentomino-3x20", "--engine", "walk", "--solver", "glucose"], "takes no solver"),
+])
+def test_an_option_the_run_would_not_use_is_refused(tmp_path, monkeypatch, capsys, argv, says):
+    monkeypatch.chdir(tmp_path)
+    assert says in _refused(capsys, argv)
+    assert list(tmp_path.iterdir()) == []            # no best board, no proof file begun
+
+
+def test_a_node_limit_stops_cpsat_on_every_machine(capsys):
+    """CP-SAT counts a budget of conflicts per thread: under a node limit it runs on one, so the
+    limit stops it (it ran on every core, to the time limit, before)."""
+    assert main(["solve", "pentomino-6x10", "--solver", "cpsat", "--node-limit", "5", "--time-limit", "20"]) == 3
+    assert "node limit" in capsys.readouterr().err
