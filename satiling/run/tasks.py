@@ -82,6 +82,34 @@ class MaxAnswer:
     stopped_by: BaseException | None = field(default=None, repr=False)
 
 
+# -- settings only some engines use ------------------------------------------------------------------
+#: (task, setting) -> the engines that use it: given to another engine, it would be left unused, so
+#: the run refuses it (a solve by "auto" runs --solver's engine: cpsat for --solver cpsat)
+USED_BY: dict[tuple[str, str], tuple[str, ...]] = {
+    ("solve", "seed"): ("backtrack",),
+    ("solve", "threads"): ("cpsat",),
+    ("solve", "fill_order"): (),
+    ("maximise", "seed"): ("backtrack", "lns"),
+    ("maximise", "threads"): ("backtrack", "cpsat"),
+    ("maximise", "fill_order"): ("backtrack",),
+}
+
+
+def check_used(req: Request, engine: str) -> None:
+    """SatilingError if a setting of ``req`` is one that ``engine`` leaves unused (:data:`USED_BY`)."""
+    if req.task == "solve" and engine == "auto" and solve_solver(req) == "cpsat":
+        engine = "cpsat"
+    given = {"seed": req.seed is not None, "threads": req.threads is not None,
+             "fill_order": bool(req.extra.get("fill_order"))}
+    for setting, on in given.items():
+        users = USED_BY.get((req.task, setting))
+        if on and users is not None and engine not in users:
+            flag = "--" + setting.replace("_", "-")
+            where = f"the {' and '.join(users)} engine{'s' if len(users) > 1 else ''}" if users \
+                else "--maximize-matches"
+            raise SatilingError(f"{flag} is for {where}; this run's engine ({engine}) does not use it")
+
+
 # -- solve ------------------------------------------------------------------------------------------
 def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     """One verified solution, or none (proved by the search, by an argument before it, or by a
@@ -92,6 +120,7 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
         raise SatilingError(f"solve takes a solve request, not {req.task}")
     began = time.monotonic()
     engine = choose(req)
+    check_used(req, engine)
     job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), time_limit=req.time_limit,
                    node_limit=req.node_limit, workers=req.workers, threads=req.threads,
                    dask=req.dask, seed=req.seed, proof=req.proof, started=began)
@@ -264,6 +293,11 @@ def check_maximise(req: Request) -> None:
         raise SatilingError("--proof proves there is no solution; --maximize-matches writes no proof")
     if req.solver != "auto":
         raise SatilingError(f"--maximize-matches chooses by --engine, not --solver {req.solver}")
+    extra = sorted(set(req.options) - {"hints"})
+    if extra:
+        raise SatilingError(f"--{extra[0].replace('_', '-')} is an option of the SAT model; "
+                            "--maximize-matches takes --hints only")
+    check_used(req, choose(req))
 
 
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
@@ -271,11 +305,9 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     ``events.improve`` as it is found; a full score is a solution, verified."""
     from dataclasses import replace
     from ..apps.maximize import default_tuning, maximize_matches
-    from ..options import check_known
     from ..signals import exit_code
     events = events or Events()
     check_maximise(req)
-    check_known(req.puzzle.family, {k: v for k, v in req.options.items() if k != "hints"}, set())
     engine = choose(req)
     tuning = default_tuning(req.puzzle)
     if req.extra.get("fill_order"):

@@ -490,3 +490,17 @@ def test_a_node_limit_stops_cpsat_on_every_machine(capsys):
     limit stops it (it ran on every core, to the time limit, before)."""
     assert main(["solve", "pentomino-6x10", "--solver", "cpsat", "--node-limit", "5", "--time-limit", "20"]) == 3
     assert "node limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["solve", "pentomino-3x20", "--seed", "5"], "--seed is for the backtrack engine"),
+    (["solve", "pentomino-3x20", "--threads", "2"], "--threads is for the cpsat engine"),
+    (["solve", "clue1", "--fill-order", "comb"], "--fill-order is for --maximize-matches"),
+    (["solve", "clue1", "--maximize-matches", "--engine", "cpsat", "--seed", "2"], "backtrack and lns"),
+    (["solve", "clue1", "--maximize-matches", "--engine", "rc2", "--threads", "2"], "backtrack and cpsat"),
+    (["solve", "clue1", "--maximize-matches", "--engine", "cpsat", "--fill-order", "comb"], "backtrack engine"),
+])
+def test_a_setting_the_engine_does_not_use_is_refused(tmp_path, monkeypatch, capsys, argv, says):
+    monkeypatch.chdir(tmp_path)
+    assert says in _refused(capsys, argv)
+    assert list(tmp_path.iterdir()) == []

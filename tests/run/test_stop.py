@@ -99,8 +99,9 @@ def test_a_limit_of_solutions_is_stop_limit():
     ("eternity2", "backtrack", "auto", 1000), ("eternity2", "auto", "auto", 1000),
 ])
 def test_a_node_limit_stops_a_solve_with_stop_nodes(name, engine, solver, nodes):
-    """Nodes of the compiled searches, conflicts of a SAT solver and of CP-SAT: one Stop."""
-    answer = solve(Request(satiling.load(name), "solve", engine, solver, node_limit=nodes, threads=1))
+    """Nodes of the compiled searches, conflicts of a SAT solver and of CP-SAT: one Stop (CP-SAT
+    on one thread under a node limit, whatever the cores)."""
+    answer = solve(Request(satiling.load(name), "solve", engine, solver, node_limit=nodes))
     assert answer.stop is Stop.NODES and answer.solution is None
 
 
