@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..engines.exactcover import ExactCover, Matrix, matrix_of
+from ..errors import SatilingError
 from ..families.base import Puzzle
 from ..problem import Problem
 from .exact import engine_solutions
@@ -276,6 +277,7 @@ class CubeSpace(CubeSet):
         self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction])
         self.matrix = matrix_of(self.problem, puzzle.cover_board(self.problem))
         self._engine: ExactCover | None = None
+        self._splitter: _Splitter | None = None
         self._members_checked = False
         self.estimates: list[float] = []
         if any(len(c) == 0 for c in problem.clauses):
@@ -299,6 +301,34 @@ class CubeSpace(CubeSet):
             for sol in self.expand(rep, raw):
                 self.puzzle.verify(self.problem.decode(sol))
             self._members_checked = True
+
+    def parts(self, cube: int, left: Sequence[Cube]) -> list[Cube]:
+        """What to search of cube ``cube`` by a solver (SAT, CP-SAT), as parts (placements taken
+        beyond the cube's own): ``left`` (the parts a stopped count left; ``[()]``: all of it)
+        with the first, where the stop came, split by the splitter's most constrained group --
+        so a count resumed again and again goes deeper into the part it keeps being stopped in
+        and never searches again what it finished."""
+        parts = [tuple(p) for p in left]
+        if not parts:
+            return []
+        if self._splitter is None:
+            self._splitter = _Splitter(self.problem)
+        s, first = self._splitter, parts[0]
+        node, taken = s.root(), {u for u in self.problem.units if u > 0}
+        for v in self.cubes[cube] + first:
+            if not 0 < v <= self.problem.num_vars:
+                raise SatilingError("a cube searched in part names a placement the model does not "
+                                    "have (a checkpoint of another run?); left unchanged")
+            if v in taken:
+                continue
+            if node is None or not node.alive[v]:
+                return parts                      # (no solution there: the solver says so)
+            node, taken = s.choose(node, v), taken | {v}
+        kids = s.children(node)
+        if kids is None:
+            return parts
+        # one part per live placement of an open exactly-one group: a partition of its solutions
+        return [first + (kid.lits[-1],) for kid in kids] + parts[1:]
 
     def exact_cover(self) -> ExactCover | None:
         """The compiled search over the restricted problem (None: not an exact cover)."""

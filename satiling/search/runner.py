@@ -42,6 +42,9 @@ class CubeRunner:
     def owners(self, cube: int, within: Sequence[Cube] = ((),), done: float = 0.0) -> Iterator[frozenset[int]]:
         """The solutions of cube ``cube`` that own their class (see the module doc); ``within``:
         only those in these parts of it (what a stopped count left, ``done`` of the cube)."""
+        if self.searcher.by_parts:
+            yield from self._by_parts(cube, self.space.parts(cube, within), done)
+            return
         within = [tuple(sub) for sub in within]
         for k, sub in enumerate(within):
             engine = self.space.exact_cover() if self.searcher.knows_position else None
@@ -53,6 +56,18 @@ class CubeRunner:
             for sol in self._solutions(self.space.cubes[cube] + sub, hear):
                 if self.space.owns(cube, sol):
                     yield sol
+
+    def _by_parts(self, cube: int, parts: list[Cube], done: float) -> Iterator[frozenset[int]]:
+        """A solver's owners of the cube, part by part, keeping :attr:`position` before and after
+        each (the solutions counted then are those of the parts before it)."""
+        for k, part in enumerate(parts):
+            self.position = Position(cube, self._count, parts[k:], done + (1 - done) * k / len(parts))
+            for sol in self._solutions(self.space.cubes[cube] + part, self.on_progress):
+                if self.space.owns(cube, sol):
+                    yield sol
+            share = done + (1 - done) * (k + 1) / len(parts)
+            self.position = Position(cube, self._count, parts[k + 1:], share)
+            self.on_progress(share)
 
     def _tracker(self, cube: int, engine: ExactCover, sub: Cube, after: list[Cube], done: float,
                  k: int, n: int) -> Callable[[float], None]:

@@ -10,6 +10,8 @@ takes part:
 * ``stream``: every solution of a model, for :func:`solutions`;
 * ``knows_position``: a stopped cube resumes where it stood (the compiled exact-cover search says
   where that is; the backtracker searches a cube part by part);
+* ``by_parts``: a solver's cube is searched part by part (:meth:`.cubes.CubeSpace.parts`), so a
+  stopped one resumes with the parts left;
 * ``plans``: workers may run the cubes from the space's plan alone (the matrix, or the
   backtracker's boards), without rebuilding the puzzle.
 """
@@ -30,6 +32,7 @@ Hear = Callable[[float], None]
 class Searcher:
     name: str
     knows_position: bool = False
+    by_parts: bool = False
     plans: bool = False
 
     def space(self, puzzle: Any, problem: Problem, options: dict[str, Any], settings: Any) -> Any:
@@ -103,8 +106,8 @@ class _Backtrack(Searcher):
 
 
 WALK = _Walk("walk", knows_position=True, plans=True)
-SAT = _Sat("sat")
-CPSAT = _Cpsat("cpsat")
+SAT = _Sat("sat", by_parts=True)
+CPSAT = _Cpsat("cpsat", by_parts=True)
 BACKTRACK = _Backtrack("backtrack", knows_position=True, plans=True)
 
 

@@ -249,7 +249,7 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
     run = make_runner(space, s)
     here = not (s.dask or (s.workers or 1) > 1)
     plan = space.plan() if not here and run.searcher.plans else None
-    if not here or not run.searcher.knows_position:
+    if not here or not (run.searcher.knows_position or run.searcher.by_parts):
         todo = [i for i in todo if i not in parts]   # workers and SAT run whole cubes:
         todo += sorted(parts)                        # the parts' counts are dropped below
         out.total -= sum(p.count for p in parts.values())

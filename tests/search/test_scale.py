@@ -123,6 +123,37 @@ def test_count_checkpoint_resumes_where_it_stopped(tmp_path):
     assert second.found < 520                  # the recorded cubes were not counted again
 
 
+def test_a_sat_count_stopped_inside_its_cubes_resumes_to_the_whole_count(tmp_path):
+    """A solver's cube is searched part by part: stops between parts keep the parts left, and the
+    count resumed again and again comes to Conway and Guy's 240 Soma solutions, none counted twice."""
+    puzzle = catalog.load("soma-cube")
+    checkpoint = str(tmp_path / "count.ckpt")
+    for calls in (3, 5, 2, 0):
+        heard = []
+
+        def work(fraction: float, finished: float) -> None:
+            heard.append(fraction)
+            if calls and len(heard) > calls:
+                raise KeyboardInterrupt
+        out = Run("soma-cube", puzzle, puzzle.problem(), {}, Settings(engine="sat")).count(checkpoint, work=work)
+        assert out.complete == (calls == 0)
+    assert out.total == 240
+    records = [json.loads(line) for line in Path(checkpoint).read_text().splitlines()[1:]]
+    assert any("left" in r for r in records)           # the stops came inside cubes
+
+
+def test_a_part_a_solver_is_stopped_in_again_is_split_deeper():
+    space = CubeSpace(catalog.load("hexiamond-6x6"))
+    cube = 0
+    fresh = space.parts(cube, [()])
+    assert len(fresh) > 1 and all(len(p) == 1 for p in fresh)
+    again = space.parts(cube, fresh)
+    assert again[len(again) - len(fresh) + 1:] == fresh[1:]
+    assert all(len(p) == 2 and p[0] == fresh[0][0] for p in again[:len(again) - len(fresh) + 1])
+    with pytest.raises(SatilingError, match="does not have"):
+        space.parts(cube, [(10 ** 9,)])
+
+
 # -- cubes ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name, options, distinct, raw", [
     ("pentomino-8x8-centre", [], 65, 520),
