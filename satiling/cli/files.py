@@ -52,6 +52,8 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_encode(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
     from ..backends.formats import file_names
+    check_amo(args)
+    args.amo = args.amo or "pairwise"
     data_path, note = file_names(args.format, args.output)
     if data_path:                          # -o NAME.mzn: the data beside it, checked as -o is
         check_writable(data_path)
@@ -183,6 +185,16 @@ def _bare_verdict(text: str) -> int | None:
     return code
 
 
+#: the formats whose clauses an at-most-one encoding writes
+AMO_FORMATS = ("dimacs", "wcnf")
+
+
+def check_amo(args: argparse.Namespace) -> None:
+    """``--amo`` names how a CNF writes at-most-one: another format has no use for it."""
+    if args.amo and args.format not in AMO_FORMATS:
+        raise SatilingError(f"--amo is for the CNF formats ({', '.join(AMO_FORMATS)}), not --format {args.format}")
+
+
 def decode_answer(args: argparse.Namespace, puzzle) -> int:
     """``decode --format F``: the answer read in its solver family's words, complete and keeping
     every constraint of the model, else refused in one line (exit 2); 0 and the picture for a
@@ -191,6 +203,7 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
     from ..backends.answers import checked, read_answer, verdict_exit
     if args.cnf:
         raise SatilingError("--cnf is for --format dimacs")
+    check_amo(args)
     export = model_export(args, puzzle)
     problem = export.problem
     key, clauses = answer_key(args.format, export, args.amo or "pairwise")
@@ -263,8 +276,11 @@ def cmd_render(args: argparse.Namespace) -> int:
     """Draw solution ``--index N`` of the file (default the first; every one with ``--all``).  An
     edge-matching board that breaks joins (``--maximize-matches``) is drawn with its score, exit 1."""
     puzzle = catalog.load(args.name)
-    if args.index < 1:
+    if args.index is not None and args.index < 1:
         raise SatilingError("--index counts from 1")
+    if args.index is not None and args.all:
+        raise SatilingError("--index draws one solution, --all every one: choose one")
+    index = args.index or 1
     if args.all and args.svg:
         return _render_all_svg(puzzle, args)
     if puzzle.family == "edgematch" and _is_text_board(args.solution):
@@ -273,14 +289,14 @@ def cmd_render(args: argparse.Namespace) -> int:
     for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
         if args.all and n > 1:
             print()                       # one blank line between two pictures
-        if args.all or n == args.index:
+        if args.all or n == index:
             code = _render_one(puzzle, solution, args.svg)
             if not args.all:
                 return code
     if n == 0:
         raise SatilingError(f"{args.solution}: no solution in the file")
     if not args.all:
-        raise SatilingError(f"{args.solution}: --index {args.index}, but the file holds {n} solution"
+        raise SatilingError(f"{args.solution}: --index {index}, but the file holds {n} solution"
                             f"{'s' * (n != 1)}")
     print(f"satiling: drew {n} solution{'s' * (n != 1)}", file=sys.stderr)
     return EXIT_FOUND
@@ -329,7 +345,7 @@ def _render_board(puzzle, args: argparse.Namespace) -> int:
     says how far it goes)."""
     from ..commands.edgematch import print_board
     from ..families.edgematch.score import parse_board
-    if args.index != 1 or args.all:
+    if (args.index or 1) != 1 or args.all:
         raise SatilingError(f"{args.solution} is one board: --index and --all are for JSON lines")
     board = parse_board(puzzle, read_text(args.solution, 4 << 20, what="board"))
     s = print_board(puzzle, board, args.svg)

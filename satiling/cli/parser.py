@@ -99,9 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "SCIP, CBC); lpsolve: lp_solve's LP (OR-Tools' LP importer); mps: free MPS; "
                         "xcc: Knuth's DLX1/SSXCC exact cover; mzn: MiniZinc; xcsp3: XCSP3 "
                         "(see docs/solvers.md)")
-    s.add_argument("--amo", default="pairwise", type=amo_arg,
-                   help="at-most-one encoding: pairwise (default, fastest measured), seqcounter, "
-                        "ladder, bitwise, totalizer, ...")
+    s.add_argument("--amo", type=amo_arg,
+                   help="at-most-one encoding of the CNF formats: pairwise (default, fastest "
+                        "measured), seqcounter, ladder, bitwise, totalizer, ...")
     s.add_argument("--maximize-matches", action="store_true",
                    help="edge matching: the score problem (every square filled, as many joins "
                         "matching as possible) instead of the puzzle; needs a format with an "
@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", metavar="NAME")
     s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
                    "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
-    s.add_argument("--index", type=int, default=1, metavar="N", help="draw the Nth solution (from 1)")
+    s.add_argument("--index", type=int, metavar="N", help="draw the Nth solution (from 1; default 1)")
     s.add_argument("--all", action="store_true", help="draw every solution in the file; with --svg "
                    "FILE all of them on one page, with --svg FOLDER/ one file each")
     s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE (--all: FILE is one "

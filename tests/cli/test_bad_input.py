@@ -504,3 +504,17 @@ def test_a_setting_the_engine_does_not_use_is_refused(tmp_path, monkeypatch, cap
     monkeypatch.chdir(tmp_path)
     assert says in _refused(capsys, argv)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_render_and_encode_refuse_what_they_would_not_use(tmp_path, monkeypatch, capsys):
+    """``render --all --index N`` drew every solution; ``encode --format opb --amo X`` wrote no
+    at-most-one encoding: both said nothing."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "s.jsonl"]) == 0
+    capsys.readouterr()
+    assert "choose one" in _refused(capsys, ["render", "pentomino-3x20", "s.jsonl", "--all", "--index", "2"])
+    assert "CNF formats" in _refused(capsys, ["encode", "pentomino-3x20", "--format", "opb", "--amo", "seqcounter"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]
+    assert main(["render", "pentomino-3x20", "s.jsonl", "--index", "2"]) == 0
+    assert main(["count", "pentomino-3x20", "--raw", "--quiet"]) == 0
+    assert "8 solutions in 2 symmetry classes" in capsys.readouterr().err
