@@ -51,6 +51,16 @@ def solve_engine(args: argparse.Namespace) -> None:
         args.solver = solver
 
 
+def no_solution(name: str, as_json: bool) -> None:
+    """stdout's answer when there is none: the words, or with ``--json`` the shape of a solution's
+    JSON with no placements."""
+    if as_json:
+        import json
+        print(json.dumps({"puzzle": name, "placements": None}, separators=(",", ":")))
+    else:
+        print("no solution")
+
+
 def solve_request(args: argparse.Namespace, task: str):
     """The run ``solve`` asks for, from its options."""
     from ..run import Request
@@ -90,12 +100,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
         answer = solve(req)
     if answer.engine == "argument":
         print(f"satiling: {req.puzzle.name}: no solution, {answer.how}", file=sys.stderr)
-        print("no solution")
+        no_solution(req.puzzle.name, args.json)
         return EXIT_NONE
     if answer.proof is not None:
         print(f"satiling: {req.puzzle.name}: UNSAT in {answer.seconds:.2f} s; {answer.how}",
               file=sys.stderr)
-        print("no solution")
+        no_solution(req.puzzle.name, args.json)
         return EXIT_NONE if answer.proof.verified else EXIT_ERROR
     gave_up = answer.stop in (Stop.TIME, Stop.NODES)
     verdict = "SAT" if answer.solution else ("UNKNOWN" if gave_up else "UNSAT")
@@ -106,7 +116,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if gave_up:
         return EXIT_TIMEOUT
     if answer.solution is None:
-        print("no solution")
+        no_solution(req.puzzle.name, args.json)
         return EXIT_NONE
     show(req.puzzle, answer.solution, args.svg, as_json=args.json)
     return EXIT_FOUND

@@ -61,6 +61,8 @@ def _family_of(name: str) -> str:
 def source_of(store: Store, name: str) -> str:
     """What a worker process loads ``name`` from: a bundled name, or the path of a stored
     instance.  Anything else (a path on the server in particular) is an unknown puzzle."""
+    if name is None:
+        raise FieldError("a run names its puzzle (a bundled name or a stored instance's id)", "puzzle")
     if not isinstance(name, str):
         raise NotFound(f"unknown puzzle {name!r}")
     if INSTANCE_ID.fullmatch(name):
@@ -92,7 +94,9 @@ def toml_of(store: Store, name: str) -> str:
 def add_instance(store: Store, text: Any) -> str:
     """Check ``text`` as an instance file (satiling's loader, all of it) and store it; return
     its id.  Nothing is stored unless the puzzle loads."""
-    if not isinstance(text, str) or not text.strip():
+    if text is not None and not isinstance(text, str):
+        raise FieldError(f"toml is the instance file's text, not {type(text).__name__}", "toml")
+    if not text or not text.strip():
         raise FieldError("the instance file is empty: paste or upload a TOML instance file", "toml")
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         raise FieldError(f"larger than {MAX_FILE_BYTES >> 20} MB: not an instance file", "toml")

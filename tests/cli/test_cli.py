@@ -202,6 +202,8 @@ def test_parity_rules_out_before_any_search(cli):
     r = cli("solve", "tetromino-4x45")
     assert (r.returncode, r.stdout.strip()) == (1, "no solution")
     assert "checkerboard" in r.stderr and "before any search" in r.stderr
+    r = cli("solve", "tetromino-4x45", "--json")           # stdout stays JSON
+    assert r.returncode == 1 and json.loads(r.stdout) == {"puzzle": "tetromino-4x45", "placements": None}
     r = cli("count", "tetromino-4x45")
     assert (r.returncode, r.stdout.strip()) == (1, "0")
 

@@ -161,6 +161,8 @@ def test_malformed_toml_and_server_files_refused(client, store_path):
         r = client.post("/api/instances", json={"toml": text})
         assert r.status_code == 400 and r.json()["field"] == "toml"
         assert "/etc/passwd" not in r.json()["error"] or "pieces_file" in r.json()["error"]
+    r = client.post("/api/instances", json={"toml": 5})
+    assert r.status_code == 400 and "not int" in r.json()["error"]
     assert stored_instances(store_path) == before
 
 
@@ -252,7 +254,8 @@ def test_bad_run_arguments_are_400_and_nothing_queued(client):
                         ({"puzzle": "pentomino-3x20", "task": "solve", "raw": True}, "raw"),
                         ({"puzzle": "pentomino-3x20", "task": "count", "raw": True, "symmetry": "full"},
                          "symmetry"),
-                        ({"puzzle": "iqlink-starter", "task": "solve", "engine": "backtrack"}, "engine")):
+                        ({"puzzle": "iqlink-starter", "task": "solve", "engine": "backtrack"}, "engine"),
+                        ({"task": "count"}, "puzzle")):
         r = client.post("/api/runs", json=body)
         assert r.status_code == 400 and r.json()["field"] == field, r.text
     assert client.post("/api/runs", json={"puzzle": "../etc/passwd", "task": "count"}).status_code == 404
