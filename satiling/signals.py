@@ -145,18 +145,33 @@ def interrupt_cause(exc: BaseException | None, signum: int = 0) -> KeyboardInter
 
 
 def _leave(signum: int) -> None:
-    leave(signal_exit(signum))
+    leave(signal_exit(signum), release=False)       # a signal's exit waits for nothing
 
 
-def leave(code: int) -> None:
-    """End the process now with ``code``, its output flushed (no interpreter teardown)."""
+def leave(code: int, release: bool = True) -> None:
+    """End the process now with ``code``, its output flushed (no interpreter teardown).  With
+    ``release``, the semaphores of a worker pool stopped early are released first, within half a
+    second (multiprocessing's own exit step, which the teardown would run): else its resource
+    tracker finds them left over and warns on stderr."""
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        if release:
+            _release_semaphores()
     except (OSError, ValueError):
         pass
     finally:
         os._exit(code)
+
+
+def _release_semaphores() -> None:
+    mp_util = sys.modules.get("multiprocessing.util")
+    if mp_util is None:
+        return
+    # exit priority 0 and up: the semaphores' unlinking (and the queues' closing)
+    step = threading.Thread(target=mp_util._run_finalizers, args=(0,), daemon=True)
+    step.start()
+    step.join(0.5)
 
 
 @contextmanager

@@ -143,3 +143,13 @@ def test_a_child_outlives_the_thread_that_started_it():
         assert made[0].call("get", "answer") == 42
     finally:
         made[0].close()
+
+
+def test_a_pool_stopped_early_leaves_nothing_on_stderr(tmp_path):
+    """Workers stopped at the limit: their pool's semaphores are released before the exit, so
+    multiprocessing's resource tracker has nothing to warn about on stderr."""
+    r = subprocess.run([sys.executable, "-m", "satiling", "enumerate", "hexiamond-6x6", "--raw",
+                        "--limit", "5", "--workers", "2"], capture_output=True, text=True,
+                       timeout=120, cwd=tmp_path)
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 5, r.stderr
+    assert "leaked" not in r.stderr and "Warning" not in r.stderr, r.stderr
