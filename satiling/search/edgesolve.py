@@ -50,6 +50,9 @@ def solve_board(puzzle: EdgeMatchPuzzle, hints: bool = False, time_limit: float 
         f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"
     if jobs:
         how += f"; {jobs} jobs on " + (f"{workers} workers" if not dask else "the Dask cluster")
+    elif (workers or 1) > 1 or dask:
+        how += "; in this process, not on " + ("the Dask cluster" if dask else "workers") + \
+            ": a small tree or a race of orders costs less here"
     return Answer(None if placed is None else tiles(placed), status, how)
 
 

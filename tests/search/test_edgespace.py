@@ -144,3 +144,12 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     engine = Engine(board)
     assert engine.solutions() == "exhausted" and engine.search.solutions == 0
     assert edgesolve._in_jobs(solve_engines(board), 60, 2, None, None)[:2] == (None, "exhausted")
+
+
+def test_solve_says_when_its_workers_were_not_used(tmp_path, capsys):
+    """A tree too small to split runs in this process: stderr says so, not silence about the
+    --workers or --dask asked for."""
+    path = board(tmp_path, 4, 4, 2, 3, 5)
+    for extra in (["--workers", "2"], ["--dask", "tcp://127.0.0.1:1"]):
+        assert main(["solve", path, *extra]) == 0
+        assert "in this process, not on" in capsys.readouterr().err
