@@ -81,18 +81,22 @@ class Solvable:
     #: puzzle built in code
     _source: str | None = None
 
-    def solve(self, *, solver: str = "auto", time_limit: float | None = None,
-              threads: int | None = None, node_limit: int | None = None,
-              **options: Any) -> Solution | None:
+    def solve(self, *, solver: str = "auto", engine: str = "auto", time_limit: float | None = None,
+              threads: int | None = None, node_limit: int | None = None, workers: int | None = None,
+              seed: int | None = None, **options: Any) -> Solution | None:
         """One verified solution, or None when there is none.  ``solver``: ``auto`` (the run's
         choice, as ``satiling solve``), an engine (``backtrack``, ``walk``, ``race``, ``cpsat``)
-        or a SAT / MIP solver (``cadical``, ``glucose``, ``scip``, ...); ``options``: the family's
-        model options (``parity=True``, ``hints=True``, ...); ``node_limit``: give up after that
-        many nodes of the search (a SAT solver's or CP-SAT's conflicts).  Raises SatilingError
-        when the time or node limit ran out before an answer."""
+        or a SAT / MIP solver (``cadical``, ``glucose``, ``scip``, ...); ``engine`` names the
+        engine as ``--engine`` does (``solver`` then the solver inside it); ``options``: the
+        family's model options (``parity=True``, ``hints=True``, ...); ``node_limit``: give up
+        after that many nodes of the search (a SAT solver's or CP-SAT's conflicts); ``workers``
+        and ``seed``: the edge-matching backtracker's processes and restarts, as ``--workers``
+        and ``--seed``.  Raises SatilingError when the time or node limit ran out before an
+        answer."""
         from .run import Stop, solve
-        answer = solve(self._request("solve", **solver_settings(solver), time_limit=time_limit,
-                                     node_limit=node_limit, threads=threads, options=options))
+        settings = solver_settings(solver) if engine == "auto" else {"engine": engine, "solver": solver}
+        answer = solve(self._request("solve", **settings, time_limit=time_limit, node_limit=node_limit,
+                                     threads=threads, workers=workers, seed=seed, options=options))
         if answer.stop in (Stop.TIME, Stop.NODES):
             raise SatilingError(f"{self.name}: no answer within the {answer.stop.value} limit")
         return None if answer.solution is None else Solution(self, answer.solution)   # type: ignore[arg-type]

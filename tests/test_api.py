@@ -210,3 +210,14 @@ def test_nothing_the_library_is_given_is_silently_dropped():
         puzzle.solutions(raw=True, symmetry="full")
     with pytest.raises(SatilingError, match="takes no solver"):
         puzzle.count(engine="walk", solver="glucose4")
+
+
+def test_solve_takes_the_engine_workers_and_seed_as_the_command_line_does(tmp_path):
+    """``solve(engine=..., workers=..., seed=...)``: the command line's --engine, --workers and
+    --seed (they were refused as model options)."""
+    puzzle = satiling.load("clue1")
+    for kwargs in ({"engine": "backtrack", "seed": 3}, {"workers": 2}, {"engine": "sat", "solver": "glucose4"},
+                   {"engine": "cpsat"}):
+        assert puzzle.verify(puzzle.solve(**kwargs))
+    with pytest.raises(SatilingError, match="--seed is for the backtrack engine"):
+        satiling.load("pentomino-3x20").solve(seed=3)
