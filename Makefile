@@ -13,12 +13,13 @@ $(BIN)/satiling: pyproject.toml setup.py $(wildcard satiling/engines/*.c satilin
 	touch $@
 
 # one install with the test tools (not the package, then again with them: one build of the engines);
-# then every module compiled once, on every core: where PYTHONDONTWRITEBYTECODE is set Python never
-# keeps what it compiles, and the suite's hundreds of processes would each compile what they import
+# then every module the suite may import compiled once, on every core (not the packages' own tests,
+# nor pip's): where PYTHONDONTWRITEBYTECODE is set Python never keeps what it compiles, and the
+# suite's hundreds of processes would each compile what they import
 $(VENV)/.test-tools: pyproject.toml setup.py $(wildcard satiling/engines/*.c satiling/engines/*.h)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --no-compile -e '.[test]'
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null
+	$(BIN)/python -m compileall -q -j 0 -x '/(tests|pip|setuptools)/' $(VENV)/lib > /dev/null
 	touch $(BIN)/satiling $@
 
 demo: $(BIN)/satiling
