@@ -93,7 +93,7 @@ class EdgeCubes(CubeSet):
     # -- parts of a cube: where a stopped count stood -----------------------------------------------
     def parts(self, cube: int, left: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
         """What to search of cube ``cube``, as parts (table positions below its prefix): ``left``
-        (the parts a stopped count left, as written in its checkpoint: :func:`part_record`) with
+        (the parts a stopped count left, as written in its checkpoint: :func:`part_records`) with
         the first of them, where the stop came, split into its children -- so a count resumed
         again and again goes deeper into the part it keeps being stopped in, and never searches
         again what it finished.  A fresh cube (``left`` ``[()]``) is split into its children."""
@@ -337,7 +337,9 @@ class EdgeRunner(CubeRunner):
             first: list[list[Placed]] = []
             try:
                 at = prefix + list(part)
-                status = engine.solutions(at, limit=0 if sample else 1, on_solution=first.append)
+                # the first solution met comes back to be verified; the rest are counted in C
+                status = engine.solutions(at, limit=0 if sample else 1,
+                                          on_solution=None if sample else first.append)
                 if first and not sample:
                     sample = [tuple(sorted(space.variables(first[0])))]
                     if verify:
