@@ -296,7 +296,8 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         f"was found (exit 3), at most {MAX_SECONDS}")
     s.add_argument("--resume", metavar="FILE",
                    help="continue a stopped run without losing or repeating a solution: enumerate "
-                        "appends to its solutions file FILE; count records finished cubes in FILE")
+                        "appends to its solutions file FILE; count records in FILE its finished "
+                        "cubes and, in one process, the parts of the cube in progress left to search")
     s.add_argument("--proof", metavar="FILE",
                    help="at the end, prove there is no further solution: DRAT proof to FILE, its "
                         "formula to FILE.cnf, checked (dratify; drat-trim too when on the PATH)")

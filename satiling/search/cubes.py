@@ -278,6 +278,7 @@ class CubeSpace(CubeSet):
         self.matrix = matrix_of(self.problem, puzzle.cover_board(self.problem))
         self._engine: ExactCover | None = None
         self._splitter: _Splitter | None = None
+        self._root: _Node | None = None
         self._members_checked = False
         self.estimates: list[float] = []
         if any(len(c) == 0 for c in problem.clauses):
@@ -311,10 +312,11 @@ class CubeSpace(CubeSet):
         parts = [tuple(p) for p in left]
         if not parts:
             return []
-        if self._splitter is None:
+        if self._splitter is None:                # built once: the root is every part's start
             self._splitter = _Splitter(self.problem)
+            self._root = self._splitter.root()
         s, first = self._splitter, parts[0]
-        node, taken = s.root(), {u for u in self.problem.units if u > 0}
+        node, taken = self._root, {u for u in self.problem.units if u > 0}
         for v in self.cubes[cube] + first:
             if not 0 < v <= self.problem.num_vars:
                 raise SatilingError("a cube searched in part names a placement the model does not "
