@@ -29,17 +29,26 @@ def read_toml(path: Path) -> dict[str, Any]:
             raw = f.read(MAX_FILE_BYTES + 1)
         if len(raw) > MAX_FILE_BYTES:
             raise SatilingError(f"{path.name}: larger than {MAX_FILE_BYTES >> 20} MB: not an instance file")
-        data = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SatilingError(f"{path.name}: not UTF-8 text (byte {e.start + 1})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise SatilingError(f"{path.name}: not a valid instance file: {e}") from None
-    except RecursionError:
-        raise SatilingError(f"{path.name}: values nested too deep") from None
     except OSError as e:
         raise SatilingError(f"{path}: cannot read: {e.strerror}") from None
+    return parse_toml(text, path.name)
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """An instance file's text as data, refused in one line if malformed or nested too deep."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SatilingError(f"{name}: not a valid instance file: {e}") from None
+    except ValueError:      # an integer of thousands of digits, beyond what int() reads from text
+        raise SatilingError(f"{name}: not a valid instance file: a number too long to read") from None
+    except RecursionError:
+        raise SatilingError(f"{name}: values nested too deep") from None
     try:
         check_depth(data)
     except SatilingError as e:
-        raise SatilingError(f"{path.name}: {e}") from None
+        raise SatilingError(f"{name}: {e}") from None
     return data

@@ -86,7 +86,7 @@ def read_maxsat(text: str, key: AnswerKey) -> Answer:
         values = {v: b == "1" for v, b in enumerate(bits, 1)}
     else:
         for tok in tokens:
-            if not re.fullmatch(r"-?\d+", tok):
+            if not re.fullmatch(r"-?\d{1,18}", tok):
                 raise SatilingError(f"{tok[:20]!r} in a 'v' line is not a literal")
             lit = int(tok)
             if lit:
@@ -99,7 +99,7 @@ def read_opb(text: str, key: AnswerKey) -> Answer:
     status, objective, tokens = _svo(text, "PB")
     values: dict[int, bool] = {}
     for tok in tokens:
-        m = re.fullmatch(r"([-~]?)x(\d+)", tok)
+        m = re.fullmatch(r"([-~]?)x(\d{1,18})", tok)
         if m is None:
             raise SatilingError(f"{tok[:20]!r} in a 'v' line is not a literal like x3 or -x3")
         _set(values, int(m.group(2)), not m.group(1), key)
@@ -217,7 +217,7 @@ def _binary(word: str, n: int, name: str) -> bool:
 
 # -- exact cover ------------------------------------------------------------------------------
 _OF = re.compile(r"\s*\(\d+ of \d+\)\s*$")
-_ALTOGETHER = re.compile(r"Altogether (\d+) solutions?")
+_ALTOGETHER = re.compile(r"Altogether (\d{1,18}) solutions?")
 
 
 def read_xcc(text: str, key: AnswerKey) -> Answer:
@@ -303,11 +303,15 @@ def read_xcsp3(text: str, key: AnswerKey) -> Answer:
         raise SatilingError(f"the <instantiation> is not XML: {e}") from None
     names = (inst.findtext("list") or "").split()
     raw = (inst.findtext("values") or "").split()
+    targets = _xcsp_targets(names, key.variables)
     vals: list[str] = []
     for w in raw:
-        m = re.fullmatch(r"(-?\d+)x(\d+)", w)
-        vals.extend([m.group(1)] * int(m.group(2)) if m else [w])
-    targets = _xcsp_targets(names, key.variables)
+        m = re.fullmatch(r"(-?\d{1,18})x(\d{1,18})", w)        # "0x5": five zeros
+        repeat = int(m.group(2)) if m else 1
+        if len(vals) + repeat > len(targets):        # never a list longer than the model
+            raise SatilingError(f"the <instantiation> gives more values than its "
+                                f"{len(targets)} variables")
+        vals.extend([m.group(1) if m else w] * repeat)
     if len(targets) != len(vals):
         raise SatilingError(f"the <instantiation> lists {len(targets)} variables and {len(vals)} values")
     values: dict[int, bool] = {}
@@ -324,7 +328,7 @@ def _xcsp_targets(names: list[str], n: int) -> list[int]:
         if name == "x[]":               # the array has one variable even for a model without
             out.extend(range(1, max(n, 1) + 1))
             continue
-        m = re.fullmatch(r"x\[(\d+)\]", name)
+        m = re.fullmatch(r"x\[(\d{1,18})\]", name)
         if m is None:
             raise SatilingError(f"{name[:30]!r} is not a variable of this model (x[] or x[i])")
         out.append(int(m.group(1)) + 1)

@@ -100,7 +100,7 @@ def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
             raise SatilingError(f"{where}: not DIMACS (a line before 'p cnf' is not a comment)")
     else:
         raise SatilingError(f"{where}: not DIMACS (no 'p cnf' line)")
-    m = re.fullmatch(r"p cnf (\d+) (\d+)\s*", line)
+    m = re.fullmatch(r"p cnf (\d{1,18}) (\d{1,18})\s*", line)
     if m is None:
         raise SatilingError(f"{where}: the 'p cnf VARIABLES CLAUSES' line is malformed")
     if command is None:
@@ -170,7 +170,8 @@ class SolverOutput:
         return len(self.value) > 0 and self.value.count(0) == 1
 
 
-_TOKEN = re.compile(r"-?\d+")
+#: a literal: at most 18 digits, so that a corrupt file never reaches int() with thousands
+_TOKEN = re.compile(r"-?\d{1,18}")
 _STATUS = {"SATISFIABLE": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN",
            "SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}
 

@@ -17,21 +17,26 @@ from typing import TextIO
 from .cnf import CnfEncoder
 from .rows import Export
 
-_CHUNK = 20000
+#: text is written about this many characters at a time
+_CHUNK = 1 << 20
 
 
 def write_wcnf(export: Export, out: TextIO, amo: str) -> tuple[int, int, int]:
     """Write the model; return (variables, hard clauses, soft clauses)."""
     export.header(out, "c")
     enc = CnfEncoder(export.problem, amo)
-    hard = 0
+    hard = size = 0
     buf: list[str] = []
-    for clause in enc.clauses():
-        buf.append("h " + " ".join(map(str, clause)) + " 0\n")
-        hard += 1
-        if len(buf) >= _CHUNK:
+    for text in enc.dimacs_text():         # the DIMACS lines, each made a hard clause
+        if not text:
+            continue
+        hard += text.count("\n")
+        buf.append("h " + text[:-1].replace("\n", "\nh ") + "\n")
+        size += len(text)
+        if size >= _CHUNK:
             out.write("".join(buf))
             buf.clear()
+            size = 0
     out.write("".join(buf))
     out.writelines(f"1 {v} 0\n" for v in export.soft)
     return enc.top, hard, len(export.soft)

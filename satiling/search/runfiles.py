@@ -170,9 +170,9 @@ class RunFile:
         if m is None:
             raise SatilingError(f"{self.path}: line {n} is not a record of this run (no checksum); "
                                 "left unchanged")
-        body, number, checksum = m.group(1) + "}", int(m.group(2)), m.group(3)
-        if number != n - 1:
-            raise SatilingError(f"{self.path}: line {n} is record {number}: records were removed, "
+        body, number, checksum = m.group(1) + "}", m.group(2), m.group(3)
+        if number != str(n - 1):
+            raise SatilingError(f"{self.path}: line {n} is record {number[:20]}: records were removed, "
                                 "added or moved; left unchanged")
         expected = _chain(self._last_sum, body.encode())
         if checksum != expected:

@@ -10,14 +10,13 @@ import re
 import secrets
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from .. import catalog
-from ..bundled import read_toml
+from ..bundled import parse_toml, read_toml
 from ..errors import SatilingError
-from ..schema import MAX_FILE_BYTES, check_depth
+from ..schema import MAX_FILE_BYTES
 from .store import Store
 
 INSTANCE_ID = re.compile(r"i-[0-9a-f]{12}")
@@ -113,13 +112,7 @@ def add_instance(store: Store, text: Any) -> str:
 
 
 def _parsed(text: str, name: str) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise SatilingError(f"{name}: not a valid instance file: {e}") from None
-    except RecursionError:
-        raise SatilingError(f"{name}: values nested too deep") from None
-    check_depth(data)
+    data = parse_toml(text, name)
     if "pieces_file" in data:
         # a file name is read on the server: an instance posted to it carries its data inline
         raise SatilingError(f"{name}: a posted instance gives its pieces inline ('pieces'), "

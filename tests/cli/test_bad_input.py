@@ -518,3 +518,46 @@ def test_render_and_encode_refuse_what_they_would_not_use(tmp_path, monkeypatch,
     assert main(["render", "pentomino-3x20", "s.jsonl", "--index", "2"]) == 0
     assert main(["count", "pentomino-3x20", "--raw", "--quiet"]) == 0
     assert "8 solutions in 2 symmetry classes" in capsys.readouterr().err
+
+
+# -- 8. numbers of thousands of digits ------------------------------------------------------------------
+HUGE = "9" * 5000          # beyond Python's int() of text (4300 digits): a ValueError, not a number
+
+
+@pytest.mark.parametrize("case", ["dimacs literal", "p cnf line", "xcsp3 repeat", "opb literal",
+                                  "resume record", "board rotation", "instance file"])
+def test_a_number_of_thousands_of_digits_is_one_line(tmp_path, monkeypatch, capsys, case):
+    """Each reader of a file turns digits into a number: thousands of them (a corrupt file) or a
+    repeat count beyond the model (XCSP3's ``0x99999999999``, a list of that length) is refused."""
+    monkeypatch.chdir(tmp_path)
+    if case == "resume record":
+        assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--limit", "3", "--out", "r.jsonl"]) == 0
+        lines = Path("r.jsonl").read_text().splitlines()
+        lines[1] = lines[1].replace('"n":1,', f'"n":{HUGE},')
+        Path("f").write_text("\n".join(lines) + "\n")
+        argv = ["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "f"]
+    elif case == "instance file":
+        Path("f.toml").write_text(f'family = "polyform"\npiece_set = "pentominoes"\n[region]\nrect = [3, {HUGE}]\n')
+        argv = ["info", "f.toml"]
+    elif case == "board rotation":
+        assert main(["solve", "clue1"]) == 0
+        board = capsys.readouterr().out
+        Path("f").write_text(board.replace("/0", "/" + HUGE, 1))
+        argv = ["score", "clue1", "f"]
+    elif case == "p cnf line":
+        assert main(["encode", "pentomino-3x20", "-o", "p.cnf"]) == 0
+        text = Path("p.cnf").read_text()
+        Path("f").write_text(text.replace("\np cnf ", f"\np cnf {HUGE}", 1))
+        Path("m").write_text("s SATISFIABLE\nv 1 0\n")
+        argv = ["decode", "pentomino-3x20", "m", "--cnf", "f"]
+    else:
+        fmt, text = {"dimacs literal": ("dimacs", f"s SATISFIABLE\nv 1 -{HUGE} 0\n"),
+                     "xcsp3 repeat": ("xcsp3", "<instantiation><list>x[]</list><values>0x99999999999"
+                                               "</values></instantiation>"),
+                     "opb literal": ("opb", f"s SATISFIABLE\nv x1 -x{HUGE}\n")}[case]
+        Path("f").write_text(text)
+        argv = ["decode", "pentomino-3x20", "f", "--format", fmt]
+    capsys.readouterr()
+    before = _snapshot(tmp_path)
+    _refused(capsys, argv)
+    assert _snapshot(tmp_path) == before

@@ -88,7 +88,7 @@ def _some_line(data: bytes, rng: random.Random) -> int:
 
 MUTATIONS: dict[str, Callable[[bytes, random.Random, dict], bytes]] = {
     "cut": lambda d, r, o: d[:r.randrange(len(d) + 1)],
-    "drop line": lambda d, r, o: _join([ln for i, ln in enumerate(_lines(d)) if i != _some_line(d, r)]),
+    "drop line": lambda d, r, o: _join((ls := _lines(d))[:(i := _some_line(d, r))] + ls[i + 1:]),
     "repeat line": lambda d, r, o: _join((ls := _lines(d))[:(i := _some_line(d, r)) + 1] + ls[i:]),
     "swap lines": lambda d, r, o: _join(_swapped(_lines(d), r)),
     "append last": lambda d, r, o: d + (d.rstrip(b"\n").split(b"\n")[-1] + b"\n"),

@@ -148,7 +148,7 @@ def parse_board(puzzle: Puzzle, text: str) -> Board:
 
 
 _EMPTY = {"---/-", ".", "-", "---"}
-_TOKEN = re.compile(r"(\d+)/(\d+)")
+_TOKEN = re.compile(r"(\d{1,9})/(\d)")
 
 
 def _from_grid(puzzle: Puzzle, text: str) -> Board:

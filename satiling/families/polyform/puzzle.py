@@ -223,7 +223,8 @@ class PolyformPuzzle(Puzzle):
             if self.wrap and self.wrap.degenerate():
                 found = _closure([(cell_map.__self__, names, proper) for cell_map, names, proper in found])
                 found = [(m.__getitem__, names, proper) for m, names, proper in found]
-            self._symmetries = [(_motion(cell_map, names), proper) for cell_map, names, proper in found]
+            self._symmetries = [(_motion(_Remembered(cell_map).__getitem__, names), proper)
+                                for cell_map, names, proper in found]
         return self._symmetries
 
     def _piece_map(self, tr) -> dict[str, str] | None:
@@ -282,6 +283,19 @@ class PolyformPuzzle(Puzzle):
             "symmetries": len(self.symmetries()),
             "parity": parity_argument(self),
         }
+
+
+class _Remembered(dict):
+    """A cell map that computes each cell's image once: a count moves every placement by every
+    motion, and a lattice's transform is arithmetic on each cell every time."""
+
+    def __init__(self, cell_map) -> None:
+        super().__init__()
+        self.cell_map = cell_map
+
+    def __missing__(self, cell):
+        image = self[cell] = self.cell_map(cell)
+        return image
 
 
 def _motion(cell_map, names: dict[str, str]):
