@@ -298,6 +298,17 @@ def check_maximise(req: Request) -> None:
         raise SatilingError(f"--{extra[0].replace('_', '-')} is an option of the SAT model; "
                             "--maximize-matches takes --hints only")
     check_used(req, choose(req))
+    _check_fill_order(req)
+
+
+def _check_fill_order(req: Request) -> None:
+    """A small board is searched whole, row by row, to a proof of its best score: another fill
+    order would not be used."""
+    from ..apps.maximize.backtrack import EXACT_LIMIT
+    squares = req.puzzle.rows * req.puzzle.cols
+    if req.extra.get("fill_order") not in (None, "rows") and squares <= EXACT_LIMIT:
+        raise SatilingError(f"--fill-order is for boards of more than {EXACT_LIMIT} squares: this "
+                            f"one's {squares} are searched whole, row by row, to the best score")
 
 
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:

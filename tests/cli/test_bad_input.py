@@ -561,3 +561,18 @@ def test_a_number_of_thousands_of_digits_is_one_line(tmp_path, monkeypatch, caps
     before = _snapshot(tmp_path)
     _refused(capsys, argv)
     assert _snapshot(tmp_path) == before
+
+
+def test_a_fill_order_a_small_board_would_not_use_is_refused(tmp_path, monkeypatch, capsys):
+    """A board of at most 25 squares is searched whole, row by row: ``--fill-order comb`` was
+    accepted there and not used."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["generate-edgematch", "5", "5", "--seed", "3"]) == 0
+    Path("g5.toml").write_text(capsys.readouterr().out)
+    line = _refused(capsys, ["solve", "g5.toml", "--maximize-matches", "--engine", "backtrack",
+                             "--fill-order", "comb"])
+    assert "more than 25 squares" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g5.toml"]
+    assert main(["solve", "g5.toml", "--maximize-matches", "--engine", "backtrack", "--fill-order",
+                 "rows", "--best", "b.json"]) == 0
+    assert "40/40" in capsys.readouterr().err
