@@ -192,6 +192,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
+    engine = run.searcher.name          # what "auto" became for the model: walk, sat, ...
     outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
                         keep_stopped=True)
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
@@ -248,6 +249,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
+    engine = run.searcher.name          # what "auto" became for the model: walk, sat, ...
     path = req.resume or req.out
     out = run.solution_file(path, resume=bool(req.resume)) if path else None   # locked, checked
     torn, before = False, []

@@ -91,6 +91,7 @@ def _child_run(spec: Spec, sender: "_Sender") -> None:
                     improve=sender.on_improve)
     end: dict[str, Any] = {"type": "end", "score": None, "joins": None}
     answer = perform(req, events)
+    end["engine"] = answer.engine              # the engine that ran ("auto" chose it)
     if spec.task == "solve":
         if answer.solution is not None:
             sender.on_solution(answer.solution)
@@ -221,6 +222,10 @@ class _Running:
     stop_asked: float | None = None
     found: int = 0
     solutions: int = 0
+    began: float = field(default_factory=time.monotonic)
+
+    def seconds(self) -> float:
+        return round(time.monotonic() - self.began, 3)
 
 
 class RunManager:
@@ -304,7 +309,6 @@ class RunManager:
         """Store and publish the child's events until it ends; then free its slot."""
         running = self._running[run_id]
         live = self._live[run_id]
-        start = time.monotonic()
         final: dict[str, Any] | None = None
         while final is None:
             try:
@@ -317,9 +321,6 @@ class RunManager:
                 continue
             final = self._take(run_id, running, live, event)
         running.process.join(2.0)
-        seconds = round(time.monotonic() - start, 3)
-        final["seconds"] = seconds
-        self.store.update_run(run_id, seconds=seconds)
         live.add(final)
         with self._lock:
             del self._running[run_id]
@@ -337,13 +338,14 @@ class RunManager:
             pass
         code = running.process.exitcode
         if running.stop_asked is not None:
-            self.store.update_run(run_id, state="stopped", stop="interrupted", found=running.found)
+            self.store.update_run(run_id, state="stopped", stop="interrupted", found=running.found,
+                                  seconds=running.seconds())
             return {"type": "end", "state": "stopped", "stop": "interrupted", "found": running.found,
-                    "score": None}
+                    "score": None, "seconds": running.seconds()}
         error = f"the run's process ended without an answer (exit code {code})"
-        self.store.update_run(run_id, state="failed", error=error)
+        self.store.update_run(run_id, state="failed", error=error, seconds=running.seconds())
         return {"type": "end", "state": "failed", "stop": None, "found": running.found,
-                "score": None, "error": error}
+                "score": None, "error": error, "seconds": running.seconds()}
 
     def _escalate(self, running: _Running) -> None:
         """A child that ignores SIGINT for :data:`STOP_GRACE` seconds gets SIGTERM, then SIGKILL."""
@@ -381,15 +383,16 @@ class RunManager:
             live.add({"type": "board", "svg": event["svg"]})
         elif kind == "end":
             state = "stopped" if event["stop"] in ("interrupted", "terminated") else "done"
+            engine = {"engine": event["engine"]} if event.get("engine") else {}
             self.store.update_run(run_id, state=state, stop=event["stop"], found=event["found"],
                                   score=event.get("score"), joins=event.get("joins"),
-                                  note=event.get("note"))
+                                  note=event.get("note"), seconds=running.seconds(), **engine)
             return {"type": "end", "state": state, "stop": event["stop"], "found": event["found"],
-                    "score": event.get("score")}
+                    "score": event.get("score"), "seconds": running.seconds(), **engine}
         elif kind == "failed":
-            self.store.update_run(run_id, state="failed", error=event["error"])
+            self.store.update_run(run_id, state="failed", error=event["error"], seconds=running.seconds())
             return {"type": "end", "state": "failed", "stop": None, "found": running.found,
-                    "score": None, "error": event["error"]}
+                    "score": None, "error": event["error"], "seconds": running.seconds()}
         return None
 
 

@@ -119,4 +119,4 @@ def test_a_solver_named_without_an_engine_runs():
     assert satiling.load("soma-cube").count(solver="glucose4") == 240
     cli = run_cli("count", "soma-cube", "--solver", "glucose4", "--quiet")
     assert cli.returncode == 0 and cli.stdout.split() == ["240"], cli.stderr
-    assert count(Request(satiling.load("soma-cube"), "count")).engine == "auto"    # the walk
+    assert count(Request(satiling.load("soma-cube"), "count")).engine == "walk"

@@ -269,6 +269,10 @@ def test_count_pentomino_3x20_is_2(client):
     assert events[-1]["type"] == "end" and events[-1]["found"] == 2
     run = wait(client, run_id)
     assert (run["state"], run["stop"], run["found"]) == ("done", "done", 2)
+    # the record names the engine that ran (the exact-cover walk, which "auto" chose), and its time
+    # is there as soon as the run is done
+    assert run["engine"] == "walk"
+    assert isinstance(run["seconds"], float) and events[-1]["seconds"] == run["seconds"]
 
 
 def test_enumerate_pentomino_3x20_gives_2_verified_downloads(client, tmp_path):
