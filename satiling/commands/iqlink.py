@@ -82,7 +82,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
     result = check_unique(puzzle, args.solver, args.link_rule)
     if result.solution is None:
         print("no solution")
-        print(f"{result.seconds:.2f} CPU-s", file=sys.stderr)
+        print(f"satiling: no solution in {result.seconds:.2f} CPU-s", file=sys.stderr)
         return EXIT_NONE
     puzzle.verify(result.solution)
     print(board_text(result.solution))
@@ -94,7 +94,7 @@ def cmd_unique(args: argparse.Namespace) -> int:
         print("not unique; another solution:")
         print(board_text(result.second))
         print(solution_string(result.second))
-    print(f"{'solved and proved unique' if result.unique else 'two solutions found'} in "
+    print(f"satiling: {'solved and proved unique' if result.unique else 'two solutions found'} in "
           f"{result.seconds:.2f} CPU-s", file=sys.stderr)
     if args.svg:
         from ..fileio import write_file
