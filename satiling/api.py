@@ -83,7 +83,7 @@ class Solvable:
 
     def solve(self, *, solver: str = "auto", engine: str = "auto", time_limit: float | None = None,
               threads: int | None = None, node_limit: int | None = None, workers: int | None = None,
-              seed: int | None = None, **options: Any) -> Solution | None:
+              seed: int | None = None, proof: str | None = None, **options: Any) -> Solution | None:
         """One verified solution, or None when there is none.  ``solver``: ``auto`` (the run's
         choice, as ``satiling solve``), an engine (``backtrack``, ``walk``, ``race``, ``cpsat``)
         or a SAT / MIP solver (``cadical``, ``glucose``, ``scip``, ...); ``engine`` names the
@@ -91,14 +91,18 @@ class Solvable:
         family's model options (``parity=True``, ``hints=True``, ...); ``node_limit``: give up
         after that many nodes of the search (a SAT solver's or CP-SAT's conflicts); ``workers``
         and ``seed``: the edge-matching backtracker's processes and restarts, as ``--workers``
-        and ``--seed``.  Raises SatilingError when the time or node limit ran out before an
-        answer."""
+        and ``--seed``; ``proof``: a file for a DRAT proof of "no solution" (and the formula beside
+        it, ``FILE.cnf``), checked before None is returned, as ``--proof``.  Raises SatilingError
+        when the time or node limit ran out before an answer, or a proof did not check."""
         from .run import Stop, solve
         settings = solver_settings(solver) if engine == "auto" else {"engine": engine, "solver": solver}
         answer = solve(self._request("solve", **settings, time_limit=time_limit, node_limit=node_limit,
-                                     threads=threads, workers=workers, seed=seed, options=options))
+                                     threads=threads, workers=workers, seed=seed, proof=proof,
+                                     options=options))
         if answer.stop in (Stop.TIME, Stop.NODES):
             raise SatilingError(f"{self.name}: no answer within the {answer.stop.value} limit")
+        if answer.proof is not None and not answer.proof.verified:
+            raise SatilingError(f"{self.name}: the proof of no solution did not check: {answer.how}")
         return None if answer.solution is None else Solution(self, answer.solution)   # type: ignore[arg-type]
 
     def count(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",

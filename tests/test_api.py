@@ -221,3 +221,16 @@ def test_solve_takes_the_engine_workers_and_seed_as_the_command_line_does(tmp_pa
         assert puzzle.verify(puzzle.solve(**kwargs))
     with pytest.raises(SatilingError, match="--seed is for the backtrack engine"):
         satiling.load("pentomino-3x20").solve(seed=3)
+
+
+def test_solve_writes_a_checked_proof_of_no_solution_as_the_command_line_does(tmp_path):
+    """``solve(proof=FILE)``: "no solution" with a DRAT proof and its formula, which the command
+    line's checker accepts; a puzzle with a solution gets it and no proof."""
+    from satiling.cli import main
+    proof = tmp_path / "p.drat"
+    assert satiling.load("tetromino-4x5").solve(proof=str(proof)) is None
+    assert main(["check-proof", str(proof) + ".cnf", str(proof)]) == 0
+    found = tmp_path / "q.drat"
+    puzzle = satiling.load("pentomino-3x20")
+    assert puzzle.verify(puzzle.solve(proof=str(found)))
+    assert not found.exists()
