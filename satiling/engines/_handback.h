@@ -75,6 +75,10 @@ static inline int handback_look(Handback *h, unsigned long long nodes) {
     else h->every = (unsigned long long)((double)h->every * (HANDBACK_SECONDS / spent)) + 1;
     if (h->every > (1ULL << 40)) h->every = 1ULL << 40;
     h->next = nodes + h->every;
+    /* a moment without the GIL: a Python thread waiting for it runs now (the timer of a time
+       limit, a progress bar), not when the search next returns to Python */
+    Py_BEGIN_ALLOW_THREADS
+    Py_END_ALLOW_THREADS
     if (PyErr_CheckSignals() < 0) return ENGINE_ERROR;
     if (h->deadline > 0 && t >= h->deadline) return ENGINE_TIME;
     return 0;

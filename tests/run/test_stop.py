@@ -129,3 +129,19 @@ def test_a_solve_with_a_proof_stops_at_its_time_limit():
     """The proof's search ends by the time limit like any other (it once crashed there)."""
     answer = solve(Request(satiling.load("tortoise"), "solve", proof="p.drat", time_limit=LIMIT))
     assert answer.stop is Stop.TIME and answer.solution is None
+
+
+@pytest.mark.parametrize("task", ["count", "enumerate"])
+def test_a_time_limit_stops_the_backtracker_inside_a_long_cube(tmp_path, capsys, task):
+    """A generated 7x7 board whose cubes each take the backtracker tens of seconds: the limit's
+    timer is a Python thread, and the compiled search held the GIL until its cube ended (a one-
+    second limit ran 20-45 s).  The search lets go of the GIL at each look at the clock."""
+    from satiling.cli import main
+    assert main(["generate-edgematch", "7", "7", "--seed", "3"]) == 0
+    board = tmp_path / "b7.toml"
+    board.write_text(capsys.readouterr().out)
+    run = {"count": count, "enumerate": enumerate_solutions}[task]
+    start = time.monotonic()
+    answer = run(Request(satiling.load(str(board)), task, "backtrack", time_limit=1.0))
+    assert answer.stop is Stop.TIME
+    assert time.monotonic() - start < 12          # not a timing check: it did not run on to the cube's end
