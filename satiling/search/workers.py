@@ -130,7 +130,7 @@ def executor(workers: int | None = None, dask: str | None = None) -> Iterator[cf
     # killed with SIGKILL takes them along (the pool starts them at submit, in the thread that
     # opened it here: each caller submits in the thread that holds the pool)
     ex = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                initializer=die_with_parent, initargs=(this_process(),))
+                                initializer=_worker_start, initargs=(this_process(),))
     try:
         yield ex
     except BaseException:
@@ -147,14 +147,39 @@ def stop(ex: cf.Executor) -> None:
         ex.shutdown(wait=False, cancel_futures=True)
 
 
+def _worker_start(parent: Any) -> None:
+    """A worker dies with its driver, and leaves Ctrl-C at the terminal (which reaches the whole
+    process group) to the driver, which stops it: no traceback of each worker's interrupt."""
+    from ..signals import ignore_in_child
+    die_with_parent(parent)
+    ignore_in_child()
+
+
 def _terminate(ex: cf.ProcessPoolExecutor) -> None:
     """Cancel queued cubes and kill the running ones (Python 3.14 calls this terminate_workers)."""
+    _quiet_pool_race()
     processes = list(getattr(ex, "_processes", {}).values())
     ex.shutdown(wait=False, cancel_futures=True)
     for p in processes:
         p.terminate()
     for p in processes:
         p.join(5)
+
+
+def _quiet_pool_race() -> None:
+    """Python 3.11's pool, seeing its killed workers, marks the cubes it had queued as failed,
+    and those this process cancelled first raise InvalidStateError in its manager thread: a
+    harmless race (fixed in later Pythons) whose traceback would follow Ctrl-C on stderr."""
+    previous = threading.excepthook
+    if getattr(previous, "quiet_pool_race", False):
+        return
+
+    def hook(args: Any) -> None:
+        if not (args.exc_type is cf.InvalidStateError
+                and type(args.thread).__name__ == "_ExecutorManagerThread"):
+            previous(args)
+    hook.quiet_pool_race = True          # type: ignore[attr-defined]
+    threading.excepthook = hook
 
 
 #: seconds to reach a Dask scheduler, handshake included
