@@ -268,7 +268,8 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
             events.found(point.lines)
         if out is not None:
             out.start()                   # the file changes only from here on
-        outcome = run.enumerate(write, point, req.limit, keep=bool(req.proof), work=events.work)
+        outcome = run.enumerate(write, point, req.limit, keep=bool(req.proof), work=events.work,
+                                mark=out.mark_done if out is not None else None)
     finally:
         if out is not None:
             out.close()

@@ -44,6 +44,10 @@ FORMAT = 1
 _RECORD = re.compile(r'(\{.*),"n":(\d+),"sum":"([0-9a-f]{16})"\}')
 
 
+#: the record of a solutions file saying how many cubes are done (see :meth:`SolutionFile.mark_done`)
+DONE_MARK = "cubes done"
+
+
 def is_header(data: Any) -> bool:
     """Whether a parsed JSON line is the header of a run file (readers of solutions skip it)."""
     return isinstance(data, dict) and "satiling" in data and "placements" not in data
@@ -241,6 +245,12 @@ class SolutionFile(RunFile):
     def write_line(self, line: str) -> None:
         self.append(line)
 
+    def mark_done(self, cubes: int) -> None:
+        """Cubes ``0 .. cubes-1`` are searched and their solutions written: a resume starts after
+        them, however long they ran without a solution (readers of solutions skip this record,
+        as they skip the header)."""
+        self.append(json.dumps({"satiling": DONE_MARK, "cubes": cubes}, separators=(",", ":")))
+
 
 @dataclass
 class ResumePoint:
@@ -262,6 +272,15 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
     classes: list[tuple[tuple[int, ...], int, int]] = []      # (owner, members seen, line) in order
     seen: set[frozenset[int]] = set()
     for n, line in enumerate(file.records, 2):
+        done = _done_mark(line, len(space.cubes), f"{path}: line {n}")
+        if done is not None:                    # cubes before ``done`` are searched, written
+            if done < point.cube or (point.skip and done <= point.cube):
+                raise _not_ours(path, n)
+            _check_class_complete(space, classes, raw, path)
+            classes.clear()
+            point.cube = done
+            point.skip.clear()
+            continue
         sol = _solution_vars(space, var_of, line, f"{path}: line {n}")
         owner = space.owner(sol)
         if owner is None:
@@ -286,6 +305,18 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
         point.solutions.append(sol)
     point.lines = len(point.solutions)
     return point
+
+
+def _done_mark(line: str, cubes: int, where: str) -> int | None:
+    """The number of cubes a done mark says are searched; None for a solution's record."""
+    if not line.startswith('{"satiling":'):
+        return None
+    data = json.loads(line)
+    done = data.get("cubes")
+    if set(data) != {"satiling", "cubes"} or data["satiling"] != DONE_MARK or type(done) is not int \
+            or not 0 <= done <= cubes:
+        raise SatilingError(f"{where} is neither a solution nor a mark of the cubes done")
+    return done
 
 
 def _check_class_complete(space: Any, classes: list, raw: bool, path: str) -> None:

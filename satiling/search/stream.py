@@ -7,8 +7,11 @@ before it), and the members of one symmetry class follow each other.  So after a
 the time limit, ``kill -9``, a power cut -- the file is a prefix of the one stream, possibly with a
 torn last line.  ``--resume FILE`` drops the torn line, finds the cube of the last solution (its
 class's owner cube), takes every earlier cube as done, runs that cube again skipping the solutions
-already in the file, and goes on.  Nothing is lost (a cube is only skipped once a later one has
-begun), nothing is repeated (the cube in progress is compared solution by solution), and at most one
+already in the file, and goes on.  Cubes finished without a solution are not lost either: a cube
+that ends a second or more after the last record writes a mark of the cubes done (a record that
+readers of solutions skip, as they skip the header), and a resume starts after the last mark when
+it is later.  Nothing is lost (a cube is only skipped once a later one has begun or a mark names
+it), nothing is repeated (the cube in progress is compared solution by solution), and at most one
 cube is computed twice.  The file is checked while it is read: every line must be a solution of
 this puzzle in the stream's order, or the resume is refused.
 
@@ -38,6 +41,10 @@ from .runner import CubeRunner
 from .workers import Job, executor, in_order, results
 from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
 from .runfiles import keep_stopped as keep_stopped_count
+
+
+#: a solutions file gets a mark of the cubes done at most this often, when no solution came since
+MARK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -116,8 +123,10 @@ class Run:
 
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
                   limit: int | None = None, keep: bool = False,
-                  work: Callable[[float, float], None] | None = None) -> "Outcome":
-        return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work)
+                  work: Callable[[float, float], None] | None = None,
+                  mark: Callable[[int], None] | None = None) -> "Outcome":
+        return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work,
+                                   mark)
 
     def resume_point(self, file: SolutionFile) -> ResumePoint:
         return read_resume(self.space, file, self.settings.raw)
@@ -179,20 +188,30 @@ def space_solutions(space: Any, s: Settings) -> Iterator[frozenset[int]]:
 # -- enumerate ------------------------------------------------------------------------------------
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
-                        keep: bool = False, work: Callable[[float, float], None] | None = None) -> Outcome:
+                        keep: bool = False, work: Callable[[float, float], None] | None = None,
+                        mark: Callable[[int], None] | None = None) -> Outcome:
     """Stream verified solutions to ``write`` (decoded placements), cube by cube; stops cleanly on
     the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables);
-    ``work`` hears the part of the estimated search done (and the part in finished cubes)."""
+    ``work`` hears the part of the estimated search done (and the part in finished cubes); ``mark``
+    hears how many cubes are done, at most every :data:`MARK_SECONDS` when no solution came since
+    (so a resume starts after cubes that ran long without one)."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
     run = make_runner(space, s)
     problem, puzzle = space.problem, space.puzzle
     meter = Meter(space, range(resume.cube), work)
+    last = [time.monotonic()]          # the last record written
+
+    def cube_done(cube: int) -> None:
+        if mark is not None and time.monotonic() - last[0] >= MARK_SECONDS:
+            with stop.critical():
+                mark(cube + 1)
+            last[0] = time.monotonic()
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         try:
             with executor(s.workers, s.dask) as ex:
-                for rep in _owners_in_order(run, ex, job, resume.cube, meter):
+                for rep in _owners_in_order(run, ex, job, resume.cube, meter, cube_done):
                     for sol in space.expand(rep, s.raw):
                         if sol in resume.skip:
                             continue
@@ -204,6 +223,7 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
                             write(solution)
                             out.found += 1
                             out.total += 1
+                        last[0] = time.monotonic()
                         if keep:
                             out.solutions.append(sol)
         except _LimitReached:
@@ -217,8 +237,10 @@ class _LimitReached(Exception):
     """Enough solutions: leave the loop as on any stop (queued cubes cancelled, workers stopped)."""
 
 
-def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
-                     meter: "Meter") -> Iterator[frozenset[int]]:
+def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int, meter: "Meter",
+                     cube_done: Callable[[int], None]) -> Iterator[frozenset[int]]:
+    """The owners of cubes ``first..``, cube by cube; ``cube_done`` hears each cube once every
+    solution of it has been handed on."""
     space = runner.space
     n = len(space.cubes)
     if ex is None:
@@ -226,12 +248,14 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int,
             runner.on_progress = meter.within(cube)
             yield from runner.owners(cube)
             meter.finish(cube)
+            cube_done(cube)
         return
     plan = space.plan() if runner.searcher.plans else None
     done = results(ex, job, range(first, n), raw=False, keep=True, verify=False, plan=plan)
     for r in in_order(done, first, n):
         yield from map(frozenset, r.owners)
         meter.finish(r.cube)
+        cube_done(r.cube)
 
 
 # -- count ----------------------------------------------------------------------------------------

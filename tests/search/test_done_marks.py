@@ -1,0 +1,62 @@
+"""A stopped enumeration keeps the cubes it searched without finding a solution: a mark of the
+cubes done in its file, so that a resume goes on after them (it went back to the cube of the last
+solution, and a stretch of cubes longer than the time limit was searched again on every resume,
+for ever)."""
+import json
+from pathlib import Path
+
+import satiling
+from satiling.cli import main
+from satiling.run import Request
+from satiling.run.tasks import _run_of
+from satiling.search import stream
+
+RAW_3X20 = 8                       # Haselgrove 1960: 2 tilings of the 3x20 box, 8 with mirrors
+
+
+def _records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()[1:]]
+
+
+def test_a_resume_starts_after_the_last_mark_and_finds_every_solution(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(stream, "MARK_SECONDS", 0.0)        # a mark after every cube
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl"]) == 0
+    records = _records(Path("all.jsonl"))
+    solutions = [r for r in records if "placements" in r]
+    marks = [r["cubes"] for r in records if r.get("satiling") == "cubes done"]
+    assert len(solutions) == RAW_3X20 and marks == sorted(marks) and marks
+    assert main(["verify", "pentomino-3x20", "all.jsonl"]) == 0
+    assert f"{RAW_3X20} solutions verified" in capsys.readouterr().out
+    # the file as a stop would leave it: cut after the first mark that follows a solution
+    lines = Path("all.jsonl").read_text().splitlines(keepends=True)
+    cut = next(k for k in range(2, len(lines)) if '"cubes done"' in lines[k] and '"placements"' in lines[k - 1])
+    Path("part.jsonl").write_text("".join(lines[:cut + 1]))
+    puzzle = satiling.load("pentomino-3x20")
+    req = Request(puzzle, "enumerate", raw=True, resume="part.jsonl")
+    run = _run_of(req, "auto", 0.0)
+    with run.solution_file("part.jsonl", resume=True) as f:
+        point = run.resume_point(f)
+    assert point.cube == json.loads(lines[cut])["cubes"] and not point.skip
+    capsys.readouterr()
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "part.jsonl"]) == 0
+    resumed = [r for r in _records(Path("part.jsonl")) if "placements" in r]
+    key = lambda r: json.dumps(r["placements"], sort_keys=True)      # noqa: E731
+    assert sorted(map(key, resumed)) == sorted(map(key, solutions))
+
+
+def test_a_mark_out_of_place_is_refused(tmp_path, monkeypatch, capsys):
+    """A mark is checked as the solutions are: one naming fewer cubes than a solution before it
+    is not this run's (its checksum chained, as a tool writing such a file would)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(stream, "MARK_SECONDS", 0.0)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3"]) == 0
+    from satiling.search.runfiles import SolutionFile
+    puzzle = satiling.load("pentomino-3x20")
+    run = _run_of(Request(puzzle, "enumerate", raw=True, resume="all.jsonl"), "auto", 0.0)
+    with SolutionFile("all.jsonl", run, resume=True) as f:
+        f.start()
+        f.mark_done(0)
+    capsys.readouterr()
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 2
+    assert "out of place" in capsys.readouterr().err
