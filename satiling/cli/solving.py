@@ -151,11 +151,22 @@ def cmd_count(args: argparse.Namespace) -> int:
     if req.raw and answer.found == answer.total:
         print(f"satiling: {answer.total} solutions in {answer.classes} symmetry classes", file=sys.stderr)
     say_group(args, answer.group, answer.group_order)
+    if answer.proof_stop is not None:
+        return _proof_stopped(answer)
     if answer.proof is not None:
         print(f"satiling: no solution beyond these: {answer.proof.summary()}", file=sys.stderr)
         if not answer.proof.verified:
             return EXIT_ERROR
     return EXIT_FOUND if answer.total else EXIT_NONE
+
+
+def _proof_stopped(answer: Any) -> int:
+    """The count is complete, its proof stopped before it was checked."""
+    proof = answer.proof.proof
+    print(f"satiling: {_stopped(answer.proof_stop)}: the count is complete; its proof was stopped "
+          f"before it was checked (a file it wrote is checked by 'satiling check-proof {proof}.cnf "
+          f"{proof}')", file=sys.stderr)
+    return _stop_exit(answer.proof_stop)
 
 
 def _stopped(stop: Any) -> str:
@@ -178,11 +189,11 @@ def _continue_hint(args: argparse.Namespace, answer: Any) -> str:
         return "; its finished parts could not be kept (no writable cache or current folder)"
     kept = "" if args.resume else f"; its work is kept in {path}"
     argv, skip = [], False
-    for word in args.argv:
-        if skip or word.startswith("--time-limit=") or word.startswith("--resume="):
+    for word in args.argv:            # (a proof needs every solution of one run: not resumed)
+        if skip or word.startswith(("--time-limit=", "--resume=", "--proof=")):
             skip = False
             continue
-        if word in ("--time-limit", "--resume"):
+        if word in ("--time-limit", "--resume", "--proof"):
             skip = True
             continue
         argv.append(word)
@@ -216,6 +227,9 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         print(f"satiling: {_stopped(answer.stop)}: stopped after {answer.found} solutions{where}",
               file=sys.stderr)
         return _stop_exit(answer.stop)
+    if answer.proof_stop is not None:
+        say_group(args, answer.group, answer.group_order)
+        return _proof_stopped(answer)
     if answer.proof is not None:
         print(f"satiling: no solution beyond these {answer.total}: {answer.proof.summary()}",
               file=sys.stderr)

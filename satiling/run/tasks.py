@@ -67,6 +67,7 @@ class CountAnswer:
     torn: bool = False                  # enumerate --resume dropped a torn last line
     proof: Any = None
     ruled_out: str | None = None        # the argument that settled it before any search
+    proof_stop: Stop | None = None      # the proof of completeness stopped before it was checked
 
 
 @dataclass
@@ -199,10 +200,25 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
                          engine, group, run.space.group.order, time.perf_counter() - start,
                          outcome.checkpoint, bool(outcome.finished or outcome.position))
     if req.proof and answer.stop is Stop.DONE:
-        from ..search.proof import prove_complete
-        answer.proof = prove_complete(run.space.problem, run.members(outcome.solutions), req.proof,
-                                      req.sat_solver)
+        _prove(req, began, answer, run.members(outcome.solutions), run.space.problem)
     return answer
+
+
+def _prove(req: Request, began: float, answer: CountAnswer, members: Any, problem: Any) -> None:
+    """The proof that no solution lies beyond the ones found, within what is left of the time limit;
+    a stop (the limit, Ctrl-C, SIGTERM) leaves the complete count in the answer and the proof
+    unchecked (``answer.proof_stop``)."""
+    from ..search.proof import ProofReport, prove_complete
+    from ..signals import stop_on
+    left = None if req.time_limit is None else max(0.0, req.time_limit - (time.monotonic() - began))
+    with stop_on(left) as stop:
+        stop.arm()
+        answer.proof = prove_complete(problem, members, req.proof, req.sat_solver, time_limit=left)
+    if stop.reason:
+        answer.proof = ProofReport("UNKNOWN", proof=req.proof)
+        answer.proof_stop = Stop.of(stop.reason)
+    elif answer.proof.status == "UNKNOWN":          # the solver's own deadline
+        answer.proof_stop = Stop.TIME
 
 
 def _prepared(req: Request, engine: str, began: float) -> tuple[Any, str | None] | None:
@@ -276,9 +292,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
                          engine, group, run.space.group.order, time.perf_counter() - start, torn=torn)
     if req.proof and answer.stop is Stop.DONE:
-        from ..search.proof import prove_complete
-        answer.proof = prove_complete(run.space.problem, run.members(before + outcome.solutions),
-                                      req.proof, req.sat_solver)
+        _prove(req, began, answer, run.members(before + outcome.solutions), run.space.problem)
     return answer
 
 

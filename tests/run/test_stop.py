@@ -145,3 +145,21 @@ def test_a_time_limit_stops_the_backtracker_inside_a_long_cube(tmp_path, capsys,
     answer = run(Request(satiling.load(str(board)), task, "backtrack", time_limit=1.0))
     assert answer.stop is Stop.TIME
     assert time.monotonic() - start < 12          # not a timing check: it did not run on to the cube's end
+
+
+def test_a_time_limit_stops_the_proof_and_keeps_the_complete_count(tmp_path, monkeypatch, capsys):
+    """``count --proof``: the limit ran on through the proof (a 4 s limit took 49 s) and a stop
+    there printed no count; now the complete count is printed, the proof said unchecked, exit 3.
+    A count stopped before it is complete offers to go on without --proof (a proof needs every
+    solution of one run, and --resume with --proof is refused)."""
+    from satiling.cli import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    start = time.monotonic()
+    assert main(["count", "pentomino-3x20", "--proof", "p.drat", "--time-limit", "1.5"]) == 3
+    out, err = capsys.readouterr()
+    assert out.split() == ["2"] and "proof was stopped before it was checked" in err, err
+    assert time.monotonic() - start < 15          # not a timing check: it did not check the proof
+    assert main(["count", "clue1", "--proof", "q.drat", "--quiet", "--time-limit", "0.5"]) == 3
+    hint = capsys.readouterr().err.split("continue with: ")[1].split()
+    assert "--proof" not in hint and "--resume" in hint
