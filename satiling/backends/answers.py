@@ -35,6 +35,7 @@ exit  the solver's file
 """
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -143,6 +144,8 @@ def read_cpsat(text: str, key: AnswerKey) -> Answer:
             text_format.Parse(text, response, allow_unknown_field=True)
     except (json_format.ParseError, text_format.ParseError) as e:
         raise SatilingError(f"not a CP-SAT response: {str(e).splitlines()[0][:80]}") from None
+    if not response.ListFields() and not re.search(r"\bstatus\b", text):   # UNKNOWN is the default
+        raise SatilingError("not a CP-SAT response: none of its fields (status, solution, ...)")
     status = cp_model_pb2.CpSolverStatus.Name(response.status)
     if status == "MODEL_INVALID":
         raise SatilingError("CP-SAT said MODEL_INVALID: the file it read was not this model")
@@ -346,7 +349,13 @@ def read_answer(fmt: str, text: str, key: AnswerKey) -> Answer:
     before it said anything) is no answer in every format, not a malformed file."""
     if not text.strip():
         return Answer("UNKNOWN", found=0)
-    return READERS[fmt](text, key)
+    answer = READERS[fmt](text, key)
+    if answer.status == "UNSATISFIABLE" and answer.values:
+        raise SatilingError("the answer says UNSATISFIABLE and also gives values: not one solver's "
+                            "answer")
+    if answer.status in ("SATISFIABLE", "OPTIMAL") and not answer.values and key.variables:
+        raise SatilingError(f"the answer says {answer.status} and gives no values")
+    return answer
 
 
 def verdict_exit(status: str | None, given: int, variables: int | None = None) -> int | None:
@@ -374,9 +383,12 @@ def _set(values: dict[int, bool], v: int, value: bool, key: AnswerKey) -> None:
 
 def _number(word: str, n: int) -> float:
     try:
-        return float(word)
+        value = float(word)
     except ValueError:
         raise SatilingError(f"line {n}: {word[:20]!r} is not a number") from None
+    if not math.isfinite(value):
+        raise SatilingError(f"line {n}: {word[:20]!r} is not a finite number")
+    return value
 
 
 def checked(problem: Problem, answer: Answer, variables: int,

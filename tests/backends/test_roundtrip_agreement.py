@@ -567,3 +567,21 @@ def test_decode_proof_of_none_is_1(fmt: str, tmp_path: Path) -> None:
     answer.write_text(said)
     code, out, _ = run("decode", "pentomino-6x10", str(answer), "--format", fmt)
     assert (code, out.strip()) == (1, "no solution")
+
+
+@pytest.mark.parametrize("fmt, said", [
+    ("opb", "s UNSATISFIABLE\nv x1 -x2\n"), ("wcnf", "s UNSATISFIABLE\nv 1 -2\n"),
+    ("xcsp3", "s UNSATISFIABLE\n<instantiation><list>x[]</list><values>0x2056</values></instantiation>\n"),
+    ("cpsat", "status: OPTIMAL\n"), ("cpsat", "hello: 1\n"), ("cpsat", '{"foo": 1}'),
+    ("lp", "solution status: optimal\nNAME nan\n"),
+])
+def test_decode_an_answer_at_odds_with_itself_is_2(fmt: str, said: str, tmp_path: Path) -> None:
+    """"No solution" and a model at once, a solution said and none given, a CP-SAT response made of
+    fields no response has, NaN for a value: each was read as "no solution" (1) or "no answer" (3)."""
+    if "NAME" in said:                   # a variable of the model as the LP file names it
+        code, lp, _ = run("encode", "pentomino-6x10", "--format", "lp")
+        said = said.replace("NAME", re.search(r"\bx1_\S*", lp).group())
+    answer = tmp_path / "answer"
+    answer.write_text(said)
+    code, out, err = run("decode", "pentomino-6x10", str(answer), "--format", fmt)
+    assert (code, out) == (2, "") and err.startswith("satiling: error: ") and err.count("\n") == 1, err
