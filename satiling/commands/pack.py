@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, seconds_left, workers_arg
 from ..apps.packing import EXACT_SECONDS
@@ -62,6 +63,32 @@ def _threads(args: argparse.Namespace) -> int:
     return args.threads or 1
 
 
+def _hint(puzzle: Any, path: str, read_solutions: Any) -> list[Any]:
+    """The placements of ``--hint FILE``, each one the board takes, no two on one cell, no piece
+    used more often than the puzzle has it: a hint that is none of these is refused, not ignored."""
+    from collections import Counter
+    from ..errors import SatilingError
+    hint = next(iter(read_solutions(puzzle, path)), None)
+    if not hint:
+        raise SatilingError(f"{path}: no placements to start from")
+    legal = set(puzzle.placements())
+    for p in hint:
+        if p not in legal:
+            raise SatilingError(f"{path}: {json.dumps(p.to_json(), separators=(',', ':'))} is not a "
+                                f"placement of {puzzle.name}")
+    cells = Counter(c for p in hint for c in p.cells)
+    twice = sorted(c for c, k in cells.items() if k > 1)
+    if twice:
+        raise SatilingError(f"{path}: two placements cover cell {list(twice[0])}")
+    have = {piece.name: piece.count for piece in puzzle.pieces}
+    used = Counter(p.piece for p in hint)
+    over = sorted(name for name, k in used.items() if k > have.get(name, 0))
+    if over:
+        raise SatilingError(f"{path}: piece {over[0]} is used {used[over[0]]} times, the puzzle "
+                            f"has {have.get(over[0], 0)}")
+    return hint
+
+
 def cmd_pack(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..fileio import write_file
@@ -74,7 +101,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
     began = time.monotonic()
     threads = _threads(args)
     puzzle = catalog.load(args.name)
-    hint = next(iter(read_solutions(puzzle, args.hint)), []) if args.hint else []
+    hint = _hint(puzzle, args.hint, read_solutions) if args.hint else []
     # the time limit counts from here: the model (Eternity's is large) is built within it
     built, packer = within(args.time_limit, lambda: Packer(puzzle, args.objective))
     if not built:

@@ -185,3 +185,23 @@ def test_pack_threads_and_the_old_workers_spelling(cli):
     assert r.returncode == 0 and "4 of 5 pieces placed" in r.stdout
     assert r.stderr.splitlines()[-1] == ("satiling: note: pack --workers 2 is now spelt --threads 2 "
                                          "(--workers means processes in count and enumerate)")
+
+
+def test_a_hint_that_is_no_packing_is_refused(cli, tmp_path):
+    """``pack --hint``: an unknown piece, two placements on one cell, a piece used twice or an
+    empty file each ran with the hint dropped, exit 0 and not a word."""
+    import json
+    solved = cli("solve", "pentomino-3x20", "--json")
+    good = json.loads(solved.stdout)
+    first, second = good["placements"][:2]
+    hints = {"unknown": [dict(first, piece="Q")], "overlap": [first, dict(second, cells=first["cells"])],
+             "twice": [first, first], "empty": None}
+    for name, placements in hints.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text("" if placements is None else json.dumps(dict(good, placements=placements)))
+        r = cli("pack", "pentomino-3x20", "--hint", str(path), "--exact-seconds", "0", "--time-limit", "2")
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, (name, r.stderr)
+    (tmp_path / "good.json").write_text(solved.stdout)
+    r = cli("pack", "pentomino-3x20", "--hint", str(tmp_path / "good.json"), "--exact-seconds", "0",
+            "--time-limit", "2")
+    assert r.returncode == 0 and "of 12 pieces placed" in r.stdout, r.stderr
