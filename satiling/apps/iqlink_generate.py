@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Callable
 from dataclasses import dataclass
 
 from ..errors import SatilingError
@@ -53,13 +54,17 @@ def pieces_for_level(level: str, rng: random.Random) -> int:
 
 
 def generate(to_place: int, seed: int = 0, solver: str = "cadical", link_rule: str = "lazy",
-             tries_per_solution: int = 40, max_solutions: int = 50) -> Generated:
-    """A challenge with ``to_place`` pieces left to place and exactly one solution."""
+             tries_per_solution: int = 40, max_solutions: int = 50,
+             on_try: Callable[[int, int], None] = lambda k, n: None) -> Generated:
+    """A challenge with ``to_place`` pieces left to place and exactly one solution; ``on_try``
+    hears each full solution that gave none (how many so far, of ``max_solutions``)."""
     if not 1 <= to_place <= len(PIECES):
         raise SatilingError(f"pieces to place must be between 1 and {len(PIECES)}, not {to_place}")
     rng = random.Random(seed)
     calls = 0
-    for _ in range(max_solutions):
+    for tried in range(max_solutions):
+        if tried:
+            on_try(tried, max_solutions)
         solution, n = random_solution(rng, solver, link_rule)
         calls += n
         kept, n = unique_subset(solution, len(PIECES) - to_place, rng, solver, link_rule, tries_per_solution)

@@ -111,7 +111,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if not 1 <= k <= 11:
         raise SatilingError("--pieces-to-place must be between 1 and 11 (12 leaves the empty board, "
                             "which has many solutions)")
-    gen = generate(k, args.seed, args.solver, args.link_rule)
+    def tried(k_: int, of: int) -> None:       # a long search shows it is alive
+        print(f"satiling: {k_} of at most {of} full solutions tried: none leaves a unique "
+              f"challenge with {k} pieces to place yet", file=sys.stderr)
+    gen = generate(k, args.seed, args.solver, args.link_rule, on_try=tried)
     how = f"--level {args.level}" if args.level else f"--pieces-to-place {k}"
     sys.stdout.write(challenge_toml(gen, f"iqlink generate {how} --seed {args.seed}"))
     if args.svg:
