@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,12 +69,20 @@ class Str(Spec):
             _wrong(where, self, value)
         if self.choices and value not in self.choices:
             _wrong(where, self, value)
+        bad = _CONTROL.search(value)
+        if bad:           # a terminal would obey it when the name or title is printed
+            raise SatilingError(f"{where}: a control character ({bad.group()!r}) in the text "
+                                f"{_show(value)}")
 
     def describe(self) -> str:
         if self.choices:
             return "one of " + ", ".join(f'"{c}"' for c in self.choices)
         least = f"at least {self.min_len} and " if self.min_len else ""
         return f"a string ({least}at most {self.max_len} characters)"
+
+
+#: characters a text of an instance file may not hold: C0 controls but tab and line ends, DEL, C1
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)

@@ -576,3 +576,14 @@ def test_a_fill_order_a_small_board_would_not_use_is_refused(tmp_path, monkeypat
     assert main(["solve", "g5.toml", "--maximize-matches", "--engine", "backtrack", "--fill-order",
                  "rows", "--best", "b.json"]) == 0
     assert "40/40" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field, text", [("name", "\\u001b[31mX"), ("title", "bell\\u0007"),
+                                         ("name", "\\u009bX")])
+def test_a_control_character_in_a_name_or_title_is_refused(tmp_path, capsys, field, text):
+    """A name or title is printed to the terminal, which would obey an escape sequence in it."""
+    title = f'title = "{text}"\n' if field == "title" else ""
+    name = text if field == "name" else "A"
+    (tmp_path / "c.toml").write_text(f'{title}[region]\nrows = 1\ncols = 2\n[[piece]]\n'
+                                     f'name = "{name}"\nascii = "##"\n')
+    assert "control character" in _refused(capsys, ["info", str(tmp_path / "c.toml")])
