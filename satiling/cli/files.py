@@ -261,14 +261,18 @@ def answer_key(fmt: str, export, amo: str):
 def cmd_verify(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     n = 0
+    seen: set[frozenset[Any]] = set()
     for n, solution in enumerate(read_solutions(puzzle, args.solutions), 1):
         try:
             puzzle.verify(solution)
         except VerificationError as e:
             print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
             return EXIT_NONE
+        seen.add(frozenset(solution))
     # a file with no solutions (an enumerate that found none) is not an error: 0 verified
-    print(f"{n} solution{'s' if n != 1 else ''} verified")
+    again = n - len(seen)
+    repeats = f" ({again} repeat{'s' if again == 1 else ''} an earlier one: {len(seen)} different)" if again else ""
+    print(f"{n} solution{'s' if n != 1 else ''} verified{repeats}")
     return EXIT_FOUND
 
 

@@ -587,3 +587,16 @@ def test_a_control_character_in_a_name_or_title_is_refused(tmp_path, capsys, fie
     (tmp_path / "c.toml").write_text(f'{title}[region]\nrows = 1\ncols = 2\n[[piece]]\n'
                                      f'name = "{name}"\nascii = "##"\n')
     assert "control character" in _refused(capsys, ["info", str(tmp_path / "c.toml")])
+
+
+def test_verify_says_when_solutions_repeat(tmp_path, monkeypatch, capsys):
+    """A solution written twice was counted twice: "9 solutions verified" for a file of 8."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "s.jsonl"]) == 0
+    lines = Path("s.jsonl").read_text().splitlines(keepends=True)
+    Path("d.jsonl").write_text("".join(lines[:2] + lines[1:2] + lines[2:]))
+    capsys.readouterr()
+    assert main(["verify", "pentomino-3x20", "d.jsonl"]) == 0
+    assert capsys.readouterr().out.strip() == "9 solutions verified (1 repeats an earlier one: 8 different)"
+    assert main(["verify", "pentomino-3x20", "s.jsonl"]) == 0
+    assert capsys.readouterr().out.strip() == "8 solutions verified"
