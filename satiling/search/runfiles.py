@@ -151,8 +151,11 @@ class RunFile:
             found = loads_json(line.decode(), f"{self.path}: line 1")
         except (SatilingError, UnicodeDecodeError):
             raise self._foreign() from None
-        if not is_header(found) or found.get("satiling") != self.header["satiling"]:
+        if not is_header(found):
             raise self._foreign()
+        if found.get("satiling") != self.header["satiling"]:      # the file of another command
+            raise SatilingError(f"{self.path}: the file of 'satiling {str(found.get('satiling'))[:20]}', "
+                                f"not of 'satiling {self.header['satiling']}'; left unchanged")
         for key, ours in self.header.items():
             if found.get(key) != ours and key in ("fingerprint", "format", "cubes"):
                 raise SatilingError(f"{self.path}: written by another version of satiling or for "

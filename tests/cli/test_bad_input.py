@@ -600,3 +600,14 @@ def test_verify_says_when_solutions_repeat(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.strip() == "9 solutions verified (1 repeats an earlier one: 8 different)"
     assert main(["verify", "pentomino-3x20", "s.jsonl"]) == 0
     assert capsys.readouterr().out.strip() == "8 solutions verified"
+
+
+def test_a_file_of_another_command_is_named_so(tmp_path, monkeypatch, capsys):
+    """``count --resume`` given an enumeration's file said it had no header line."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "s.jsonl"]) == 0
+    capsys.readouterr()
+    before = _snapshot(tmp_path)
+    line = _refused(capsys, ["count", "pentomino-3x20", "--raw", "--resume", "s.jsonl"])
+    assert "'satiling enumerate', not of 'satiling count'" in line
+    assert _snapshot(tmp_path) == before
