@@ -174,7 +174,7 @@ class Table(Spec):
                 raise SatilingError(f"{where or 'the file'} {verb}: {options}")
             missing = [k for k in given[0] if k not in value]
             if missing:
-                raise SatilingError(f"{where} needs {missing[0]!r} beside {given[0][0]!r}")
+                raise SatilingError(f"{where or 'the file'} needs {missing[0]!r} beside {given[0][0]!r}")
 
     def describe(self) -> str:
         return "a table"
