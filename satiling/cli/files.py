@@ -355,7 +355,14 @@ def _render_board(puzzle, args: argparse.Namespace) -> int:
     s = print_board(puzzle, board, args.svg)
     if args.svg:
         print(f"satiling: wrote {args.svg}", file=sys.stderr)
-    return EXIT_FOUND if s.matched == s.joins and s.placed == s.squares else EXIT_NONE
+    if s.matched != s.joins or s.placed != s.squares:
+        return EXIT_NONE
+    try:                                  # every join matches: a solution only if the verifier says so
+        puzzle.verify(puzzle.tiles(board))
+    except VerificationError as e:
+        print(f"satiling: not a solution: {e}", file=sys.stderr)
+        return EXIT_NONE
+    return EXIT_FOUND
 
 
 def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:

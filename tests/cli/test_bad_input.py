@@ -611,3 +611,16 @@ def test_a_file_of_another_command_is_named_so(tmp_path, monkeypatch, capsys):
     line = _refused(capsys, ["count", "pentomino-3x20", "--raw", "--resume", "s.jsonl"])
     assert "'satiling enumerate', not of 'satiling count'" in line
     assert _snapshot(tmp_path) == before
+
+
+def test_render_of_a_text_board_that_breaks_the_frame_rule_is_not_a_solution(tmp_path, capsys):
+    """Every join matched and every square filled: render said 0 (a solution) though the pieces
+    broke the frame rule, which the verifier (and solve: no solution) holds to."""
+    (tmp_path / "ng.toml").write_text('family = "edgematch"\nrows = 2\ncols = 2\n'
+                                      'pieces = [[1,1,1,1],[1,1,1,1],[1,1,1,1],[1,1,1,1]]\n')
+    (tmp_path / "ng.txt").write_text("1/0 2/0\n3/0 4/0\n")
+    assert main(["render", str(tmp_path / "ng.toml"), str(tmp_path / "ng.txt")]) == 1
+    assert "not a solution" in capsys.readouterr().err
+    assert main(["solve", "clue1"]) == 0
+    (tmp_path / "c1.txt").write_text(capsys.readouterr().out)
+    assert main(["render", "clue1", str(tmp_path / "c1.txt")]) == 0
