@@ -63,11 +63,12 @@ def _threads(args: argparse.Namespace) -> int:
     return args.threads or 1
 
 
-def _hint(puzzle: Any, path: str, read_solutions: Any) -> list[Any]:
+def _hint(puzzle: Any, path: str) -> list[Any]:
     """The placements of ``--hint FILE``, each one the board takes, no two on one cell, no piece
     used more often than the puzzle has it: a hint that is none of these is refused, not ignored."""
     from collections import Counter
     from ..errors import SatilingError
+    from .common import read_solutions
     hint = next(iter(read_solutions(puzzle, path)), None)
     if not hint:
         raise SatilingError(f"{path}: no placements to start from")
@@ -94,14 +95,14 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from ..fileio import write_file
     from ..exits import EXIT_FOUND, EXIT_TIMEOUT, signal_exit
     from ..signals import in_thread
-    from .common import read_solutions, terminal_colour
+    from .common import terminal_colour
     from ..render.pictures import solution_svg, solution_text
     from ..apps.packing import Packer, hole_components
     from ..signals import within
     began = time.monotonic()
     threads = _threads(args)
     puzzle = catalog.load(args.name)
-    hint = _hint(puzzle, args.hint, read_solutions) if args.hint else []
+    hint = _hint(puzzle, args.hint) if args.hint else []
     # the time limit counts from here: the model (Eternity's is large) is built within it
     built, packer = within(args.time_limit, lambda: Packer(puzzle, args.objective))
     if not built:

@@ -384,11 +384,12 @@ class RunManager:
         elif kind == "end":
             state = "stopped" if event["stop"] in ("interrupted", "terminated") else "done"
             engine = {"engine": event["engine"]} if event.get("engine") else {}
+            seconds = running.seconds()
             self.store.update_run(run_id, state=state, stop=event["stop"], found=event["found"],
                                   score=event.get("score"), joins=event.get("joins"),
-                                  note=event.get("note"), seconds=running.seconds(), **engine)
+                                  note=event.get("note"), seconds=seconds, **engine)
             return {"type": "end", "state": state, "stop": event["stop"], "found": event["found"],
-                    "score": event.get("score"), "seconds": running.seconds(), **engine}
+                    "score": event.get("score"), "seconds": seconds, **engine}
         elif kind == "failed":
             self.store.update_run(run_id, state="failed", error=event["error"], seconds=running.seconds())
             return {"type": "end", "state": "failed", "stop": None, "found": running.found,
