@@ -90,6 +90,9 @@ class Problem:
     #: the units that only break the board's symmetry (one member of every class is kept): the
     #: symmetry group ignores them, so counts up to symmetry and raw counts expand them back
     restriction: list[int] = field(default_factory=list)
+    #: the arguments the model takes as given beyond the puzzle's rules (its redundant
+    #: constraints, in words): a proof that the model has no solution rests on them
+    assumed: list[str] = field(default_factory=list)
 
     # -- variables ---------------------------------------------------------------------------
     def new_var(self, meaning: Any = None, primary: bool = False) -> int:
@@ -145,6 +148,12 @@ class Problem:
     def fix(self, lit: int) -> None:
         """Force a literal (a pre-placed piece, a symmetry restriction)."""
         self.units.append(lit)
+
+    def assume(self, argument: str) -> None:
+        """Note that the constraints just added follow from an argument of satiling's (a parity or
+        counting argument), not from the puzzle's rules: proofs say what they rest on."""
+        if argument not in self.assumed:
+            self.assumed.append(argument)
 
     def restrict(self, lit: int) -> None:
         """Force a literal that only breaks symmetry (see ``restriction``)."""

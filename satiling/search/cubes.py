@@ -274,7 +274,8 @@ class CubeSpace(CubeSet):
         restriction = break_symmetry(problem, group) if break_symmetry_ else []
         self.restricted = len(restriction)
         #: the restricted problem (the caller's problem is left untouched)
-        self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction])
+        self.problem = dataclasses.replace(problem, units=[*problem.units, *restriction],
+                                           restriction=[*problem.restriction, *restriction])
         self.matrix = matrix_of(self.problem, puzzle.cover_board(self.problem))
         self._engine: ExactCover | None = None
         self._splitter: _Splitter | None = None

@@ -14,6 +14,10 @@ Two statements get proofs:
   enumeration missed nothing; the symmetry argument (de Bruijn's restriction, the class count) is not
   part of the proof.
 
+A proof certifies its formula; what the formula takes beyond the puzzle's rules (redundant
+constraints from satiling's own arguments, ``Problem.assumed``, and the symmetry restriction) is
+named in :meth:`ProofReport.summary`.
+
 Every proof is written as text DRAT to FILE and its formula as DIMACS to ``FILE.cnf`` so anyone can
 re-check it, then checked here by dratify (an independent checker from PyPI, in-process) and by
 drat-trim when it is on the PATH.  "verified" means every checker that ran accepted it.
@@ -61,6 +65,11 @@ class ProofReport:
     true_vars: frozenset[int] = frozenset()
     checks: list[Check] = field(default_factory=list)
     seconds: float = 0.0
+    #: what the refuted formula takes as given beyond the puzzle's rules (``Problem.assumed``, the
+    #: symmetry restriction): the proof certifies the puzzle only together with these
+    given: tuple[str, ...] = ()
+    #: the formula holds the empty clause: what it is given settles it, and the proof adds nothing
+    empty_clause: bool = False
 
     @property
     def verified(self) -> bool:
@@ -70,9 +79,18 @@ class ProofReport:
         """One line for the terminal: what was proved and who checked it."""
         if self.verified:
             who = " and ".join(c.checker for c in self.checks)
-            return f"DRAT proof {self.proof} ({self.steps} steps) verified by {who}"
-        bad = "; ".join(f"{c.checker}: {c.detail}" for c in self.checks if not c.ok) or "no checker ran"
-        return f"DRAT proof {self.proof} ({self.steps} steps) NOT verified ({bad})"
+            said = f"DRAT proof {self.proof} ({self.steps} steps) verified by {who}"
+        else:
+            bad = "; ".join(f"{c.checker}: {c.detail}" for c in self.checks if not c.ok) or "no checker ran"
+            said = f"DRAT proof {self.proof} ({self.steps} steps) NOT verified ({bad})"
+        return said + self._resting_on()
+
+    def _resting_on(self) -> str:
+        given = " and ".join(self.given)
+        if self.empty_clause:
+            return (f"; the formula holds the empty clause, from {given or 'the model itself'}: the "
+                    "proof adds nothing to that")
+        return f"; it takes as given {given}, which it does not check" if given else ""
 
 
 def proof_solver(name: str) -> str:
@@ -148,7 +166,8 @@ def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
     answer = in_child(_solve, time_limit, problem, clauses, name)
     if isinstance(answer, _Refutation):
         clauses.extend(answer.cuts)
-        report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(answer.lines))
+        report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(answer.lines),
+                             given=_given(problem), empty_clause=any(not c for c in clauses))
         write_files({report.formula: _dimacs(clauses, answer.top, comment),
                      path: "\n".join(answer.lines) + "\n"})
     else:
@@ -157,6 +176,13 @@ def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
     if report.status == "UNSAT":
         report.checks = check_proof(report.formula, report.proof)
     return report
+
+
+def _given(problem: Problem) -> tuple[str, ...]:
+    """What a refutation of ``problem`` rests on beyond the puzzle's rules, in words."""
+    restricted = len(problem.restriction)
+    symmetry = [f"the symmetry restriction ({restricted} unit{'s' if restricted != 1 else ''})"]
+    return tuple(problem.assumed) + tuple(symmetry if restricted else ())
 
 
 @dataclass

@@ -216,8 +216,23 @@ def test_solve_proof_of_no_solution(cli, tmp_path, name):
     proof = tmp_path / "p.drat"
     r = cli("solve", name, "--proof", str(proof))
     assert r.returncode == 1 and r.stdout.strip() == "no solution"
-    assert "verified by dratify" in r.stderr
+    assert "verified by dratify" in r.stderr and "takes as given" not in r.stderr
     assert _recheck(proof)
+
+
+def test_a_proof_says_what_it_takes_as_given(cli, tmp_path):
+    """--parity adds constraints that satiling derives (a colouring argument): a proof of the
+    formula certifies the puzzle only with them, and where their bounds cross the formula holds
+    the empty clause, so the proof certifies nothing of its own."""
+    proof = tmp_path / "p.drat"
+    r = cli("solve", "tetromino-4x15", "--parity", "--proof", str(proof))
+    assert r.returncode == 1 and "verified by dratify" in r.stderr
+    assert "the formula holds the empty clause, from the parity constraints (--parity)" in r.stderr
+    r = cli("solve", "tetromino-one-sided-4x7", "--parity", "--proof", str(proof))
+    assert r.returncode == 1 and "empty clause" in r.stderr
+    r = cli("count", "tetromino-cylinder-4x5", "--proof", str(proof))   # classes: a restricted model
+    assert (r.returncode, r.stdout.strip()) == (0, "7")
+    assert "takes as given the symmetry restriction (" in r.stderr and _recheck(proof)
 
 
 def test_a_broken_proof_is_not_verified(cli, tmp_path):

@@ -210,12 +210,17 @@ class EdgeModel:
         for k, n in sorted(half.items()):
             lits = [vs[k] for vs in self.colour if k in vs]
             self.prob.cardinality(lits, n // 2, n // 2, name=f"colour {k} count")
+        self.prob.assume("the colour counts (--colour-counts)")
 
     def rotation_balance(self, balanced: bool, parity: bool) -> None:
         """Variables 'piece p has rotation r (on a square of parity b)' and the balance constraints
         over them: per colour and axis, as many half-edges face one way as the other."""
         cls = self._rotation_classes(parity)
         pz = self.pz
+        if balanced:
+            self.prob.assume("the rotation balance (--balanced-rotation)")
+        if parity:
+            self.prob.assume("the checkerboard balance (--checkerboard-parity)")
         colours = sorted({x for e in pz.pieces for x in e})
 
         def count(d: int, k: int, b: int | None) -> list[int]:

@@ -70,6 +70,7 @@ def add_room(prob: Problem, unit: dict[tuple[str, frozenset[str]], int]) -> None
             lone.append(x)
     prob.cardinality(empty_pegs + unfilled, 0, 2, name="empty pegs + unfilled sockets")
     prob.cardinality(empty_pegs + lone, 0, 4, name="empty pegs + lone balls")
+    prob.assume("the counting argument on empty pegs")
 
 
 # -- the linked-graph rule ------------------------------------------------------------------------

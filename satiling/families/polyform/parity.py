@@ -189,6 +189,7 @@ def add_parity(problem: Problem, puzzle: PolyformPuzzle) -> list[ParityConstrain
     rows = [Row(v, pl.piece, imb) for v, pl, imb in zip(variables, placements, values)]
     constraints = parity_constraints(cols, region, rows, _exact_counts(puzzle))
     add_constraints(problem, constraints)
+    problem.assume("the parity constraints (--parity)")
     return constraints
 
 
