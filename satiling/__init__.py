@@ -51,7 +51,7 @@ def _version() -> str:
 
 
 #: the library's classes, imported on first use (``import satiling`` stays light for the CLI)
-_API = ("Polyform", "EdgeMatching", "IQLink", "Solution", "Solvable")
+_API = ("Polyform", "EdgeMatching", "IQLink", "Solution", "Solvable", "Terminated")
 
 
 def __getattr__(name: str):
@@ -74,4 +74,4 @@ def __getattr__(name: str):
 
 
 __all__ = ["EdgeMatching", "IQLink", "Polyform", "Problem", "SatilingError", "Solution", "Solvable",
-           "VerificationError", "available", "load", "render", "solve_puzzle"]
+           "Terminated", "VerificationError", "available", "load", "render", "solve_puzzle"]

@@ -43,7 +43,7 @@ from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
 from .families.polyform import PolyformPuzzle
 
-__all__ = ["Count", "EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "load"]
+__all__ = ["Count", "EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "Terminated", "load"]
 
 
 class Solution(list):
@@ -117,7 +117,9 @@ class Solvable:
 
         A :class:`Count`: the number, with how the count ended (``.stop``, ``.complete``).  A time
         limit or Ctrl-C returns what was counted so far, its work kept in ``.checkpoint``;
-        ``resume=`` that file (or a ``satiling count --resume`` file) goes on from it."""
+        ``resume=`` that file (or a ``satiling count --resume`` file) goes on from it.  SIGTERM
+        raises :class:`Terminated` (a ``SystemExit``: the program ends with 143 unless caught),
+        whose ``.count`` is that count."""
         from .run import Events, Stop, count
         req = self._request("count", engine=engine, solver=solver, raw=raw, symmetry=symmetry,
                             symmetry_breaking=symmetry_breaking, workers=workers,
@@ -125,7 +127,10 @@ class Solvable:
         with _bar(progress, "counting") as bar:
             answer = count(req, Events(found=bar.update))
         checkpoint = resume or answer.checkpoint
-        return Count(answer.total, answer.stop, None if answer.stop is Stop.DONE else checkpoint)
+        counted = Count(answer.total, answer.stop, None if answer.stop is Stop.DONE else checkpoint)
+        if answer.stop is Stop.TERMINATED:
+            raise Terminated(counted)        # SIGTERM ends the program, as it would without satiling
+        return counted
 
     def solutions(self, *, raw: bool = False, symmetry: str | None = None, engine: str = "auto",
                   solver: str = "auto", symmetry_breaking: bool = True,
@@ -216,6 +221,16 @@ class Count(int):
     def __repr__(self) -> str:
         return int.__repr__(self) if self.complete else \
             f"Count({int(self)}, stop={self.stop.value!r}, checkpoint={self.checkpoint!r})"
+
+
+class Terminated(SystemExit):
+    """SIGTERM arrived during ``count()``: the program ends (exit code 143, as the command line's),
+    unless the caller catches this; ``.count`` is what was counted, its work in
+    ``.count.checkpoint`` (``count(resume=...)`` goes on from it)."""
+
+    def __init__(self, count: Count) -> None:
+        super().__init__(143)
+        self.count = count
 
 
 class _NoBar:

@@ -234,3 +234,41 @@ def test_solve_writes_a_checked_proof_of_no_solution_as_the_command_line_does(tm
     puzzle = satiling.load("pentomino-3x20")
     assert puzzle.verify(puzzle.solve(proof=str(found)))
     assert not found.exists()
+
+
+_COUNT_THEN_MORE = """
+import sys, satiling
+puzzle = satiling.load("obeirne-hexagon")
+print("counting", flush=True)
+if sys.argv[1] == "catch":
+    try:
+        puzzle.count()
+    except satiling.Terminated as stop:
+        print(int(stop.count), stop.count.stop.value, stop.count.checkpoint, flush=True)
+        raise
+else:
+    puzzle.count()
+print("the program went on", flush=True)
+"""
+
+
+@pytest.mark.parametrize("mode", ["plain", "catch"])
+def test_sigterm_during_a_library_count_ends_the_program_with_143(tmp_path, mode):
+    """SIGTERM ends a program as it would without satiling (exit 143, as the command line), though
+    count() took the signal to keep its work: the count so far goes with the exception."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-c", _COUNT_THEN_MORE, mode], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout.readline().strip() == "counting"
+    time.sleep(2)                      # into the search (O'Beirne's hexagon counts for minutes)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "went on" not in out and "Traceback" not in err
+    if mode == "catch":
+        total, stop, checkpoint = out.split()
+        assert stop == "terminated" and int(total) >= 0 and Path(checkpoint).is_file()
