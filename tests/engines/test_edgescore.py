@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from satiling import catalog
+from satiling import SatilingError, catalog
 from satiling.engines import edgescore, edgescore_ref
 from satiling.families.edgematch import EdgeMatchPuzzle, Tile
 from satiling.families.edgematch.generate import generate
@@ -471,3 +471,23 @@ def test_the_cpsat_engine_reports_its_greedy_board_first():
     assert seen and seen[0].solution == made[4] and len(made[4]) == len(greedy) == 72
     assert seen[0].score == checked_score(pz, made[4]) > 0
     assert result.solution and result.score == checked_score(pz, result.solution) >= seen[0].score
+
+
+@pytest.mark.parametrize("engine, module", [("cpsat", "cpsat"), ("rc2", "rc2"), ("lns", "lns")])
+def test_every_engines_boards_are_checked_before_they_are_reported(monkeypatch, engine, module):
+    """The front door re-scores every board an engine reports with the scorer of 'satiling
+    score', after checking it is a board: an engine whose own count is off (here made one too
+    high) is an internal error, not a board printed with the wrong score."""
+    import importlib
+    pz = generate(3, 3, seed=5).puzzle()
+    assert maximize_matches(pz, 20, engine=engine).solution
+    mod = importlib.import_module(f"satiling.apps.maximize.{module}")
+    if hasattr(mod, "score_of"):
+        monkeypatch.setattr(mod, "score_of", lambda puzzle, solution: checked_score(puzzle, solution) + 1)
+    else:                                           # lns counts its own breaks
+        real = mod.Improvement
+        monkeypatch.setattr(mod, "Improvement", lambda score, *rest: real(score + 1, *rest))
+    seen = []
+    with pytest.raises(SatilingError, match="internal error: a board reported with"):
+        maximize_matches(pz, 20, engine=engine, on_improve=seen.append)
+    assert seen == []

@@ -73,7 +73,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     engine = maximise_engine(puzzle, engine)
     run = function("maximise", engine)
     start = time.perf_counter()
-    best = _Best(on_improve, len(puzzle.joins()))
+    best = _Best(on_improve, len(puzzle.joins()), puzzle, hints)
     job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
                  cpu_time, tuning)
     if start_board is not None:
@@ -89,20 +89,36 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     except KeyboardInterrupt as stop:
         result = best.result("FEASIBLE" if best.solution else "UNKNOWN")
         result.stopped_by = stop
+    if result.solution:
+        _rescored(puzzle, hints, result.solution, result.score)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _rescored(puzzle: Any, hints: bool, solution: list[Any], claimed: int) -> int:
+    """The board's score by the scorer ``satiling score`` uses, after checking it is a board
+    (:func:`checked_score`); an engine that claimed another score is an internal error."""
+    score = checked_score(puzzle, solution, hints)
+    if score != claimed:
+        raise SatilingError(f"internal error: a board reported with {claimed} matching joins has "
+                            f"{score}")
+    return score
 
 
 class _Best:
     """The best board reported so far, passed on to the caller's ``on_improve``."""
 
-    def __init__(self, on_improve: Callable[[Improvement], None] | None, joins: int) -> None:
+    def __init__(self, on_improve: Callable[[Improvement], None] | None, joins: int, puzzle: Any,
+                 hints: bool) -> None:
         self.on_improve, self.joins = on_improve, joins
+        self.puzzle, self.hints = puzzle, hints
         self.score, self.solution = -1, []
 
     def improve(self, imp: Improvement) -> None:
-        """Keep the board and tell the caller, with Ctrl-C and SIGTERM held back in between: an
-        interrupt between the two would print a board better than the last score reported."""
+        """Check the board (whatever engine found it), keep it and tell the caller, with Ctrl-C
+        and SIGTERM held back in between: an interrupt between the two would print a board better
+        than the last score reported."""
+        _rescored(self.puzzle, self.hints, imp.solution, imp.score)
         import signal
         import threading
         held = {signal.SIGINT, signal.SIGTERM}
