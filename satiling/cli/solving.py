@@ -183,6 +183,12 @@ def _continue_hint(args: argparse.Namespace, answer: Any) -> str:
     ``--resume FILE`` (the run's own file, or the checkpoint written for it), without its
     ``--time-limit``."""
     path = args.resume or answer.checkpoint
+    on_workers = (getattr(args, "workers", None) or 1) > 1 or getattr(args, "dask", None)
+    if on_workers and not answer.finished_any:
+        # workers keep whole cubes only: the same limit again would search the same cubes again
+        return ("; the workers finished no cube in this run and keep only whole ones: go on with a "
+                "longer --time-limit, or in one process (without --workers / --dask), which keeps "
+                "the part of a cube it searched")
     if path is None and not answer.finished_any:
         return "; nothing was searched yet to keep"
     if path is None:

@@ -405,3 +405,18 @@ def test_time_left_after_a_resume_counts_this_runs_work_only():
     for t in range(1, 31):
         seconds = left.update(float(t), 0.5 + 0.01 * t)    # this run: 1% a second
     assert 18 <= seconds <= 22                   # 20% left at 1% a second, not 30 * 0.2 / 0.8
+
+
+def test_workers_that_finish_no_cube_say_how_to_get_further(cli, tmp_path):
+    """Workers keep whole cubes only: a limit shorter than every cube left keeps nothing, and the
+    same command again would search the same cubes again.  The message says so and how to go on
+    (the hint of a count that kept work drops --time-limit; this one cannot help that way)."""
+    path = tmp_path / "ob.jsonl"
+    r = cli("count", "obeirne-hexagon", "--workers", "2", "--time-limit", "0.5", "--resume", str(path))
+    assert r.returncode == 3, r.stderr
+    records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    finished = [rec for rec in records if "cube" in rec and "left" not in rec]
+    said = "the workers finished no cube in this run and keep only whole ones" in r.stderr
+    assert said == (not finished), r.stderr
+    if said:
+        assert "without --workers" in r.stderr and "continue with" not in r.stderr
