@@ -182,7 +182,7 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
 
     Raises SatilingError on anything that is none of these: a stray word, a variable beyond the
     formula's ``num_vars``, a variable that is both true and false, a model after "unsatisfiable",
-    two verdicts.
+    two verdicts, a model of either solver format without its closing 0.
     """
     status, lits = None, []
     lines = text.splitlines()
@@ -207,6 +207,10 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
                 raise SatilingError(f"solver output line {n}: expected 's', 'v' or 'c', got {line[:30]!r}")
             line = line[2:]
         lits.extend(_ints(line, n))
+    if (competition or minisat) and lits and lits[-1] != 0:
+        # both formats close the model with 0: without it the output was cut short
+        raise SatilingError("the solver output's model does not end with 0: the output was cut "
+                            "short (a full disk, a killed solver?)")
     lits = [lit for lit in lits if lit != 0]
     if status is None and all(not line.strip() or line.startswith("c") for line in lines):
         status = "UNKNOWN"          # only comments (a solver stopped by its limit, CaDiCaL's -t)

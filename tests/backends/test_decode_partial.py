@@ -255,3 +255,16 @@ def test_the_encoding_comes_from_the_dimacs_header(cli, clue1):
     assert "was it encoded with --encoding compact?" in line
     line = one_error_line(decode(cli, work, text, "--cnf", str(cnf), "--hints"))
     assert "--hints" in line
+
+
+@pytest.mark.parametrize("head", ["s SATISFIABLE\nv ", "SAT\n"])
+def test_a_model_cut_short_is_refused_not_read_as_partial(cli, clue1, head):
+    """The SAT competition's 'v' lines and MiniSat's result file both close the model with 0: a
+    model without it was cut short (a full disk, a killed solver), not a partial model (exit 1,
+    which says "no solution")."""
+    puzzle, model, var_map, work = clue1
+    cut = " ".join(map(str, model[: len(model) // 3]))
+    line = one_error_line(decode(cli, work, head + cut + "\n"))
+    assert "does not end with 0" in line
+    r = decode(cli, work, head + cut + " 0\n")           # the same values, closed: a partial model
+    assert r.returncode == 1
