@@ -27,16 +27,17 @@ LEGEND_WIDTH = 100
 
 
 def letters(names: list[str]) -> dict[str, str]:
-    """One character per piece name: its first letter when unique, else a free letter or digit."""
+    """One character per piece name: its first letter when unique, else a free letter or digit
+    (never '.' nor a space, which draw an empty cell and a cell off the board)."""
     out: dict[str, str] = {}
     for n in names:
-        if len(n) == 1 and n not in out.values():
+        if len(n) == 1 and _drawable(n) and n not in out.values():
             out[n] = n
     taken = set(out.values())
     free = iter(POOL)
     for n in names:
         if n not in out:
-            ch = n[0] if n and n[0] not in taken and not n[0].isspace() else None
+            ch = n[0] if n and n[0] not in taken and _drawable(n[0]) else None
             while ch is None or ch in taken:
                 ch = next(free, "?")
                 if ch == "?":
@@ -44,6 +45,14 @@ def letters(names: list[str]) -> dict[str, str]:
             out[n] = ch
             taken.add(ch)
     return out
+
+
+def _drawable(ch: str) -> bool:
+    return ch != "." and not ch.isspace()
+
+
+def _spaced(name: str) -> bool:
+    return not name or any(ch.isspace() for ch in name)
 
 
 def polyform_text(puzzle: Any, solution: list[Any], colour: str | None = None) -> str:
@@ -81,8 +90,9 @@ def legend(names: dict[str, str], placed: list[Any], colours: list[str], colour:
     seen: dict[str, int] = {}
     for i, pl in enumerate(placed):
         seen.setdefault(pl.piece, i)
-    pairs = [(paint(names.get(n, "?"), colours[i], colour), n) for n, i in seen.items()
-             if names.get(n) != n]
+    # a name with a space in it is quoted: "B=   A=." would not say which name is which
+    pairs = [(paint(names.get(n, "?"), colours[i], colour), repr(n) if _spaced(n) else n)
+             for n, i in seen.items() if names.get(n) != n]
     if not pairs:
         return ""
     lines, line, width = [], "legend:", len("legend:")

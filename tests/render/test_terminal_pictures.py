@@ -53,3 +53,15 @@ def test_solve_shows_its_time_on_a_terminal_and_nothing_in_a_pipe(tmp_path):
     piped = subprocess.run([sys.executable, "-m", "satiling.cli", "solve", "eternity2", "--engine",
                             "sat", "--time-limit", "1"], capture_output=True, text=True, timeout=120)
     assert "solving" not in piped.stderr and piped.returncode == 3
+
+
+def test_pieces_named_dot_or_space_do_not_draw_as_holes():
+    """'.' draws an empty cell and a space a cell off the board: pieces with those names get
+    letters of their own, and the legend quotes a name with a space in it."""
+    puzzle = satiling.Polyform((1, 6), [{"name": ".", "cells": [[0, 0], [0, 1]]},
+                                        {"name": " ", "cells": [[0, 0], [0, 1]]},
+                                        {"name": "a b", "cells": [[0, 0], [0, 1]]}])
+    text = satiling.render.to_text(puzzle, puzzle.solve())
+    board, legend = text.split("\n")[0], text.split("legend:")[1]
+    assert len(board) == 6 and "." not in board and " " not in board
+    assert "=." in legend and "=' '" in legend and "='a b'" in legend
