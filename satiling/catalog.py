@@ -68,4 +68,10 @@ def load_data(data: dict[str, Any], name: str, base: Path) -> Puzzle:
         raise SatilingError(f"{name}: unknown family {family!r} (known: {', '.join(sorted(known))})")
     loader = resolve(record.load)
     label = data.get("name", name)
-    return loader(data, label if isinstance(label, str) else name, base)
+    label = label if isinstance(label, str) else name
+    try:
+        return loader(data, label, base)
+    except SatilingError as e:            # every message about the file names it
+        if str(e).startswith(f"{label}:"):
+            raise
+        raise SatilingError(f"{label}: {e}") from None

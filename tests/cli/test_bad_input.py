@@ -624,3 +624,16 @@ def test_render_of_a_text_board_that_breaks_the_frame_rule_is_not_a_solution(tmp
     assert main(["solve", "clue1"]) == 0
     (tmp_path / "c1.txt").write_text(capsys.readouterr().out)
     assert main(["render", "clue1", str(tmp_path / "c1.txt")]) == 0
+
+
+@pytest.mark.parametrize("text, said", [
+    ('family = "iqlink"\nplaced = ["ZZZ"]\n', "bad IQ-Link placement 'ZZZ'"),
+    ('family = "iqlink"\nplaced = ["AAA"]\n', "piece A leaves the board"),
+    ('family = "edgematch"\npieces_file = "p.txt"\n[[fixed]]\nsquare = "J1"\npiece = 1\nrotation = 0\n',
+     "square J1 is not on the"),
+])
+def test_every_message_about_an_instance_file_names_it(tmp_path, capsys, text, said):
+    (tmp_path / "p.txt").write_text("2 2\n0 1 2 0\n0 0 3 1\n2 4 0 0\n3 0 0 4\n")
+    (tmp_path / "mine.toml").write_text(text)
+    line = _refused(capsys, ["info", str(tmp_path / "mine.toml")])
+    assert line.startswith("satiling: error: mine: ") and said in line
