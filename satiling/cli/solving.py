@@ -149,7 +149,8 @@ def cmd_count(args: argparse.Namespace) -> int:
         return _stop_exit(answer.stop)
     print(answer.total)
     if req.raw and answer.found == answer.total:
-        print(f"satiling: {answer.total} solutions in {answer.classes} symmetry classes", file=sys.stderr)
+        print(f"satiling: {answer.total} solution{'s' * (answer.total != 1)} in {answer.classes} "
+              f"symmetry class{'es' * (answer.classes != 1)}", file=sys.stderr)
     say_group(args, answer.group, answer.group_order)
     if answer.proof_stop is not None:
         return _proof_stopped(answer)

@@ -88,7 +88,7 @@ def count(path: Path, *options: str) -> tuple[int, int | None]:
     assert code in (0, 1), (options, code, err)
     n = int(out.split()[0])
     assert (code == 1) == (n == 0), (options, code, n)
-    m = re.search(r"(\d+) solutions in (\d+) symmetry classes", err)
+    m = re.search(r"(\d+) solutions? in (\d+) symmetry class(?:es)?", err)
     return n, int(m.group(2)) if m else None
 
 

@@ -48,7 +48,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 def counted(*argv: str) -> tuple[int, int | None]:
     code, out, err = run("count", *argv, "--quiet")
     assert code in (0, 1), err
-    m = re.search(r"(\d+) solutions in (\d+) symmetry classes", err)
+    m = re.search(r"(\d+) solutions? in (\d+) symmetry class(?:es)?", err)
     return int(out.split()[0]), int(m.group(2)) if m else None
 
 
