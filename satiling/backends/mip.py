@@ -30,6 +30,10 @@ def to_mip(problem: Problem, backend: str = "SCIP") -> tuple[pywraplp.Solver, li
     solver = pywraplp.Solver.CreateSolver(backend)
     if solver is None:
         raise SatilingError(f"this OR-Tools build has no {backend} solver")
+    if backend == "HIGHS":
+        # HiGHS prints its banner on stderr whatever SuppressOutput says; its own switch silences
+        # it (the call reports False through OR-Tools, and takes effect all the same)
+        solver.SetSolverSpecificParametersAsString("output_flag=false")
     x = [None] + [solver.BoolVar(f"x{v}") for v in range(1, problem.num_vars + 1)]
     for u in problem.units:
         add_clause(solver, x, [u])

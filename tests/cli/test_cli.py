@@ -307,3 +307,10 @@ def test_make_demo_installs_satiling_without_the_test_tools(tmp_path):
     test = subprocess.run(["make", "-n", "test", venv], cwd=root, capture_output=True, text=True).stdout
     assert re.search(r"pip install .*-e \.$", demo, re.M) and "[test]" not in demo
     assert "'.[test]'" in test and "pytest" in test
+
+
+def test_a_mip_solver_says_nothing_of_its_own_on_stderr(cli):
+    """stderr is satiling's: HiGHS printed its banner there ('Running HiGHS ...')."""
+    r = cli("solve", "tetromino-4x10", "--solver", "highs")
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stderr.splitlines() if not line.startswith("satiling:")] == []
