@@ -17,9 +17,11 @@ import codecs
 import errno
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, TextIO
 
@@ -144,8 +146,11 @@ def loads_json(text: str, where: str) -> Any:
     :data:`JSON_DEPTH` levels."""
     if text.count("[") + text.count("{") > JSON_DEPTH and _depth(text) > JSON_DEPTH:
         raise SatilingError(f"{where}: JSON nested deeper than {JSON_DEPTH} levels")
+    # each integer is checked only where the text has a run of digits long enough to matter: a
+    # solution line has hundreds of small ones, and a Python call each doubled the reading
+    small = _small_int if _LONG_DIGITS.search(text) else None
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_int=_small_int,
+        return json.loads(text, parse_constant=_no_constant, parse_int=small,
                           parse_float=_finite_float)
     except json.JSONDecodeError as e:
         raise SatilingError(f"{where}: not valid JSON ({e.msg}, column {e.colno})") from None
@@ -155,14 +160,14 @@ def loads_json(text: str, where: str) -> Any:
 
 def _depth(text: str) -> int:
     """An upper bound on the nesting of ``text`` (brackets inside strings count too)."""
-    depth = top = 0
-    for ch in text:
-        if ch in "[{":
-            depth += 1
-            top = max(top, depth)
-        elif ch in "]}":
-            depth -= 1
-    return top
+    brackets = _NOT_BRACKETS.sub("", text)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}         # each bracket's step in depth
+#: a run of digits long enough that an integer in it may be too long (see :func:`_small_int`)
+_LONG_DIGITS = re.compile(r"\d{%d}" % (JSON_DIGITS + 1))
 
 
 def _no_constant(name: str) -> Any:

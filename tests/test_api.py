@@ -264,7 +264,7 @@ def test_sigterm_during_a_library_count_ends_the_program_with_143(tmp_path, mode
     proc = subprocess.Popen([sys.executable, "-c", _COUNT_THEN_MORE, mode], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout.readline().strip() == "counting"
-    time.sleep(2)                      # into the search (O'Beirne's hexagon counts for minutes)
+    time.sleep(1)                      # into the search (O'Beirne's hexagon counts for minutes)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err

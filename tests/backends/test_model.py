@@ -59,7 +59,8 @@ def test_cpsat_engine_matches_brute_force(seed, engine="cpsat"):
     assert set(solutions(p, engine=engine)) == brute_force(p)
 
 
-@pytest.mark.parametrize("amo", sorted(AMO_ENCODINGS))
+@pytest.mark.parametrize("amo", [pytest.param(a, marks=pytest.mark.slow) if a == "totalizer" else a
+                                 for a in sorted(AMO_ENCODINGS)])      # (PySAT's, as mtotalizer)
 def test_every_amo_encoding_gives_the_same_solutions(amo):
     puzzle = load("pentomino-8x8-centre")
     problem = puzzle.problem()

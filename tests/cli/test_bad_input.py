@@ -637,3 +637,17 @@ def test_every_message_about_an_instance_file_names_it(tmp_path, capsys, text, s
     (tmp_path / "mine.toml").write_text(text)
     line = _refused(capsys, ["info", str(tmp_path / "mine.toml")])
     assert line.startswith("satiling: error: mine: ") and said in line
+
+
+def test_json_lines_are_read_with_their_limits_and_nothing_more():
+    """loads_json refuses nesting deeper than its limit and integers longer than 18 digits, and
+    reads every other number as json does (a float's long fraction, a long string of digits)."""
+    from satiling.fileio import JSON_DEPTH, loads_json
+    deep = "[" * (JSON_DEPTH + 1) + "]" * (JSON_DEPTH + 1)
+    with pytest.raises(SatilingError, match="nested deeper"):
+        loads_json(deep, "f")
+    assert loads_json("[" * JSON_DEPTH + "]" * JSON_DEPTH, "f")
+    with pytest.raises(SatilingError, match="19 digits is too long"):
+        loads_json('{"a": [1, 2, 1234567890123456789]}', "f")
+    assert loads_json("[-123456789012345678]", "f") == [-123456789012345678]
+    assert loads_json('["1234567890123456789", 0.12345678901234567890]', "f")[0] == "1234567890123456789"

@@ -81,7 +81,8 @@ def test_equal_pieces_and_fixed_pieces_against_the_reference():
         assert pin in placed
 
 
-@pytest.mark.parametrize("rows, seed, inner", [(5, 1, None), (5, 2, None), (6, 2, 9), (6, 3, 8)])
+@pytest.mark.parametrize("rows, seed, inner", [(5, 1, None), (5, 2, None), (6, 2, 9),
+                                               pytest.param(6, 3, 8, marks=pytest.mark.slow)])
 def test_counts_equal_the_sat_engine(tmp_path, capsys, rows, seed, inner):
     path = instance(tmp_path, rows, rows, seed, inner=inner)
     for raw in ([], ["--raw"]):

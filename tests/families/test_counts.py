@@ -16,7 +16,16 @@ PUBLISHED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(PUBLISHED))
+#: the largest counts run in the slow set: make test has them end to end (the README's 9356
+#: solutions written and verified; test_scale's 16146 stopped and resumed)
+SLOW = {"pentomino-6x10", "pentomino-8x8-square"}
+
+
+def _marked(names):
+    return [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in names]
+
+
+@pytest.mark.parametrize("name", _marked(sorted(PUBLISHED)))
 def test_raw_count_and_classes(name):
     """Every solution from the raw stream verifies, none repeats, and the family's own canonical
     form (not the search's) sorts them into the published number of classes."""
@@ -45,7 +54,7 @@ def test_symmetry_breaking_is_optional_and_agrees():
     assert len(plain) == 65
 
 
-@pytest.mark.parametrize("name", sorted(PUBLISHED) + ["pentomino-8x8-square", "tetromino-cylinder-4x5"])
+@pytest.mark.parametrize("name", _marked(sorted(PUBLISHED) + ["pentomino-8x8-square", "tetromino-cylinder-4x5"]))
 def test_counts_by_the_compiled_engine(name):
     """What ``satiling count`` runs: the compiled search over the cubes, one class verified each."""
     distinct, raw = {**PUBLISHED, "pentomino-8x8-square": (16146, None),

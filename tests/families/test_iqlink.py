@@ -103,7 +103,8 @@ def test_anu_solutions_verify_and_the_linked_rule_is_the_only_difference(anu):
     assert 0 < linked < len(anu["complete_solutions"])
 
 
-@pytest.mark.parametrize("index", range(30))
+@pytest.mark.parametrize("index", [pytest.param(i, marks=pytest.mark.slow) if i >= 10 else i
+                                   for i in range(30)])           # 20 in the slow set
 def test_anu_solution_found_again_with_8_pieces_removed(anu, index):
     solution = q.parse_placements(anu["complete_solutions"][index])
     kept = random.Random(index).sample(solution, 4)

@@ -32,7 +32,7 @@ from satiling.cli import main
 from satiling.errors import SatilingError
 from satiling.families.edgematch.generate import generate
 
-FAST = 100
+FAST = 40
 FULL = 300
 SLOW = 3000
 SOLVERS = ("cadical195", "glucose4", "kissat404", "minisat22", "lingeling", "maplechrono",
