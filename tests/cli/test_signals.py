@@ -78,10 +78,10 @@ def test_no_banner_on_stdout(tmp_path):
 
 
 def test_child_sat_finds_what_the_walk_finds():
-    """Every solution of a small box by the SAT solver in its child process (blocking clauses)
-    and by the exact-cover walk here, an independent engine: the same set."""
+    """Every solution of a small board by the SAT solver in its child process (blocking clauses)
+    and by the exact-cover walk here, an independent engine: the same set (140 of them)."""
     from satiling.engines.exactcover_ref import Walk
-    problem = satiling.load("tetromino-4x10").problem()
+    problem = satiling.load("tetromino-cylinder-4x5").problem()
     sat = set()
     with open_pysat(problem, "cadical195") as s:
         while s.solve():
