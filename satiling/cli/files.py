@@ -24,16 +24,21 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     from ..backends.cnf import CnfEncoder
+    from ..backends.rows import file_options
     with stages(("placements", "model", "clause count")) as step:
         puzzle = catalog.load(args.name)
         facts = puzzle.info()
         step()
         # the sizes alone where the family can count them (half the time and memory of building
         # Eternity's model only to measure it; docs/decisions/2026-11-27-models-and-encodings.md)
-        shape = puzzle.model_shape(**model_options(args))
-        problem = puzzle.problem(**model_options(args)) if shape is None else shape
+        options = model_options(args)
+        shape = puzzle.model_shape(**options)
+        problem = puzzle.problem(**options) if shape is None else shape
         step()
-        if shape is None:
+        written = file_options(puzzle, options)     # the CNF line: the file 'encode' writes
+        if written != options:
+            n_vars, n_clauses = CnfEncoder(puzzle.problem(**written), args.amo).size()
+        elif shape is None:
             n_vars, n_clauses = CnfEncoder(problem, args.amo).size()
         else:
             n_vars, n_clauses = CnfEncoder.shape_size(shape, args.amo)

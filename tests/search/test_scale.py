@@ -292,6 +292,17 @@ def test_the_counted_ladder_is_the_written_one():
         assert CnfEncoder(p).size() == (enc.top, len(written))
 
 
+@pytest.mark.parametrize("name", ["iqlink-wizard", "tetromino-4x10"])
+def test_info_gives_the_size_of_the_file_encode_writes(cli, name):
+    """IQ-Link's file holds the eager link rule (a solver reading it runs no lazy check): info's
+    CNF line is that file's size, as encode's 'p cnf' line says, not the lazy model's."""
+    r = cli("info", name)
+    words = r.stdout.split("cnf (pairwise)")[1].split()
+    encoded = cli("encode", name)
+    header = next(ln for ln in encoded.stdout.splitlines() if ln.startswith("p cnf"))
+    assert header.split()[2:] == [words[0], words[2]]
+
+
 @pytest.mark.slow
 def test_the_readme_gives_eternitys_size_as_info_does(cli):
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
