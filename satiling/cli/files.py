@@ -155,6 +155,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
     try:
         puzzle.verify(solution)
     except VerificationError as e:
+        if out.complete:      # every clause held (checked above): the formula is not this model
+            where = f"{args.cnf} is not" if args.cnf else "the formula is not"
+            raise SatilingError(f"a complete model of the formula, whose placements are no solution "
+                                f"of {puzzle.name} ({e}): {where} satiling's model of it") from None
         puzzle.check_partial(problem, true)       # contradictory: SatilingError, exit 2
         if puzzle.family == "edgematch":
             from ..commands.edgematch import show_partial

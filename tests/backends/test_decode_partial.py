@@ -268,3 +268,17 @@ def test_a_model_cut_short_is_refused_not_read_as_partial(cli, clue1, head):
     assert "does not end with 0" in line
     r = decode(cli, work, head + cut + " 0\n")           # the same values, closed: a partial model
     assert r.returncode == 1
+
+
+def test_a_complete_model_of_another_formula_is_refused_not_read_as_partial(cli, clue1, tmp_path):
+    """--cnf with a formula whose clauses were replaced (the same header): a model of it that
+    keeps every clause yet places no solution was 'a partial model' (exit 1, "no solution"); a
+    complete model says the formula is not satiling's model of the puzzle (exit 2)."""
+    puzzle, model, var_map, work = clue1
+    original = (work / "clue1.cnf").read_text().splitlines()
+    top = int(next(ln for ln in original if ln.startswith("p cnf")).split()[2])
+    forged = tmp_path / "forged.cnf"
+    forged.write_text("\n".join(ln if ln.startswith(("c", "p")) else "-1 -2 0" for ln in original) + "\n")
+    every_false = "s SATISFIABLE\nv " + " ".join(str(-v) for v in range(1, top + 1)) + " 0\n"
+    line = one_error_line(decode(cli, work, every_false, "--cnf", str(forged)))
+    assert "complete model" in line and "is not satiling's model" in line
