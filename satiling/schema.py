@@ -69,7 +69,7 @@ class Str(Spec):
             _wrong(where, self, value)
         if self.choices and value not in self.choices:
             _wrong(where, self, value)
-        bad = _CONTROL.search(value)
+        bad = CONTROL.search(value)
         if bad:           # a terminal would obey it when the name or title is printed
             raise SatilingError(f"{where}: a control character ({bad.group()!r}) in the text "
                                 f"{_show(value)}")
@@ -82,7 +82,7 @@ class Str(Spec):
 
 
 #: characters a text of an instance file may not hold: C0 controls but tab and line ends, DEL, C1
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)

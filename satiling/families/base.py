@@ -28,6 +28,9 @@ class Puzzle(ABC):
     #: the classes of the family's placements; a solution's items of other types are JSON data,
     #: read by ``placement_from_json`` (empty: the family's methods read their items themselves)
     placement_types: tuple[type, ...] = ()
+    #: whether the family's model is an exact cover, every variable a placement (the walk engine
+    #: takes only those; a client may refuse it by this before building a model)
+    exact_cover: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every family's public methods that take a solution or JSON data refuse a bad argument

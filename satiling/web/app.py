@@ -42,6 +42,8 @@ FACTS_WAIT = 2.0
 PUZZLE_CACHE = 16
 #: the most solutions one gallery page draws
 MAX_PAGE = 100
+#: the largest offset or solution number a request may name (SQLite's integers are 64-bit)
+MAX_INDEX = (1 << 63) - 1
 RUN_TASKS = ("solve", "count", "enumerate", "maximise")
 
 
@@ -167,7 +169,7 @@ async def json_body(request: Request) -> Any:
     """The request's JSON body, refused beyond :data:`MAX_BODY` bytes (counted as it comes, so a
     body without a length is capped too)."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_BODY:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > MAX_BODY:
         raise TooLarge(f"the request is larger than {MAX_BODY >> 20} MB")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -181,6 +183,11 @@ async def json_body(request: Request) -> Any:
         raise FieldError(f"the request is not JSON: {e}", None) from None
     if not isinstance(body, dict):
         raise FieldError("the request is a JSON object", None)
+    try:      # JSON's \ud800 escapes a lone surrogate, which is no text: refused here, once
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise FieldError(f"the request holds a character that is not text ({e.object[e.start]!r})",
+                         None) from None
     return body
 
 
@@ -323,6 +330,10 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> Spec:
             choose(req)
     except SatilingError as e:
         raise FieldError(str(e), _field_of(str(e))) from None
+    if spec.engine == "walk" and not puzzle.exact_cover:
+        # the model would tell (the run's own check), but it may take seconds to build here
+        raise FieldError(f"the walk engine takes exact covers only, and a model of {puzzle.family} "
+                         "has variables that are not placements: choose sat or cpsat", "engine")
     if task == "maximise" and not hasattr(puzzle, "match_problem"):
         raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
     return spec
@@ -430,8 +441,10 @@ async def run_solutions(request: Request) -> Response:
 
 
 def _whole(text: str, field: str) -> int:
-    if not text.isdigit():
-        raise FieldError(f"{field} is a whole number, not {text[:20]!r}", field)
+    # ASCII digits only ('²' is a digit to isdigit, not to int), at most MAX_INDEX (SQLite's
+    # integers are 64-bit)
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_INDEX:
+        raise FieldError(f"{field} is a whole number up to {MAX_INDEX}, not {text[:20]!r}", field)
     return int(text)
 
 
@@ -439,6 +452,9 @@ async def one_solution(request: Request) -> Response:
     web_ = web(request)
     k, kind = request.path_params["k"], request.path_params["kind"]
     if kind not in ("svg", "json"):
+        raise NotFound(f"no such file: solutions/{k}.{kind[:10]}")
+
+    if k > MAX_INDEX:
         raise NotFound(f"no such file: solutions/{k}.{kind[:10]}")
 
     def get() -> tuple[str, str]:

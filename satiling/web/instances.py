@@ -16,7 +16,7 @@ from typing import Any
 from .. import catalog
 from ..bundled import parse_toml, read_toml
 from ..errors import SatilingError
-from ..schema import MAX_FILE_BYTES
+from ..schema import CONTROL, MAX_FILE_BYTES
 from .store import Store
 
 INSTANCE_ID = re.compile(r"i-[0-9a-f]{12}")
@@ -132,7 +132,8 @@ def paint_toml(body: dict[str, Any]) -> str:
     title = body.get("title") or "a painted board"
     if not isinstance(title, str):
         raise FieldError("the title is text", "title")
-    lines = [f"title = {_toml_str(title[:200])}", 'family = "polyform"', f'lattice = "{lattice}"']
+    lines = [f"title = {_toml_str(title[:200], 'title')}", 'family = "polyform"',
+             f'lattice = "{lattice}"']
     pieces = body.get("pieces")
     if isinstance(pieces, str):
         if pieces not in piece_sets(lattice):
@@ -203,14 +204,18 @@ def _piece_lines(pieces: list[Any], freedom: str) -> list[str]:
         if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int):
             raise FieldError(f"piece {i}: a name (text) and a count (whole number)", "pieces")
         cells = _cells(piece.get("cells"), "pieces")
-        lines += ["", "[[piece]]", f"name = {_toml_str(name[:40])}",
+        lines += ["", "[[piece]]", f"name = {_toml_str(name[:40], 'pieces')}",
                   f"cells = {json.dumps([list(c) for c in cells])}", f"count = {count}",
                   f'freedom = "{freedom}"']
     return lines
 
 
-def _toml_str(text: str) -> str:
-    """A TOML basic string (JSON's escapes are TOML's, for the characters json.dumps escapes)."""
+def _toml_str(text: str, field: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's); a control character, which an instance
+    file may not hold (:data:`satiling.schema.CONTROL`), is refused naming the field."""
+    bad = CONTROL.search(text)
+    if bad:
+        raise FieldError(f"{field}: a control character ({bad.group()!r}) is not text", field)
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -238,10 +243,15 @@ def generate_toml(body: dict[str, Any]) -> str:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise FieldError(f"{key} is a whole number, not {value!r}", key)
         values[key] = value
-    if not 2 <= values["rows"] <= 32 or not 2 <= values["cols"] <= 32:
-        raise FieldError("a generated board has 2 to 32 rows and columns", "rows")
-    gen = generate(values["rows"], values["cols"], values["frame_colours"], values["inner_colours"],
-                   values["seed"])
+    for key in ("rows", "cols"):
+        if not 2 <= values[key] <= 32:
+            raise FieldError("a generated board has 2 to 32 rows and columns", key)
+    try:
+        gen = generate(values["rows"], values["cols"], values["frame_colours"],
+                       values["inner_colours"], values["seed"])
+    except SatilingError as e:         # the rows and columns are checked above: the colours
+        field = "frame_colours" if body.get("frame_colours") is not None else "inner_colours"
+        raise FieldError(str(e), field) from None
     flags = (f"--frame-colours {gen.frame_colours} --inner-colours {gen.inner_colours} "
              f"--seed {gen.seed}")
     return instance_toml(gen, f"generate-edgematch {gen.rows} {gen.cols} {flags}")

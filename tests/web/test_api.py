@@ -229,6 +229,28 @@ def test_generated_board_and_bad_size(client):
     assert r.status_code == 400 and r.json()["field"] == "rows"
 
 
+def test_text_that_is_no_text_names_its_field_or_the_request(client):
+    """A lone surrogate (JSON's \\ud800) is not text, DEL is no character of an instance file: a
+    400, where they were a 500 or a complaint about a 'toml' field the form does not have."""
+    cells = [[0, k] for k in range(5)]
+    for path, body in (("/api/instances", '{"toml": "title = \\"\\ud800\\""}'),
+                       ("/api/paint", '{"cells": %s, "pieces": "pentominoes", "title": "\\ud800"}'
+                        % json.dumps(cells))):
+        r = client.post(path, content=body.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "not text" in r.json()["error"], r.text
+    r = client.post("/api/paint", json={"cells": cells, "pieces": "pentominoes", "title": "a\x7fb"})
+    assert r.status_code == 400 and r.json()["field"] == "title", r.text
+    r = client.post("/api/paint", json={"cells": cells, "pieces": [{"name": "d\x7f", "cells": cells}]})
+    assert r.status_code == 400 and r.json()["field"] == "pieces", r.text
+
+
+def test_generate_names_the_field_at_fault(client):
+    r = client.post("/api/generate", json={"rows": 3, "cols": 99})
+    assert r.status_code == 400 and r.json()["field"] == "cols"
+    r = client.post("/api/generate", json={"rows": 3, "cols": 3, "frame_colours": 20000})
+    assert r.status_code == 400 and r.json()["field"] == "frame_colours"
+
+
 def test_body_that_is_not_json_is_one_line(client):
     r = client.post("/api/instances", content=b"not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and set(r.json()) == {"error", "field"}
@@ -255,11 +277,23 @@ def test_bad_run_arguments_are_400_and_nothing_queued(client):
                         ({"puzzle": "pentomino-3x20", "task": "count", "raw": True, "symmetry": "full"},
                          "symmetry"),
                         ({"puzzle": "iqlink-starter", "task": "solve", "engine": "backtrack"}, "engine"),
+                        ({"puzzle": "clue1", "task": "count", "engine": "walk"}, "engine"),
+                        ({"puzzle": "iqlink-wizard", "task": "solve", "engine": "walk"}, "engine"),
                         ({"task": "count"}, "puzzle")):
         r = client.post("/api/runs", json=body)
         assert r.status_code == 400 and r.json()["field"] == field, r.text
     assert client.post("/api/runs", json={"puzzle": "../etc/passwd", "task": "count"}).status_code == 404
     assert len(client.get("/api/runs").json()) == before
+
+
+def test_offsets_and_solution_numbers_are_ascii_whole_numbers_in_range(client):
+    run = client.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "count"}).json()["id"]
+    wait(client, run)
+    for query in ("offset=99999999999999999999", "offset=%C2%B2", "limit=%C2%B9", "offset=%EF%BC%91"):
+        r = client.get(f"/api/runs/{run}/solutions?{query}")
+        assert r.status_code == 400 and r.json()["field"] in ("offset", "limit"), (query, r.text)
+    for kind in ("json", "svg"):
+        assert client.get(f"/api/runs/{run}/solutions/99999999999999999999.{kind}").status_code == 404
 
 
 def test_count_pentomino_3x20_is_2(client):

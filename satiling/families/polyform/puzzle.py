@@ -65,6 +65,7 @@ class PolyformPuzzle(Puzzle):
 
     family = "polyform"
     placement_types = (PolyformPlacement,)
+    exact_cover = True
 
     def __init__(self, name: str, lattice: Lattice, region: Iterable[Cell], pieces: list[Piece],
                  cells_rule: str = "exact", pieces_rule: str = "exact", title: str = "",
