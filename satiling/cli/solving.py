@@ -231,6 +231,10 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         return EXIT_NONE
     if not answer.stop.complete:
         where = f" ({answer.total} in {path}); continue with --resume {path}" if path else ""
+        if path and not answer.finished_any:
+            # a resume starts at the cube of the last solution: the same limit would stop again
+            where += (" and give it longer (this run finished no cube of the search: a resume "
+                      "starts where it did)")
         print(f"satiling: {_stopped(answer.stop)}: stopped after {answer.found} solutions{where}",
               file=sys.stderr)
         return _stop_exit(answer.stop)

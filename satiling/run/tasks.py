@@ -290,7 +290,8 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
         if out is not None:
             out.close()
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
-                         engine, group, run.space.group.order, time.perf_counter() - start, torn=torn)
+                         engine, group, run.space.group.order, time.perf_counter() - start,
+                         finished_any=bool(outcome.found or outcome.cubes_done), torn=torn)
     if req.proof and answer.stop is Stop.DONE:
         _prove(req, began, answer, run.members(before + outcome.solutions), run.space.problem)
     return answer

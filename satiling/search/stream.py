@@ -8,7 +8,8 @@ the time limit, ``kill -9``, a power cut -- the file is a prefix of the one stre
 torn last line.  ``--resume FILE`` drops the torn line, finds the cube of the last solution (its
 class's owner cube), takes every earlier cube as done, runs that cube again skipping the solutions
 already in the file, and goes on.  Cubes finished without a solution are not lost either: a cube
-that ends a second or more after the last record writes a mark of the cubes done (a record that
+that ends a second or more after the last record, and a stop after a cube done since the last
+record, writes a mark of the cubes done (a record that
 readers of solutions skip, as they skip the header), and a resume starts after the last mark when
 it is later.  Nothing is lost (a cube is only skipped once a later one has begun or a mark names
 it), nothing is repeated (the cube in progress is compared solution by solution), and at most one
@@ -100,6 +101,7 @@ class Outcome:
     finished: dict[int, int] = field(default_factory=dict)
     position: Position | None = None
     checkpoint: str | None = None          # where a stopped count without --resume kept its work
+    cubes_done: int = 0                    # enumerate: the cubes this run searched to the end
 
     @property
     def complete(self) -> bool:
@@ -201,12 +203,15 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
     problem, puzzle = space.problem, space.puzzle
     meter = Meter(space, range(resume.cube), work)
     last = [time.monotonic()]          # the last record written
+    unmarked: list[int | None] = [None]   # the last cube done since the last record, if any
 
     def cube_done(cube: int) -> None:
+        unmarked[0] = cube
+        out.cubes_done += 1
         if mark is not None and time.monotonic() - last[0] >= MARK_SECONDS:
             with stop.critical():
                 mark(cube + 1)
-            last[0] = time.monotonic()
+                last[0], unmarked[0] = time.monotonic(), None
     with stop_on(s.seconds_left()) as stop:
         stop.arm()
         try:
@@ -219,17 +224,21 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
                             raise _LimitReached
                         solution = problem.decode(sol)
                         puzzle.verify(solution)
-                        with stop.critical():
+                        with stop.critical():       # (a stop waiting here rises at its end)
                             write(solution)
                             out.found += 1
                             out.total += 1
-                        last[0] = time.monotonic()
+                            last[0], unmarked[0] = time.monotonic(), None
                         if keep:
                             out.solutions.append(sol)
         except _LimitReached:
             out.stopped = "limit"
     run.close()
     out.stopped = out.stopped or stop.reason
+    if out.stopped and mark is not None and unmarked[0] is not None:
+        # the cubes done since the last record, however short the run: a resume after a short
+        # time limit starts after them, not at the last solution's cube again
+        mark(unmarked[0] + 1)
     return out
 
 

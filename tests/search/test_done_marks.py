@@ -60,3 +60,47 @@ def test_a_mark_out_of_place_is_refused(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 2
     assert "out of place" in capsys.readouterr().err
+
+
+def test_a_stop_marks_the_cubes_done_since_the_last_solution(tmp_path, monkeypatch, capsys):
+    """However short the run, a stop after a cube was done writes the mark of the cubes done: a
+    loop of short time limits went back to the last solution's cube every time and, where that
+    cube and the next took longer than the limit, never got further (a stop here: right after the
+    cube of the first solutions is done, before the next cube finds any)."""
+    monkeypatch.chdir(tmp_path)
+    real = stream._owners_in_order
+
+    def stopping(runner, ex, job, first, meter, cube_done):
+        yielded = []
+
+        def done(cube):
+            cube_done(cube)
+            if yielded:
+                raise KeyboardInterrupt         # as the time limit's signal lands
+        for owner in real(runner, ex, job, first, meter, done):
+            yielded.append(owner)
+            yield owner
+    monkeypatch.setattr(stream, "_owners_in_order", stopping)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl"]) == 130
+    records = _records(Path("all.jsonl"))
+    assert "placements" in records[0] and records[-1]["satiling"] == "cubes done"
+    monkeypatch.setattr(stream, "_owners_in_order", real)
+    capsys.readouterr()
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 0
+    assert main(["verify", "pentomino-3x20", "all.jsonl"]) == 0
+    assert f"{RAW_3X20} solutions verified" in capsys.readouterr().out
+
+
+def test_a_resume_that_got_nowhere_says_so(tmp_path, monkeypatch, capsys):
+    """A run stopped before it finished a cube or found a solution would start at the same place
+    again: the message asks for a longer limit, not only the same command again."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3"]) == 0
+
+    def nowhere(runner, ex, job, first, meter, cube_done):
+        raise KeyboardInterrupt
+        yield                                     # a generator, as the real one
+    monkeypatch.setattr(stream, "_owners_in_order", nowhere)
+    capsys.readouterr()
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 130
+    assert "give it longer (this run finished no cube" in capsys.readouterr().err
