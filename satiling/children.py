@@ -123,6 +123,16 @@ class Parent:
     main_thread: bool
 
 
+def quiet_resource_tracker() -> None:
+    """The program leaves by ``os._exit`` (its answer printed, its files closed), so semaphores of
+    a process pool it stopped are left to multiprocessing's resource tracker, which removes them
+    and warns on stderr, several lines of it: the tracker, a process of its own started later,
+    takes this warning filter with it."""
+    quiet = "ignore:resource_tracker:UserWarning"
+    if quiet not in sys.warnoptions:
+        sys.warnoptions.append(quiet)
+
+
 def this_process() -> Parent:
     """This process and thread as a worker's :class:`Parent` (taken before starting it)."""
     return Parent(os.getpid(), threading.current_thread() is threading.main_thread())

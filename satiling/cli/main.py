@@ -12,6 +12,7 @@ import sys
 from contextlib import ExitStack, contextmanager
 from typing import Any, Iterator, TextIO
 
+from ..children import quiet_resource_tracker
 from ..errors import SatilingError
 from ..fileio import check_not_input, check_writable
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND)
@@ -24,6 +25,8 @@ OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best")
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:                      # the program itself, which leaves by os._exit
+        quiet_resource_tracker()
     with sturdy_stderr():
         code = _guarded(argv)
     if argv is None:
