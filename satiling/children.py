@@ -325,7 +325,13 @@ def worker_messages(work: Callable[..., None], jobs: list[tuple],
             parent, child = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_serve_worker, args=(parent_of, work, job, child),
                                daemon=True)
-            proc.start()
+            # the worker starts with Ctrl-C and SIGTERM held until it has its own handlers: one
+            # landing before then raised the parent's KeyboardInterrupt in it (a traceback)
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            try:
+                proc.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             child.close()
             procs.append(proc)
             conns.append(parent)
@@ -359,6 +365,7 @@ def _serve_worker(parent: Parent, work: Callable[..., None], job: tuple, conn: A
     from .signals import ignore_in_child
     die_with_parent(parent)
     ignore_in_child()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})   # held till here
     try:
         work(*job, conn.send)
     except BaseException as e:                     # noqa: BLE001 -- reported to the parent

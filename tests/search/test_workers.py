@@ -62,3 +62,27 @@ def test_a_stopped_pools_semaphore_gives_no_warning_on_stderr():
                                  text=True, timeout=60) for mode in ("plain", "quiet")}
     assert "leaked semaphore" in runs["plain"].stderr        # the test does reproduce it
     assert runs["quiet"].stderr == "" and runs["quiet"].returncode == 0
+
+
+def _one_message(x, send):
+    send(x)
+
+
+def test_a_ctrl_c_as_a_forked_worker_starts_is_no_traceback(monkeypatch, capfd):
+    """Ctrl-C at the terminal reaches every process of the group, a worker just forked too: before
+    it set its own handlers, the parent's raised KeyboardInterrupt in it (a traceback on stderr, a
+    failed worker).  Here the signal lands in that moment, every time."""
+    import os
+    import signal
+    from satiling import children
+    monkeypatch.setattr(children, "die_with_parent", lambda parent: os.kill(os.getpid(), signal.SIGINT))
+
+    def parents_handler(signum, frame):
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGINT, parents_handler)
+    try:
+        got = sorted(children.worker_messages(_one_message, [(1,), (2,)]))
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert got == [1, 2]
+    assert "Traceback" not in capfd.readouterr().err
