@@ -83,8 +83,20 @@ def by_solver(job: SolveJob) -> Found:
                        node_limit=job.node_limit)
         solver = getattr(result, "solver", job.solver)
     seconds = time.perf_counter() - start
+    ran = engine_that_ran(job.engine, solver)
     if result.status == "UNKNOWN":
         # a proof's search stops by time only; a solver's by time or by the node limit
-        return Found(getattr(result, "stopped", "") or "time", None, job.engine, seconds, solver)
+        return Found(getattr(result, "stopped", "") or "time", None, ran, seconds, solver)
     solution = None if result.status == "UNSAT" else problem.decode(result.true_vars)
-    return Found("done", solution, job.engine, seconds, solver)
+    return Found("done", solution, ran, seconds, solver)
+
+
+def engine_that_ran(asked: str, solver: str) -> str:
+    """The engine a solve by ``auto`` came to, by the solver that ran: the walk, CP-SAT, a race,
+    a SAT solver, or a MIP solver (named by itself: MIP solvers have no engine of their own)."""
+    from .solve import MIP_SOLVERS
+    if asked != "auto":
+        return asked
+    if solver in ("walk", "cpsat") or solver in MIP_SOLVERS:
+        return solver
+    return "race" if "+" in solver or solver.startswith("race") else "sat"

@@ -307,6 +307,8 @@ def test_count_pentomino_3x20_is_2(client):
     # is there as soon as the run is done
     assert run["engine"] == "walk"
     assert isinstance(run["seconds"], float) and events[-1]["seconds"] == run["seconds"]
+    solved = wait(client, start(client, puzzle="pentomino-3x20", task="solve", engine="auto"))
+    assert (solved["state"], solved["engine"]) == ("done", "walk")      # a solve's too
 
 
 def test_enumerate_pentomino_3x20_gives_2_verified_downloads(client, tmp_path):
