@@ -82,21 +82,21 @@ def test_encode_and_decode_with_pysat(cli, tmp_path):
     from pysat.formula import CNF
     from pysat.solvers import Solver
     cnf = tmp_path / "p.cnf"
-    r = cli("encode", "pentomino-5x12", "-o", str(cnf))
+    r = cli("encode", "tetromino-4x10", "-o", str(cnf))
     assert r.returncode == 0, r.stderr
     text = cnf.read_text()
-    assert text.count("\nc v ") == len(load("pentomino-5x12").placements())   # one map line each
+    assert text.count("\nc v ") == len(load("tetromino-4x10").placements())   # one map line each
     formula = CNF(from_file=str(cnf))
     with Solver(name="minisat22", bootstrap_with=formula) as s:
         assert s.solve()
         model = s.get_model()
     out = tmp_path / "out.txt"
     out.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
-    r = cli("decode", "pentomino-5x12", str(out))
+    r = cli("decode", "tetromino-4x10", str(out))
     assert r.returncode == 0, r.stderr
-    assert [len(row) for row in r.stdout.split()] == [12] * 5
+    assert [len(row) for row in r.stdout.split()] == [10] * 4
     out.write_text(" ".join(map(str, model)))                           # plain literal list
-    assert cli("decode", "pentomino-5x12", str(out)).returncode == 0
+    assert cli("decode", "tetromino-4x10", str(out)).returncode == 0
 
 
 @pytest.mark.skipif(not have("cadical"), reason="the cadical binary is not installed")

@@ -173,6 +173,7 @@ def test_a_whole_board_prefix_resumes_to_nothing_more():
     assert len(got) == 1 and got[0] in whole
 
 
+@pytest.mark.slow          # (make test runs a count on Dask in test_scale, and its time-out)
 def test_dask_gives_identical_counts(tmp_path, capsys):
     distributed = pytest.importorskip("distributed")
     path = instance(tmp_path, 6, 6, 3, inner=6)

@@ -237,7 +237,8 @@ def test_a_node_cap_stops_the_search_and_says_so():
 
 
 @pytest.mark.parametrize("name, board", [("pentomino-3x20", True), ("pentomino-3x20", False),
-                                         ("tetromino-4x10", False), ("soma-cube", False)])
+                                         ("tetromino-4x10", False),
+                                         pytest.param("soma-cube", False, marks=pytest.mark.slow)])
 def test_where_a_paused_search_stands_partitions_what_is_left(name, board):
     # remaining(): the cubes below the path of a paused search hold exactly the solutions it has
     # not met yet (n-ary and in/out branchings, bitboards and dancing links, paused by a node

@@ -39,7 +39,7 @@ def test_raw_count_and_classes(name):
     assert len({puzzle.canonical(s) for s in sols}) == distinct
 
 
-@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+@pytest.mark.parametrize("engine", ["sat", pytest.param("cpsat", marks=pytest.mark.slow)])
 def test_solver_engines_agree_with_literature(engine):
     """The blocking-clause engines (CaDiCaL, CP-SAT) reach the same counts as the walk."""
     puzzle = load("pentomino-3x20")

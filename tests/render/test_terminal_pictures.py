@@ -34,7 +34,7 @@ def test_solve_shows_its_time_on_a_terminal_and_nothing_in_a_pipe(tmp_path):
               "m, s = pty.openpty()\n"
               "fcntl.ioctl(s, termios.TIOCSWINSZ, struct.pack('HHHH', 40, 120, 0, 0))\n"
               "p = subprocess.Popen([sys.executable, '-m', 'satiling.cli', 'solve', 'eternity2',"
-              " '--engine', 'sat', '--time-limit', '2'], stdout=subprocess.DEVNULL, stderr=s)\n"
+              " '--engine', 'sat', '--time-limit', '1.5'], stdout=subprocess.DEVNULL, stderr=s)\n"
               "os.close(s)\n"
               "out = b''\n"
               "while True:\n"
@@ -51,7 +51,7 @@ def test_solve_shows_its_time_on_a_terminal_and_nothing_in_a_pipe(tmp_path):
                            timeout=120, env={**os.environ, "NO_COLOR": "1"}).stdout
     assert "solving eternity2: 00:0" in shown and "UNKNOWN" in shown
     piped = subprocess.run([sys.executable, "-m", "satiling.cli", "solve", "eternity2", "--engine",
-                            "sat", "--time-limit", "1"], capture_output=True, text=True, timeout=120)
+                            "sat", "--time-limit", "0.3"], capture_output=True, text=True, timeout=120)
     assert "solving" not in piped.stderr and piped.returncode == 3
 
 

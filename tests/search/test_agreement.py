@@ -32,7 +32,7 @@ from satiling.cli import main
 from satiling.errors import SatilingError
 from satiling.families.edgematch.generate import generate
 
-FAST = 40
+FAST = 30
 FULL = 300
 SLOW = 2750          # (3000 before 60 seeds of every run moved here from make test: CI keeps its time)
 SOLVERS = ("cadical195", "glucose4", "kissat404", "minisat22", "lingeling", "maplechrono",
