@@ -443,19 +443,20 @@ async def run_solutions(request: Request) -> Response:
 def _whole(text: str, field: str) -> int:
     # ASCII digits only ('²' is a digit to isdigit, not to int), at most MAX_INDEX (SQLite's
     # integers are 64-bit)
-    if not (text.isascii() and text.isdigit()) or int(text) > MAX_INDEX:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > MAX_INDEX:
         raise FieldError(f"{field} is a whole number up to {MAX_INDEX}, not {text[:20]!r}", field)
     return int(text)
 
 
 async def one_solution(request: Request) -> Response:
     web_ = web(request)
-    k, kind = request.path_params["k"], request.path_params["kind"]
-    if kind not in ("svg", "json"):
-        raise NotFound(f"no such file: solutions/{k}.{kind[:10]}")
-
-    if k > MAX_INDEX:
-        raise NotFound(f"no such file: solutions/{k}.{kind[:10]}")
+    number, kind = request.path_params["k"], request.path_params["kind"]
+    try:
+        k = _whole(number, "k")
+    except FieldError:
+        k = -1
+    if kind not in ("svg", "json") or k < 0:
+        raise NotFound(f"no such file: solutions/{number[:20]}.{kind[:10]}")
 
     def get() -> tuple[str, str]:
         row = run_row(web_, request.path_params["run_id"])
@@ -549,7 +550,7 @@ def create_app(store_path: str | Path, token: str | None = None) -> Starlette:
         Route(f"{api}/runs/{{run_id}}/stop", stop_run, methods=["POST"]),
         Route(f"{api}/runs/{{run_id}}/solutions", run_solutions),
         Route(f"{api}/runs/{{run_id}}/solutions.jsonl", all_solutions),
-        Route(f"{api}/runs/{{run_id}}/solutions/{{k:int}}.{{kind}}", one_solution),
+        Route(f"{api}/runs/{{run_id}}/solutions/{{k}}.{{kind}}", one_solution),
         Route(f"{api}/runs/{{run_id}}/scores", run_scores),
         Mount("/static", app=StaticFiles(directory=str(STATIC), check_dir=False), name="static"),
     ]

@@ -287,13 +287,17 @@ def test_bad_run_arguments_are_400_and_nothing_queued(client):
 
 
 def test_offsets_and_solution_numbers_are_ascii_whole_numbers_in_range(client):
-    run = client.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "count"}).json()["id"]
+    run = client.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "enumerate"}).json()["id"]
     wait(client, run)
-    for query in ("offset=99999999999999999999", "offset=%C2%B2", "limit=%C2%B9", "offset=%EF%BC%91"):
+    for query in ("offset=99999999999999999999", "offset=%C2%B2", "limit=%C2%B9", "offset=%EF%BC%91",
+                  "offset=" + "9" * 5000):
         r = client.get(f"/api/runs/{run}/solutions?{query}")
         assert r.status_code == 400 and r.json()["field"] in ("offset", "limit"), (query, r.text)
-    for kind in ("json", "svg"):
-        assert client.get(f"/api/runs/{run}/solutions/99999999999999999999.{kind}").status_code == 404
+    for number in ("99999999999999999999", "9" * 5000, "%C2%B2", "1.5"):
+        for kind in ("json", "svg"):
+            r = client.get(f"/api/runs/{run}/solutions/{number}.{kind}")
+            assert r.status_code == 404 and "no such file" in r.json()["error"], r.text
+    assert client.get(f"/api/runs/{run}/solutions/0.json").status_code == 200
 
 
 def test_count_pentomino_3x20_is_2(client):
