@@ -32,7 +32,7 @@ from clirun import run_cli
 from satiling.backends.formats import FORMATS
 from satiling.cli import main
 
-FAST = 40
+FAST = 25
 SLOW = 400
 
 

@@ -66,6 +66,7 @@ def test_a_resumed_count_out_of_time_at_once_still_counts_what_it_resumed(tmp_pa
     assert again.stop is Stop.TIME and 0 < again.total <= first.total
 
 
+@pytest.mark.slow        # (make test has the same for solve, count, enumerate and pack)
 def test_a_cpsat_maximisation_counts_building_its_model_in_the_time_limit():
     """CP-SAT's model of Eternity II takes seconds to build: a limit shorter than that ends the
     run before the build is done (a ratio to the build measured here, not a timing check)."""

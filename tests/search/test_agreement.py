@@ -32,9 +32,9 @@ from satiling.cli import main
 from satiling.errors import SatilingError
 from satiling.families.edgematch.generate import generate
 
-FAST = 30
+FAST = 20
 FULL = 300
-SLOW = 2750          # (3000 before 70 seeds of every run moved here from make test: CI keeps its time)
+SLOW = 2750          # (3000 before 80 seeds of every run moved here from make test: CI keeps its time)
 SOLVERS = ("cadical195", "glucose4", "kissat404", "minisat22", "lingeling", "maplechrono",
            "cadical153", "glucose3")
 #: Kissat and CP-SAT start a solver per solution: kept to instances with at most this many
