@@ -330,10 +330,6 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> Spec:
             choose(req)
     except SatilingError as e:
         raise FieldError(str(e), _field_of(str(e))) from None
-    if spec.engine == "walk" and not puzzle.exact_cover:
-        # the model would tell (the run's own check), but it may take seconds to build here
-        raise FieldError(f"the walk engine takes exact covers only, and a model of {puzzle.family} "
-                         "has variables that are not placements: choose sat or cpsat", "engine")
     if task == "maximise" and not hasattr(puzzle, "match_problem"):
         raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
     return spec

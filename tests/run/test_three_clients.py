@@ -7,6 +7,7 @@ import json
 import pytest
 
 import satiling
+from satiling import SatilingError
 from clirun import run_cli
 
 CASES = [   # (puzzle, has a solution, the engine the run chooses)
@@ -120,3 +121,17 @@ def test_a_solver_named_without_an_engine_runs():
     cli = run_cli("count", "soma-cube", "--solver", "glucose4", "--quiet")
     assert cli.returncode == 0 and cli.stdout.split() == ["240"], cli.stderr
     assert count(Request(satiling.load("soma-cube"), "count")).engine == "walk"
+
+
+@pytest.mark.parametrize("name, task", [("clue1", "count"), ("iqlink-wizard", "solve")])
+def test_the_walk_on_a_model_that_is_no_exact_cover_is_refused_alike(name, task):
+    """Refused by the engine's choice, before any model is built, in every client (the web's 400
+    is in tests/web/test_api.py)."""
+    from satiling.run import Request
+    from satiling.run.engines import choose
+    with pytest.raises(SatilingError, match="walk engine takes exact covers only"):
+        choose(Request(satiling.load(name), task, "walk"))
+    r = run_cli(task, name, "--engine", "walk")
+    assert r.returncode == 2 and "exact covers only" in r.stderr
+    with pytest.raises(SatilingError, match="exact covers only"):
+        getattr(satiling.load(name), task)(engine="walk")
