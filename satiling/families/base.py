@@ -28,9 +28,6 @@ class Puzzle(ABC):
     #: the classes of the family's placements; a solution's items of other types are JSON data,
     #: read by ``placement_from_json`` (empty: the family's methods read their items themselves)
     placement_types: tuple[type, ...] = ()
-    #: whether the family's model is an exact cover, every variable a placement (the walk engine
-    #: takes only those; a client may refuse it by this before building a model)
-    exact_cover: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every family's public methods that take a solution or JSON data refuse a bad argument
@@ -109,6 +106,12 @@ class Puzzle(ABC):
     def info(self) -> dict[str, Any]:
         """Facts for ``satiling info`` beyond the model's size."""
         return {}
+
+    def exact_cover(self, **options: Any) -> bool | None:
+        """Whether the model with these options is an exact cover, every variable a placement
+        (the walk engine takes only those, and is refused by this before a model is built);
+        None: only the model tells."""
+        return None
 
     def model_shape(self, **options: Any) -> Any:
         """The model's sizes (a :class:`~satiling.problem.ModelShape`) without building it, for

@@ -36,10 +36,10 @@ def choose(request: "Request") -> str:
         return "backtrack"
     if request.engine == "backtrack":       # asked for by name with --proof
         raise SatilingError("the backtrack engine writes no proof: drop --proof or choose another engine")
-    if request.engine == "walk" and not request.puzzle.exact_cover:
+    if request.engine == "walk" and request.puzzle.exact_cover(**request.options) is False:
         # said before a model is built (the run's own check needs the model: seconds on Eternity)
-        raise SatilingError(f"the walk engine takes exact covers only, and a model of "
-                            f"{request.puzzle.family} has variables that are not placements: "
+        raise SatilingError(f"the walk engine takes exact covers only, and this model of "
+                            f"{request.puzzle.name} has variables that are not placements: "
                             "choose the sat or cpsat engine")
     return request.engine
 

@@ -135,3 +135,5 @@ def test_the_walk_on_a_model_that_is_no_exact_cover_is_refused_alike(name, task)
     assert r.returncode == 2 and "exact covers only" in r.stderr
     with pytest.raises(SatilingError, match="exact covers only"):
         getattr(satiling.load(name), task)(engine="walk")
+    # the compact encoding's side colours are placements of their own: the walk takes it
+    assert choose(Request(satiling.load("clue1"), "count", "walk", options={"encoding": "compact"})) == "walk"

@@ -152,6 +152,11 @@ class EdgeMatchPuzzle(Puzzle):
         return Tile(t.row, t.col, t.piece, rot)
 
     # -- model -------------------------------------------------------------------------------
+    def exact_cover(self, **options: Any) -> bool | None:
+        """The direct encoding has colour variables beside the placements; the compact one's
+        side colours are placements of their own (the walk takes it)."""
+        return False if (options.get("encoding") or "direct") == "direct" else None
+
     def problem(self, encoding: str | None = None, hints: bool = False, colour_counts: bool = False,
                 balanced_rotation: bool = False, checkerboard_parity: bool = False,
                 fix_corner: bool = False, **options: Any) -> Problem:

@@ -71,6 +71,9 @@ class IQLinkPuzzle(Puzzle):
         return out
 
     # -- model -----------------------------------------------------------------------------------
+    def exact_cover(self, **options: Any) -> bool:
+        return False                  # units and empty pegs beside the placements
+
     def problem(self, link_rule: str | None = None, **options: Any) -> Problem:
         """The model: one primary variable per placement, exactly one per piece; units on a peg
         must not share a slot; at most 2 pegs empty or sockets unfilled (implied, see

@@ -65,7 +65,6 @@ class PolyformPuzzle(Puzzle):
 
     family = "polyform"
     placement_types = (PolyformPlacement,)
-    exact_cover = True
 
     def __init__(self, name: str, lattice: Lattice, region: Iterable[Cell], pieces: list[Piece],
                  cells_rule: str = "exact", pieces_rule: str = "exact", title: str = "",
@@ -146,6 +145,9 @@ class PolyformPuzzle(Puzzle):
             from .parity import add_parity
             add_parity(prob, self)
         return prob
+
+    def exact_cover(self, **options: Any) -> bool:
+        return True
 
     def model_shape(self, **options: Any) -> ModelShape | None:
         """The sizes of :meth:`problem` without building it: the groups' lengths are counts over
