@@ -295,7 +295,7 @@ class CubeSpace(CubeSet):
                          frozenset(-u for u in self.problem.units if u < 0 and primary[-u]), cubes)
 
     def verify_class(self, rep: frozenset[int], raw: bool) -> None:
-        """Verify a class's owner with the puzzle's own verifier (47 us on 6x10).  Its members are
+        """Verify a class's owner with the puzzle's own verifier.  Its members are
         its images under the board's motions: every member of the first class verified checks the
         motions, and the other members are counted without a verifier's call each."""
         self.puzzle.verify(self.problem.decode(rep))

@@ -280,7 +280,7 @@ def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: l
 def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome, servers: list[Server],
                                                        tmp_path: Path) -> None:
     driver = browser
-    run = start_run(driver, "eternity2", "maximise", time_limit="2")
+    run = start_run(driver, "eternity2", "maximise", time_limit="1")
     assert wait_end(driver, 40) in ("done", "stopped"), text(driver, "live-error")
     RUNS["maximise"] = run
     points = wait_for(lambda: int(driver.find_element(By.ID, "score-line").get_attribute("data-points")), 5,

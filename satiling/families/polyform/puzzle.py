@@ -84,6 +84,9 @@ class PolyformPuzzle(Puzzle):
         self._coverage = None
         self._orientations: dict[str, list[Shape]] = {}
         self._symmetries: list | None = None
+        #: (piece, cells) -> whether the cells have the piece's shape: the verifier meets the same
+        #: placement in many solutions, and the answer depends on the geometry alone
+        self._shape_ok: dict[tuple[str, tuple[Cell, ...]], bool] = {}
 
     # -- geometry ---------------------------------------------------------------------------
     def orientations(self, piece: Piece) -> list[Shape]:
@@ -173,11 +176,14 @@ class PolyformPuzzle(Puzzle):
             piece = self.by_name.get(pl.piece)
             if piece is None:
                 raise VerificationError(f"unknown piece {pl.piece!r}")
-            cells = [tuple(c) for c in pl.cells]
+            cells = tuple(tuple(c) for c in pl.cells)
             outside = [c for c in cells if c not in self.region]
             if outside:
                 raise VerificationError(f"piece {pl.piece} leaves the board at {outside[0]}")
-            if not self._has_shape(cells, piece):
+            ok = self._shape_ok.get((pl.piece, cells))
+            if ok is None:
+                ok = self._shape_ok[pl.piece, cells] = self._has_shape(list(cells), piece)
+            if not ok:
                 raise VerificationError(f"cells given for piece {pl.piece} do not have its shape")
             used[pl.piece] += 1
             covered.update(cells)
