@@ -55,7 +55,7 @@ _API = ("Polyform", "EdgeMatching", "IQLink", "Solution", "Solvable", "Terminate
 
 
 def __getattr__(name: str):
-    # read on first use: importlib.metadata and the renderers cost every command some 40 ms
+    # read on first use: importlib.metadata and the renderers would slow every command down
     if name in _API:
         from . import api
         return getattr(api, name)

@@ -229,7 +229,9 @@ class Terminated(SystemExit):
     ``.count.checkpoint`` (``count(resume=...)`` goes on from it)."""
 
     def __init__(self, count: Count) -> None:
-        super().__init__(143)
+        import signal
+        from .exits import signal_exit
+        super().__init__(signal_exit(signal.SIGTERM))
         self.count = count
 
 

@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
         code = _guarded(argv)
     if argv is None:
         # the program itself: what it found is printed and every file it wrote is closed, so it
-        # leaves at once.  The interpreter's teardown would add some 100 ms between the answer
+        # leaves at once.  The interpreter's teardown would put a pause between the answer
         # and the exit (freeing the model, unloading OR-Tools), and a signal landing there, once
         # Python has put back the default handlers, would kill it without its exit code.
         leave(code)
