@@ -282,7 +282,7 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
     this puzzle, in the stream's order; see :mod:`satiling.search.stream`) and say where to go on."""
     path = file.path
     point = ResumePoint(torn=file.torn)
-    var_of = {space.problem.meanings[v]: v for v in space.problem.primary_vars()}
+    reader = _Placements(space)
     classes: list[tuple[tuple[int, ...], int, int]] = []      # (owner, members seen, line) in order
     seen: set[frozenset[int]] = set()
     for n, line in enumerate(file.records, 2):
@@ -309,7 +309,7 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
             point.skip.clear()
             point.within, point.done = None, 0.0
             continue
-        sol = _solution_vars(space, var_of, line, where)
+        sol = reader.vars(line, where)
         owner = space.owner(sol)
         if owner is None:
             raise SatilingError(f"{path}: line {n} is not a solution of {space.puzzle.name} with these options")
@@ -375,6 +375,47 @@ def _check_class_complete(space: Any, classes: list, raw: bool, path: str) -> No
 def _not_ours(path: str, n: int) -> SatilingError:
     return SatilingError(f"{path}: line {n} is out of place: the file was not written by this "
                          "enumeration (same puzzle, --raw and symmetry options)")
+
+
+#: a solution line as :func:`solution_json` writes it: the puzzle's name, the placements' objects
+_LINE = re.compile(r'\{"puzzle":"(?:[^"\\]|\\.)*","placements":\[(\{.*\})\]\}')
+
+
+class _Placements:
+    """A file's solution lines as sets of variables.  A line as satiling writes it is cut into its
+    placements' objects, each read once per file (a file of a million lines holds a few thousand
+    placements); a line that does not cut cleanly is read whole, as any JSON."""
+
+    def __init__(self, space: Any) -> None:
+        self.space = space
+        self.var_of = {space.problem.meanings[v]: v for v in space.problem.primary_vars()}
+        self.known: dict[str, int] = {}
+
+    def vars(self, line: str, where: str) -> frozenset[int]:
+        m = _LINE.fullmatch(line)
+        if m is not None:
+            try:
+                return frozenset(self._var(text) for text in _objects(m.group(1)))
+            except (SatilingError, KeyError, TypeError, ValueError):
+                pass                 # read whole below, with its own message
+        return _solution_vars(self.space, self.var_of, line, where)
+
+    def _var(self, text: str) -> int:
+        var = self.known.get(text)
+        if var is None:
+            data = loads_json(text, "a placement")
+            if not isinstance(data, dict):
+                raise TypeError(text)
+            var = self.known[text] = self.var_of[self.space.puzzle.placement_from_json(data)]
+        return var
+
+
+def _objects(text: str) -> list[str]:
+    """``{..},{..},{..}`` cut into its objects where one ends and the next begins (a cut inside a
+    string leaves a piece that is no JSON object: the caller reads such a line whole)."""
+    parts = text.split("},{")
+    return [p if len(parts) == 1 else
+            ("{" if k else "") + p + ("}" if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
 
 
 def _solution_vars(space: Any, var_of: dict, line: str, where: str) -> frozenset[int]:
