@@ -348,3 +348,56 @@ def _flush_stdout() -> None:
         raise
     except OSError as e:
         raise SatilingError(f"stdout: cannot write: {_why(e)}") from None
+
+
+# -- solution lines ---------------------------------------------------------------------------------
+#: a solution line as satiling writes it: the puzzle's name, its placements' objects, and in a run
+#: file the record's number and checksum
+_SOLUTION_LINE = re.compile(r'\{"puzzle":("(?:[^"\\]|\\.)*"),"placements":\[(\{.*\})\]'
+                            r'(?:,"n":\d+,"sum":"[0-9a-f]{16}")?\}')
+
+
+class PlacementTexts:
+    """Solution lines read by their placements' objects, each distinct object read once (``read``
+    turns one parsed object into what the caller wants): a file of a million solutions holds a
+    few thousand placements.  Only a line as satiling writes it is cut; for any other, and for a
+    line whose pieces ``read`` refuses, :meth:`placements` gives None and the caller reads the
+    line whole, with its own messages."""
+
+    def __init__(self, read: Any) -> None:
+        self.read = read
+        self.known: dict[str, Any] = {}
+        self.names: dict[str, Any] = {}
+
+    def placements(self, line: str) -> tuple[str, list[Any]] | None:
+        """(the puzzle the line names, what ``read`` made of each placement), or None."""
+        m = _SOLUTION_LINE.fullmatch(line.rstrip())
+        if m is None:
+            return None
+        try:
+            return self._name(m.group(1)), [self._one(text) for text in _objects(m.group(2))]
+        except (SatilingError, KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def _name(self, text: str) -> str:
+        name = self.names.get(text)
+        if name is None:
+            name = self.names[text] = loads_json(text, "a puzzle's name")
+        return name
+
+    def _one(self, text: str) -> Any:
+        got = self.known.get(text)
+        if got is None:
+            data = loads_json(text, "a placement")
+            if not isinstance(data, dict):
+                raise TypeError(text)
+            got = self.known[text] = self.read(data)
+        return got
+
+
+def _objects(text: str) -> list[str]:
+    """``{..},{..},{..}`` cut where one object ends and the next begins (a cut inside a string
+    leaves a piece that is no JSON object, and the line is read whole)."""
+    parts = text.split("},{")
+    last = len(parts) - 1
+    return [("{" if k else "") + p + ("}" if k < last else "") for k, p in enumerate(parts)]

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 from ..errors import SatilingError
 from ..exits import EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
-from ..fileio import iter_lines, loads_json, write_file
+from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
 from ..search.runfiles import solution_json
 
 __all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
@@ -54,8 +54,13 @@ def _same_puzzle(puzzle, data: Any, path: str, n: int) -> None:
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
     from ..search.runfiles import is_header
+    texts = PlacementTexts(puzzle.placement_from_json)     # each distinct placement read once
     for n, line in iter_lines(path, 16 << 20, what="solution file"):
         if not line.strip():
+            continue
+        cut = texts.placements(line)
+        if cut is not None and cut[0] == puzzle.name:
+            yield cut[1]
             continue
         data = loads_json(line, f"{path}: line {n}")
         _same_puzzle(puzzle, data, path, n)

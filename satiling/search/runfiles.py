@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SatilingError
-from ..fileio import loads_json
+from ..fileio import PlacementTexts, loads_json
 
 
 def solution_json(puzzle: Any, solution: list[Any]) -> str:
@@ -377,45 +377,20 @@ def _not_ours(path: str, n: int) -> SatilingError:
                          "enumeration (same puzzle, --raw and symmetry options)")
 
 
-#: a solution line as :func:`solution_json` writes it: the puzzle's name, the placements' objects
-_LINE = re.compile(r'\{"puzzle":"(?:[^"\\]|\\.)*","placements":\[(\{.*\})\]\}')
-
-
 class _Placements:
-    """A file's solution lines as sets of variables.  A line as satiling writes it is cut into its
-    placements' objects, each read once per file (a file of a million lines holds a few thousand
-    placements); a line that does not cut cleanly is read whole, as any JSON."""
+    """A file's solution lines as sets of variables: a line as satiling writes it is cut into its
+    placements (:class:`~satiling.fileio.PlacementTexts`); any other is read whole."""
 
     def __init__(self, space: Any) -> None:
         self.space = space
         self.var_of = {space.problem.meanings[v]: v for v in space.problem.primary_vars()}
-        self.known: dict[str, int] = {}
+        self.texts = PlacementTexts(lambda data: self.var_of[space.puzzle.placement_from_json(data)])
 
     def vars(self, line: str, where: str) -> frozenset[int]:
-        m = _LINE.fullmatch(line)
-        if m is not None:
-            try:
-                return frozenset(self._var(text) for text in _objects(m.group(1)))
-            except (SatilingError, KeyError, TypeError, ValueError):
-                pass                 # read whole below, with its own message
+        cut = self.texts.placements(line)
+        if cut is not None:
+            return frozenset(cut[1])
         return _solution_vars(self.space, self.var_of, line, where)
-
-    def _var(self, text: str) -> int:
-        var = self.known.get(text)
-        if var is None:
-            data = loads_json(text, "a placement")
-            if not isinstance(data, dict):
-                raise TypeError(text)
-            var = self.known[text] = self.var_of[self.space.puzzle.placement_from_json(data)]
-        return var
-
-
-def _objects(text: str) -> list[str]:
-    """``{..},{..},{..}`` cut into its objects where one ends and the next begins (a cut inside a
-    string leaves a piece that is no JSON object: the caller reads such a line whole)."""
-    parts = text.split("},{")
-    return [p if len(parts) == 1 else
-            ("{" if k else "") + p + ("}" if k < len(parts) - 1 else "") for k, p in enumerate(parts)]
 
 
 def _solution_vars(space: Any, var_of: dict, line: str, where: str) -> frozenset[int]:

@@ -70,3 +70,17 @@ def test_a_placement_the_model_lacks_is_refused_either_way(tmp_path):
     for text in (moved, json.dumps(json.loads(moved))):
         with pytest.raises(SatilingError, match="is not a solution of pentomino-3x20"):
             _Placements(space).vars(text, "here")
+
+
+def test_verify_reads_a_file_as_satiling_writes_it_and_any_other_alike(tmp_path):
+    from satiling.commands.common import read_solutions
+    puzzle = satiling.load("pentomino-3x20")
+    lines = [solution_json(puzzle, s) for s in itertools.islice(puzzle.solutions(raw=True), 4)]
+    (tmp_path / "cut.jsonl").write_text("".join(line + "\n" for line in lines))
+    (tmp_path / "whole.jsonl").write_text("".join(json.dumps(json.loads(line)) + "\r\n" for line in lines))
+    cut = list(read_solutions(puzzle, str(tmp_path / "cut.jsonl")))
+    assert cut == list(read_solutions(puzzle, str(tmp_path / "whole.jsonl"))) and len(cut) == 4
+    other = lines[0].replace('"puzzle":"pentomino-3x20"', '"puzzle":"pentomino-6x10"')
+    (tmp_path / "other.jsonl").write_text(other + "\n")
+    with pytest.raises(SatilingError, match="a file of another puzzle"):
+        list(read_solutions(puzzle, str(tmp_path / "other.jsonl")))
