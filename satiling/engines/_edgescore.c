@@ -209,15 +209,18 @@ static void level_run(Search *S, int j, int32_t k, const Cand **cur, const Cand 
     *end = L->cands + L->stop[k];
 }
 
-/* Run k for the square at depth d: the full run, or its level's copy. */
-static inline void open_run(Search *S, int d, int32_t k, const Cand **cur, const Cand **end) {
-    const int j = S->level_of[d];
-    if (j >= 0 && S->lv[j].first[k] >= 0) {
-        level_run(S, j, k, cur, end);
+/* Run k for a square reading level ``level`` (-1: the full runs): the full run, or the level's
+ * copy (a run shorter than COMPACT_MIN has none).  ``nodes``: the node count now. */
+static inline void open_run(Search *S, int level, int32_t k, long long nodes, const Cand **cur,
+                            const Cand **end) {
+    const int32_t first = S->spans[2 * k], stop = S->spans[2 * k + 1];
+    if (level >= 0 && stop - first >= COMPACT_MIN) {
+        S->nodes = nodes;
+        level_run(S, level, k, cur, end);
         return;
     }
-    *cur = S->cands + S->spans[2 * k];
-    *end = S->cands + S->spans[2 * k + 1];
+    *cur = S->cands + first;
+    *end = S->cands + stop;
 }
 
 /* Hand a full board with ``breaks`` broken joins to Python: callback(breaks, nodes, board).
@@ -247,26 +250,27 @@ static inline int shared_cap(Search *S) {
     return S->cap < 0;
 }
 
-/* What the search reads of the square at one depth, gathered from ``cells``, ``need`` and the
- * phases into one record (one cache line), so that a node reads its square from one place. */
+/* One depth of the search: what it reads of the square there (gathered from ``cells``, ``need``,
+ * ``reserve``, the levels and the phases before the search) and where the search stands there,
+ * in one record, so that a node reads and writes one place (the search walks the records with a
+ * pointer, one step per depth). */
 typedef struct {
     int32_t south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks;
+    int32_t pins;                   /* a pinned neighbour north or east (need_n or need_e set) */
     int32_t need;                   /* the priority sides needed by this depth (0: none) */
+    int32_t reserve;                /* the breaks held back for the squares after it */
+    int32_t level;                  /* the level of run copies it reads (-1: the full runs) */
     int32_t next[4];                /* the phase the square tries after phase p (4: none) */
-} Square;
-
-/* Where the search stands at one depth. */
-typedef struct {
-    const Cand *cur, *end;          /* the candidates of the open run still to try (cur NULL:
-                                     * the phase's run is not open yet) */
+    const Cand *cur, *end;          /* the candidates of the open run still to try */
     long long base;                 /* the breaks of the board before this square */
     int psum;                       /* the priority sides placed before it */
+    int pmin;                       /* the priority sides a candidate needs here */
     int sc, wc, phase;              /* the colours its south and west neighbours show; the phase */
-} Frame;
+} Square;
 
-/* The squares' records (NULL when out of memory). */
+/* The squares' records, n + 1 of them (NULL when out of memory); after levels_start. */
 static Square *squares_of(const Search *S) {
-    Square *q = malloc(sizeof(Square) * ((size_t)S->n + 1));
+    Square *q = calloc((size_t)S->n + 1, sizeof(Square));
     if (!q) return NULL;
     for (int d = 0; d < S->n; d++) {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
@@ -274,7 +278,10 @@ static Square *squares_of(const Search *S) {
         x->south = cell[SOUTH]; x->west = cell[WEST]; x->exact = cell[EXACT]; x->wonly = cell[WONLY];
         x->sonly = cell[SONLY]; x->need_n = cell[NEED_N]; x->need_e = cell[NEED_E];
         x->pinned = cell[PINNED]; x->pinned_breaks = cell[PINNED_BREAKS];
+        x->pins = x->need_n >= 0 || x->need_e >= 0;
         x->need = S->need ? S->need[d] : 0;
+        x->reserve = S->reserve[d];
+        x->level = S->level_of[d];
         for (int p = 0; p < 4; p++) {
             int nx = p + 1;
             while (nx <= 3 && !(cell[PHASES] >> nx & 1)) nx++;
@@ -288,24 +295,30 @@ static Square *squares_of(const Search *S) {
  * patience, ENGINE_TIME at the deadline, ENGINE_LIMIT when the callback asked to stop,
  * ENGINE_ERROR on a Python error (a signal included).  The counters a node touches (nodes, the
  * cap, the next node count at which anything is due) are kept in locals, written back to ``S``
- * before anything that reads them there. */
-static int run(Search *S) {
+ * before anything that reads them there.  ``tile``, ``counting`` (``hist`` given) and
+ * ``subtrees`` (``sub_limit`` > 0) are constants where run() calls it, so each use of the options
+ * gets a search of its own without the tests of the others. */
+static inline __attribute__((always_inline)) int run_with(Search *S, const int tile, const int counting,
+                                                          const int subtrees) {
     const int n = S->n, C = S->colours;
-    const Cand **board = calloc((size_t)n + 1, sizeof *board);
-    Frame *fr = calloc((size_t)n + 1, sizeof *fr);
-    Square *sq = squares_of(S);
+    /* board[-1]: a grey square, the rim's neighbour, so that a square reads its neighbours'
+     * colours without asking whether they are on the board */
+    static const Cand grey = {0, 0, 0, 0, 0, 0, 0};
+    const Cand **boardbuf = calloc((size_t)n + 2, sizeof *boardbuf);
+    const Cand **board = boardbuf ? boardbuf + 1 : NULL;
+    Square *sq = NULL;
     long long nodes = S->nodes, cap = S->cap, breaks = 0;
     int status = 0;
-    if (!board || !fr || !sq || levels_start(S) < 0) {
+    if (!board || levels_start(S) < 0 || !(sq = squares_of(S))) {
         PyErr_NoMemory();
         status = -1;
         goto out;
     }
+    board[-1] = &grey;
     uint16_t *pdepth = S->pdepth;      /* the pieces placed (and where: the levels ask) */
-    const int32_t *reserve = S->reserve;
-    const int sorted = S->prio_sorted, tile = S->tile;
-    long long *hist = S->hist, *placed_at = S->placed_at;
-    const long long sub_limit = S->sub_limit;
+    const int sorted = S->prio_sorted;
+    long long *const hist = counting ? S->hist : NULL, *placed_at = S->placed_at;
+    const long long sub_limit = subtrees ? S->sub_limit : 0;
     const int sub_depth = S->sub_depth;
     long long sub_start = 0;
     int abandon = 0;
@@ -318,11 +331,12 @@ static int run(Search *S) {
     long long watch;
     WATCH();
     int d = 0;
-    Frame *f;
-    const Square *q;
+    Square *f = sq;                 /* sq + d */
+    const Cand *c;
+    long long pen;
 
 enter:                              /* square d gets its first candidate */
-    if (abandon) goto backtrack;
+    if (subtrees && abandon) goto backtrack;
     if (d == n) {
         if (breaks <= cap) {
             S->nodes = nodes;
@@ -335,22 +349,20 @@ enter:                              /* square d gets its first candidate */
         }
         goto backtrack;
     }
-    f = fr + d;
-    q = sq + d;
     f->base = breaks;
-    if (hist) {                     /* the square entered; with room for a break? */
-        long long a = cap - reserve[d];
+    if (counting) {                 /* the square entered; with room for a break? */
+        long long a = cap - f->reserve;
         hist[2 * (n + 1) + d]++;
         if ((a > 0 ? a : 0) - breaks >= 1) hist[3 * (n + 1) + d]++;
     }
-    if (q->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
-        const Cand *c = S->cands + S->spans[2 * q->pinned];
-        long long a = cap - reserve[d];
-        if (breaks + q->pinned_breaks > (a > 0 ? a : 0)) goto backtrack;
-        if (f->psum + c->prio < q->need) goto backtrack;
+    if (f->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
+        c = S->cands + S->spans[2 * f->pinned];
+        long long a = cap - f->reserve;
+        if (breaks + f->pinned_breaks > (a > 0 ? a : 0)) goto backtrack;
+        if (f->psum + c->prio < f->need) goto backtrack;
         if (tile) {
             tile_move(S, board, d, c, 1);
-            if (breaks + q->pinned_breaks + (S->D + 1) / 2 > cap) {
+            if (breaks + f->pinned_breaks + (S->D + 1) / 2 > cap) {
                 tile_move(S, board, d, c, -1);
                 goto backtrack;
             }
@@ -358,86 +370,90 @@ enter:                              /* square d gets its first candidate */
         board[d] = c;
         f->cur = f->end = c;
         f->phase = 3;
-        fr[d + 1].psum = f->psum + c->prio;
-        breaks += q->pinned_breaks;
+        f[1].psum = f->psum + c->prio;
+        breaks += f->pinned_breaks;
         nodes++;                    /* a pinned square's node: no look, no limit (the limits
                                      * act on the free squares' nodes, as in the reference) */
         placed_at[d] = nodes;
-        if (hist) {
+        if (counting) {
             hist[d]++;
-            if (q->pinned_breaks) hist[n + 1 + d]++;
+            if (f->pinned_breaks) hist[n + 1 + d]++;
         }
         goto counted;
     }
-    f->sc = q->south >= 0 ? board[q->south]->n : 0;
-    f->wc = q->west >= 0 ? board[q->west]->e : 0;
+    f->sc = board[f->south]->n;
+    f->wc = board[f->west]->e;
+    f->pmin = f->need - f->psum;
     f->phase = 0;
-    f->cur = NULL;
+    open_run(S, f->level, f->exact + f->sc * C + f->wc, nodes, &f->cur, &f->end);
 
 next:                               /* square d tries its next candidate */
-    if (abandon) {                  /* a subtree's budget ran out: back to where it began */
+    if (subtrees && abandon) {      /* a subtree's budget ran out: back to where it began */
         if (d > sub_depth) goto backtrack;
         abandon = 0;
     }
     {
-        long long a = cap - reserve[d];
+        long long a = cap - f->reserve;
         const long long avail = (a > 0 ? a : 0) - f->base;
         if (avail < 0) goto backtrack;
-        const int s = f->sc, w = f->wc, nn = q->need_n, ne = q->need_e;
-        const int pins = nn >= 0 || ne >= 0;     /* a pinned neighbour north or east */
-        const int pmin = q->need - f->psum;
         for (;;) {
             const int ph = f->phase;
-            if (f->cur == NULL) {       /* open the run of this phase */
-                int32_t k = ph == 0 ? q->exact + s * C + w
-                          : ph == 1 ? q->wonly + w
-                          : ph == 2 ? q->sonly + s : q->sonly + C;
-                S->nodes = nodes;
-                open_run(S, d, k, &f->cur, &f->end);
-            }
             const int base_pen = ph == 0 ? 0 : ph == 3 ? 2 : 1;
-            const int xs = ph & 1 ? s : -1, xw = ph & 2 ? w : -1;
-            const Cand *c = f->cur, *e = f->end;
-            for (; c < e; c++) {
-                if (c->prio < pmin) {           /* too few priority sides: so are the rest of */
-                    if (sorted) {               /* a run sorted by them */
-                        c = e;
-                        break;
+            const int xs = ph & 1 ? f->sc : -1, xw = ph & 2 ? f->wc : -1, pmin = f->pmin;
+            const Cand *e = f->end;
+            c = f->cur;
+            if (!tile && !f->pins) {    /* every candidate of the run costs base_pen breaks */
+                if (base_pen <= avail)
+                    for (; c < e; c++) {
+                        if (pdepth[c->piece] < n) continue;     /* placed */
+                        if (c->prio < pmin) {   /* too few priority sides: so are the rest of */
+                            if (sorted) break;  /* a run sorted by them */
+                            continue;
+                        }
+                        if (c->s == xs || c->w == xw) continue; /* tried in an earlier phase */
+                        pen = base_pen;
+                        goto take;
                     }
-                    continue;
-                }
-                if (pdepth[c->piece] < n) continue;     /* placed */
-                if (c->s == xs || c->w == xw) continue; /* tried in an earlier phase */
-                long long pen = base_pen;
-                if (pins) pen += ((nn >= 0) & (c->n != nn)) + ((ne >= 0) & (c->e != ne));
-                if (pen > avail) continue;
-                if (tile) {
-                    tile_move(S, board, d, c, 1);
-                    if (f->base + pen + (S->D + 1) / 2 > cap) {
-                        tile_move(S, board, d, c, -1);
+            } else {
+                const int nn = f->need_n, ne = f->need_e;
+                for (; c < e; c++) {
+                    if (pdepth[c->piece] < n) continue;
+                    if (c->prio < pmin) {
+                        if (sorted) break;
                         continue;
                     }
+                    if (c->s == xs || c->w == xw) continue;
+                    pen = base_pen + ((nn >= 0) & (c->n != nn)) + ((ne >= 0) & (c->e != ne));
+                    if (pen > avail) continue;
+                    if (tile) {
+                        tile_move(S, board, d, c, 1);
+                        if (f->base + pen + (S->D + 1) / 2 > cap) {
+                            tile_move(S, board, d, c, -1);
+                            continue;
+                        }
+                    }
+                    goto take;
                 }
-                f->cur = c + 1;
-                board[d] = c;
-                pdepth[c->piece] = (uint16_t)d;
-                fr[d + 1].psum = f->psum + c->prio;
-                breaks = f->base + pen;
-                goto placed;
             }
             f->cur = e;
-            const int nx = q->next[ph];         /* the next phase the square may try */
+            const int nx = f->next[ph];         /* the next phase the square may try */
             if (nx > 3 || avail < (nx == 3 ? 2 : 1)) break;
             f->phase = nx;
-            f->cur = NULL;
+            open_run(S, f->level, nx == 1 ? f->wonly + f->wc : nx == 2 ? f->sonly + f->sc : f->sonly + C,
+                     nodes, &f->cur, &f->end);
         }
         goto backtrack;
     }
 
-placed:                             /* square d took board[d]: count the node, go deeper */
+take:                               /* square d takes candidate c at ``pen`` more breaks */
+    f->cur = c + 1;
+    board[d] = c;
+    pdepth[c->piece] = (uint16_t)d;
+    f[1].psum = f->psum + c->prio;
+    breaks = f->base + pen;
     nodes++;
     placed_at[d] = nodes;
-    if (hist) {
+    if (counting) {
         hist[d]++;
         if (breaks > f->base) hist[n + 1 + d]++;
     }
@@ -457,20 +473,20 @@ placed:                             /* square d took board[d]: count the node, g
         WATCH();
     }
 counted:
-    if (sub_limit > 0) {            /* a subtree begins at ``sub_depth``; below it, its budget may run out */
+    if (subtrees) {                 /* a subtree begins at ``sub_depth``; below it, its budget may run out */
         if (d == sub_depth) sub_start = nodes;
         else if (d > sub_depth && nodes - sub_start >= sub_limit) abandon = 1;
     }
     d++;
+    f++;
     goto enter;
 
 backtrack:
     if (d == 0) goto out;
     d--;
-    f = fr + d;
-    q = sq + d;
+    f--;
     if (tile) tile_move(S, board, d, board[d], -1);
-    if (q->pinned < 0) pdepth[board[d]->piece] = (uint16_t)n;
+    if (f->pinned < 0) pdepth[board[d]->piece] = (uint16_t)n;
     breaks = f->base;
     goto next;
 
@@ -478,9 +494,17 @@ out:
 #undef WATCH
     S->nodes = nodes;
     S->cap = cap;
-    free(board); free(fr); free(sq);
+    free(boardbuf); free(sq);
     levels_free(S);
     return status;
+}
+
+/* The search compiled for each use of its options, so that a node of the plain search (no
+ * tileability, no subtree budget) does not test them. */
+static int run(Search *S) {
+    const int counting = S->hist != NULL;
+    if (S->tile || S->sub_limit > 0) return run_with(S, S->tile, counting, S->sub_limit > 0);
+    return counting ? run_with(S, 0, 1, 0) : run_with(S, 0, 0, 0);
 }
 
 /* A read-only byte buffer of at least ``size`` bytes, or an exception. */
