@@ -113,7 +113,8 @@ typedef struct {
     Level lv[LEVELS];               /* copies of the runs for the deep squares */
     int *level_of;                  /* per depth, the level it reads (-1: the full runs) */
     long long *placed_at;           /* per depth, the node count when its square was last placed */
-    uint16_t *pdepth;               /* per piece, the depth it is placed at (n: not placed) */
+    uint16_t *placed;               /* per piece, n less the depth it is placed at (0: not placed,
+                                     * so that the scan tests it against no other value) */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid: max(F - H, (F + H) mod 2). */
@@ -154,9 +155,8 @@ static int levels_start(Search *S) {
     const int n = S->n;
     S->level_of = malloc(sizeof(int) * (size_t)(n + 1));
     S->placed_at = calloc((size_t)n + 1, sizeof(long long));
-    S->pdepth = malloc(sizeof(uint16_t) * ((size_t)S->npieces + 1));
-    if (!S->level_of || !S->placed_at || !S->pdepth) return -1;
-    for (int p = 0; p <= S->npieces; p++) S->pdepth[p] = (uint16_t)n;
+    S->placed = calloc((size_t)S->npieces + 1, sizeof(uint16_t));
+    if (!S->level_of || !S->placed_at || !S->placed) return -1;
     for (int d = 0; d <= n; d++) S->level_of[d] = -1;
     Py_ssize_t total = 0;
     for (int k = 0; k < S->nruns; k++) {
@@ -188,7 +188,7 @@ static void levels_free(Search *S) {
     for (int j = 0; j < LEVELS; j++) {
         free(S->lv[j].cands); free(S->lv[j].first); free(S->lv[j].stop); free(S->lv[j].made);
     }
-    free(S->level_of); free(S->placed_at); free(S->pdepth);
+    free(S->level_of); free(S->placed_at); free(S->placed);
 }
 
 /* Level j's copy of run k, remade first if the square above the level was placed since the copy
@@ -200,8 +200,9 @@ static void level_run(Search *S, int j, int32_t k, const Cand **cur, const Cand 
         const Cand *src = S->cands + S->spans[2 * k], *stop = S->cands + S->spans[2 * k + 1];
         if (j > 0 && S->lv[j - 1].cands) level_run(S, j - 1, k, &src, &stop);
         int32_t at = L->first[k];
+        const int most = S->n - L->depth;   /* free, or placed at the level's depth or deeper */
         for (; src < stop; src++)
-            if (S->pdepth[src->piece] >= L->depth) L->cands[at++] = *src;
+            if (S->placed[src->piece] <= most) L->cands[at++] = *src;
         L->stop[k] = at;
         L->made[k] = S->nodes;
     }
@@ -261,6 +262,7 @@ typedef struct {
     int32_t reserve;                /* the breaks held back for the squares after it */
     int32_t level;                  /* the level of run copies it reads (-1: the full runs) */
     int32_t next[4];                /* the phase the square tries after phase p (4: none) */
+    long long allowed;              /* max(0, cap - reserve): set again whenever the cap drops */
     const Cand *cur, *end;          /* the candidates of the open run still to try */
     long long base;                 /* the breaks of the board before this square */
     int psum;                       /* the priority sides placed before it */
@@ -291,6 +293,35 @@ static Square *squares_of(const Search *S) {
     return q;
 }
 
+/* Every square's ``allowed`` for the cap ``cap``. */
+static void allow(Square *sq, int n, long long cap) {
+    for (int d = 0; d < n; d++) {
+        const long long a = cap - sq[d].reserve;
+        sq[d].allowed = a > 0 ? a : 0;
+    }
+}
+
+/* The first candidate from ``c`` on, before ``e``, whose piece is not placed, with at least
+ * ``pmin`` priority sides (tested only if ``prio``; a run ``sorted`` by them ends at the first
+ * without) and, if ``phased``, not matching the south colour ``xs`` nor the west colour ``xw``
+ * (those were tried in an earlier phase); ``e`` if none.  Inlined with constant ``prio`` and
+ * ``phased``, so that the scan of an exact run deep in the board (no priority sides asked) tests
+ * one thing per candidate. */
+static inline __attribute__((always_inline)) const Cand *first_free(
+        const Cand *c, const Cand *e, const uint16_t *placed, const int prio, int pmin, int sorted,
+        const int phased, int xs, int xw) {
+    for (; c < e; c++) {
+        if (placed[c->piece]) continue;
+        if (prio && c->prio < pmin) {
+            if (sorted) return e;
+            continue;
+        }
+        if (phased && (c->s == xs || c->w == xw)) continue;
+        return c;
+    }
+    return e;
+}
+
 /* The search proper: ENGINE_DONE when the tree is exhausted, ENGINE_NODES at the node limit or
  * patience, ENGINE_TIME at the deadline, ENGINE_LIMIT when the callback asked to stop,
  * ENGINE_ERROR on a Python error (a signal included).  The counters a node touches (nodes, the
@@ -315,7 +346,8 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
         goto out;
     }
     board[-1] = &grey;
-    uint16_t *pdepth = S->pdepth;      /* the pieces placed (and where: the levels ask) */
+    allow(sq, n, cap);
+    uint16_t *const placed = S->placed;    /* the pieces placed (and where: the levels ask) */
     const int sorted = S->prio_sorted;
     long long *const hist = counting ? S->hist : NULL, *placed_at = S->placed_at;
     const long long sub_limit = subtrees ? S->sub_limit : 0;
@@ -332,8 +364,8 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     WATCH();
     int d = 0;
     Square *f = sq;                 /* sq + d */
-    const Cand *c;
-    long long pen;
+    const Cand *c, *e;
+    long long pen, avail;
 
 enter:                              /* square d gets its first candidate */
     if (subtrees && abandon) goto backtrack;
@@ -343,6 +375,7 @@ enter:                              /* square d gets its first candidate */
             int r = report(S, board, breaks);
             if (r) { status = r < 0 ? ENGINE_ERROR : ENGINE_LIMIT; goto out; }
             cap = breaks - 1;
+            allow(sq, n, cap);
             S->last = nodes;
             WATCH();
             if (cap < 0) goto out;          /* every join matches: nothing better exists */
@@ -350,15 +383,14 @@ enter:                              /* square d gets its first candidate */
         goto backtrack;
     }
     f->base = breaks;
+    avail = f->allowed - breaks;
     if (counting) {                 /* the square entered; with room for a break? */
-        long long a = cap - f->reserve;
         hist[2 * (n + 1) + d]++;
-        if ((a > 0 ? a : 0) - breaks >= 1) hist[3 * (n + 1) + d]++;
+        if (avail >= 1) hist[3 * (n + 1) + d]++;
     }
     if (f->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
         c = S->cands + S->spans[2 * f->pinned];
-        long long a = cap - f->reserve;
-        if (breaks + f->pinned_breaks > (a > 0 ? a : 0)) goto backtrack;
+        if (f->pinned_breaks > avail) goto backtrack;
         if (f->psum + c->prio < f->need) goto backtrack;
         if (tile) {
             tile_move(S, board, d, c, 1);
@@ -381,81 +413,92 @@ enter:                              /* square d gets its first candidate */
         }
         goto counted;
     }
+    if (avail < 0) goto backtrack;
     f->sc = board[f->south]->n;
     f->wc = board[f->west]->e;
     f->pmin = f->need - f->psum;
     f->phase = 0;
     open_run(S, f->level, f->exact + f->sc * C + f->wc, nodes, &f->cur, &f->end);
+    goto exact;
 
 next:                               /* square d tries its next candidate */
     if (subtrees && abandon) {      /* a subtree's budget ran out: back to where it began */
         if (d > sub_depth) goto backtrack;
         abandon = 0;
     }
-    {
-        long long a = cap - f->reserve;
-        const long long avail = (a > 0 ? a : 0) - f->base;
-        if (avail < 0) goto backtrack;
-        for (;;) {
+    avail = f->allowed - f->base;
+    if (avail < 0) goto backtrack;
+    if (f->phase) goto phases;
+
+exact:                              /* the candidates matching both placed neighbours */
+    c = f->cur;
+    e = f->end;
+    if (!tile && !f->pins) {        /* none costs a break */
+        c = f->pmin > 0 ? first_free(c, e, placed, 1, f->pmin, sorted, 0, -1, -1)
+                        : first_free(c, e, placed, 0, 0, 0, 0, -1, -1);
+        if (c < e) {
+            pen = 0;
+            goto take;
+        }
+        f->cur = e;
+    } else
+        goto general;
+    /* on to the next phase */
+    for (;;) {
+        const int nx = f->next[f->phase];       /* the next phase the square may try */
+        if (nx > 3 || avail < (nx == 3 ? 2 : 1)) goto backtrack;
+        f->phase = nx;
+        open_run(S, f->level, nx == 1 ? f->wonly + f->wc : nx == 2 ? f->sonly + f->sc : f->sonly + C,
+                 nodes, &f->cur, &f->end);
+phases:                             /* the candidates breaking a join */
+        c = f->cur;
+        e = f->end;
+        if (!tile && !f->pins) {    /* every one costs the phase's breaks */
             const int ph = f->phase;
-            const int base_pen = ph == 0 ? 0 : ph == 3 ? 2 : 1;
-            const int xs = ph & 1 ? f->sc : -1, xw = ph & 2 ? f->wc : -1, pmin = f->pmin;
-            const Cand *e = f->end;
-            c = f->cur;
-            if (!tile && !f->pins) {    /* every candidate of the run costs base_pen breaks */
-                if (base_pen <= avail)
-                    for (; c < e; c++) {
-                        if (pdepth[c->piece] < n) continue;     /* placed */
-                        if (c->prio < pmin) {   /* too few priority sides: so are the rest of */
-                            if (sorted) break;  /* a run sorted by them */
-                            continue;
-                        }
-                        if (c->s == xs || c->w == xw) continue; /* tried in an earlier phase */
-                        pen = base_pen;
-                        goto take;
-                    }
-            } else {
-                const int nn = f->need_n, ne = f->need_e;
-                for (; c < e; c++) {
-                    if (pdepth[c->piece] < n) continue;
-                    if (c->prio < pmin) {
-                        if (sorted) break;
-                        continue;
-                    }
-                    if (c->s == xs || c->w == xw) continue;
-                    pen = base_pen + ((nn >= 0) & (c->n != nn)) + ((ne >= 0) & (c->e != ne));
-                    if (pen > avail) continue;
-                    if (tile) {
-                        tile_move(S, board, d, c, 1);
-                        if (f->base + pen + (S->D + 1) / 2 > cap) {
-                            tile_move(S, board, d, c, -1);
-                            continue;
-                        }
-                    }
-                    goto take;
-                }
+            pen = ph == 3 ? 2 : 1;
+            if (pen <= avail) {
+                const int xs = ph & 1 ? f->sc : -1, xw = ph & 2 ? f->wc : -1;
+                c = f->pmin > 0 ? first_free(c, e, placed, 1, f->pmin, sorted, 1, xs, xw)
+                                : first_free(c, e, placed, 0, 0, 0, 1, xs, xw);
+                if (c < e) goto take;
             }
             f->cur = e;
-            const int nx = f->next[ph];         /* the next phase the square may try */
-            if (nx > 3 || avail < (nx == 3 ? 2 : 1)) break;
-            f->phase = nx;
-            open_run(S, f->level, nx == 1 ? f->wonly + f->wc : nx == 2 ? f->sonly + f->sc : f->sonly + C,
-                     nodes, &f->cur, &f->end);
+            continue;
         }
-        goto backtrack;
+general:                            /* a pinned neighbour, or the tileability bound */
+        {
+            const int ph = f->phase;
+            const int xs = ph & 1 ? f->sc : -1, xw = ph & 2 ? f->wc : -1;
+            const int nn = f->need_n, ne = f->need_e;
+            for (;; c++) {
+                c = first_free(c, e, placed, 1, f->pmin, sorted, 1, xs, xw);
+                if (c == e) break;
+                pen = (ph == 0 ? 0 : ph == 3 ? 2 : 1) + ((nn >= 0) & (c->n != nn)) + ((ne >= 0) & (c->e != ne));
+                if (pen > avail) continue;
+                if (tile) {
+                    tile_move(S, board, d, c, 1);
+                    if (f->base + pen + (S->D + 1) / 2 > cap) {
+                        tile_move(S, board, d, c, -1);
+                        continue;
+                    }
+                }
+                goto take;
+            }
+            f->cur = e;
+        }
     }
 
 take:                               /* square d takes candidate c at ``pen`` more breaks */
     f->cur = c + 1;
     board[d] = c;
-    pdepth[c->piece] = (uint16_t)d;
+    placed[c->piece] = (uint16_t)(n - d);
     f[1].psum = f->psum + c->prio;
     breaks = f->base + pen;
     nodes++;
     placed_at[d] = nodes;
     if (counting) {
         hist[d]++;
-        if (breaks > f->base) hist[n + 1 + d]++;
+        if (pen) hist[n + 1 + d]++;
     }
     if (nodes >= watch) {
         if (handback_due(&S->hb, (unsigned long long)nodes)) {
@@ -464,7 +507,10 @@ take:                               /* square d takes candidate c at ``pen`` mor
             if (S->bound) {
                 S->cap = cap;
                 int all = shared_cap(S);
-                cap = S->cap;
+                if (S->cap != cap) {
+                    cap = S->cap;
+                    allow(sq, n, cap);
+                }
                 if (all) { status = ENGINE_LIMIT; goto out; }
             }
         }
@@ -486,7 +532,7 @@ backtrack:
     d--;
     f--;
     if (tile) tile_move(S, board, d, board[d], -1);
-    if (f->pinned < 0) pdepth[board[d]->piece] = (uint16_t)n;
+    if (f->pinned < 0) placed[board[d]->piece] = 0;
     breaks = f->base;
     goto next;
 
