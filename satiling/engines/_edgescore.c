@@ -262,8 +262,12 @@ typedef struct {
     int32_t reserve;                /* the breaks held back for the squares after it */
     int32_t level;                  /* the level of run copies it reads (-1: the full runs) */
     int32_t next[4];                /* the phase the square tries after phase p (4: none) */
+    int32_t gate[4];                /* the room for breaks that phase next[p] needs (none: more
+                                     * than any cap) */
     long long allowed;              /* max(0, cap - reserve): set again whenever the cap drops */
     const Cand *cur, *end;          /* the candidates of the open run still to try */
+    uint16_t *slot;                 /* where its piece is marked placed (a spare word for a
+                                     * pinned piece, which no run lists) */
     long long base;                 /* the breaks of the board before this square */
     int psum;                       /* the priority sides placed before it */
     int pmin;                       /* the priority sides a candidate needs here */
@@ -288,6 +292,7 @@ static Square *squares_of(const Search *S) {
             int nx = p + 1;
             while (nx <= 3 && !(cell[PHASES] >> nx & 1)) nx++;
             x->next[p] = nx;
+            x->gate[p] = nx > 3 ? INT32_MAX : nx == 3 ? 2 : 1;
         }
     }
     return q;
@@ -354,6 +359,7 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     const int sub_depth = S->sub_depth;
     long long sub_start = 0;
     int abandon = 0;
+    uint16_t spare = 0;
     /* the next node count at which a look at the clock, the node limit or the patience is due */
 #define WATCH() do { \
         watch = (long long)S->hb.next; \
@@ -400,6 +406,7 @@ enter:                              /* square d gets its first candidate */
             }
         }
         board[d] = c;
+        f->slot = &spare;
         f->cur = f->end = c;
         f->phase = 3;
         f[1].psum = f->psum + c->prio;
@@ -445,8 +452,8 @@ exact:                              /* the candidates matching both placed neigh
         goto general;
     /* on to the next phase */
     for (;;) {
-        const int nx = f->next[f->phase];       /* the next phase the square may try */
-        if (nx > 3 || avail < (nx == 3 ? 2 : 1)) goto backtrack;
+        if (avail < f->gate[f->phase]) goto backtrack;  /* no next phase, or no room for it */
+        const int nx = f->next[f->phase];
         f->phase = nx;
         open_run(S, f->level, nx == 1 ? f->wonly + f->wc : nx == 2 ? f->sonly + f->sc : f->sonly + C,
                  nodes, &f->cur, &f->end);
@@ -491,7 +498,8 @@ general:                            /* a pinned neighbour, or the tileability bo
 take:                               /* square d takes candidate c at ``pen`` more breaks */
     f->cur = c + 1;
     board[d] = c;
-    placed[c->piece] = (uint16_t)(n - d);
+    f->slot = placed + c->piece;
+    *f->slot = (uint16_t)(n - d);
     f[1].psum = f->psum + c->prio;
     breaks = f->base + pen;
     nodes++;
@@ -532,7 +540,7 @@ backtrack:
     d--;
     f--;
     if (tile) tile_move(S, board, d, board[d], -1);
-    if (f->pinned < 0) placed[board[d]->piece] = 0;
+    *f->slot = 0;
     breaks = f->base;
     goto next;
 
