@@ -87,6 +87,10 @@ typedef struct {
 } Level;
 
 typedef struct {
+    const Cand *first, *end;        /* a run's candidates */
+} Run;
+
+typedef struct {
     const Cand *cands;
     const int32_t *spans;
     const int32_t *cells;
@@ -113,6 +117,7 @@ typedef struct {
     Level lv[LEVELS];               /* copies of the runs for the deep squares */
     int *level_of;                  /* per depth, the level it reads (-1: the full runs) */
     long long *placed_at;           /* per depth, the node count when its square was last placed */
+    Run *runs;                      /* the runs of ``spans`` as pointers into ``cands`` */
     uint16_t *placed;               /* per piece, n less the depth it is placed at (0: not placed,
                                      * so that the scan tests it against no other value) */
 } Search;
@@ -156,7 +161,12 @@ static int levels_start(Search *S) {
     S->level_of = malloc(sizeof(int) * (size_t)(n + 1));
     S->placed_at = calloc((size_t)n + 1, sizeof(long long));
     S->placed = calloc((size_t)S->npieces + 1, sizeof(uint16_t));
-    if (!S->level_of || !S->placed_at || !S->placed) return -1;
+    S->runs = malloc(sizeof(Run) * ((size_t)S->nruns + 1));
+    if (!S->level_of || !S->placed_at || !S->placed || !S->runs) return -1;
+    for (int k = 0; k < S->nruns; k++) {
+        S->runs[k].first = S->cands + S->spans[2 * k];
+        S->runs[k].end = S->cands + S->spans[2 * k + 1];
+    }
     for (int d = 0; d <= n; d++) S->level_of[d] = -1;
     Py_ssize_t total = 0;
     for (int k = 0; k < S->nruns; k++) {
@@ -188,7 +198,7 @@ static void levels_free(Search *S) {
     for (int j = 0; j < LEVELS; j++) {
         free(S->lv[j].cands); free(S->lv[j].first); free(S->lv[j].stop); free(S->lv[j].made);
     }
-    free(S->level_of); free(S->placed_at); free(S->placed);
+    free(S->level_of); free(S->placed_at); free(S->placed); free(S->runs);
 }
 
 /* Level j's copy of run k, remade first if the square above the level was placed since the copy
@@ -197,7 +207,7 @@ static void levels_free(Search *S) {
 static void level_run(Search *S, int j, int32_t k, const Cand **cur, const Cand **end) {
     Level *L = &S->lv[j];
     if (L->made[k] < S->placed_at[L->depth - 1]) {
-        const Cand *src = S->cands + S->spans[2 * k], *stop = S->cands + S->spans[2 * k + 1];
+        const Cand *src = S->runs[k].first, *stop = S->runs[k].end;
         if (j > 0 && S->lv[j - 1].cands) level_run(S, j - 1, k, &src, &stop);
         int32_t at = L->first[k];
         const int most = S->n - L->depth;   /* free, or placed at the level's depth or deeper */
@@ -212,16 +222,15 @@ static void level_run(Search *S, int j, int32_t k, const Cand **cur, const Cand 
 
 /* Run k for a square reading level ``level`` (-1: the full runs): the full run, or the level's
  * copy (a run shorter than COMPACT_MIN has none).  ``nodes``: the node count now. */
-static inline void open_run(Search *S, int level, int32_t k, long long nodes, const Cand **cur,
+static inline void open_run(Search *S, int level, const Run *r, long long nodes, const Cand **cur,
                             const Cand **end) {
-    const int32_t first = S->spans[2 * k], stop = S->spans[2 * k + 1];
-    if (level >= 0 && stop - first >= COMPACT_MIN) {
+    if (level >= 0 && r->end - r->first >= COMPACT_MIN) {
         S->nodes = nodes;
-        level_run(S, level, k, cur, end);
+        level_run(S, level, (int32_t)(r - S->runs), cur, end);
         return;
     }
-    *cur = S->cands + first;
-    *end = S->cands + stop;
+    *cur = r->first;
+    *end = r->end;
 }
 
 /* Hand a full board with ``breaks`` broken joins to Python: callback(breaks, nodes, board).
@@ -256,7 +265,10 @@ static inline int shared_cap(Search *S) {
  * in one record, so that a node reads and writes one place (the search walks the records with a
  * pointer, one step per depth). */
 typedef struct {
-    int32_t south, west, exact, wonly, sonly, need_n, need_e, pinned, pinned_breaks;
+    const Cand *const *south, *const *west;     /* the neighbours' places on the board (board[-1],
+                                                 * a grey square, on the rim) */
+    const Run *exact, *wonly, *sonly;           /* the first run of each phase (see ``cells``) */
+    int32_t need_n, need_e, pinned, pinned_breaks;
     int32_t pins;                   /* a pinned neighbour north or east (need_n or need_e set) */
     int32_t need;                   /* the priority sides needed by this depth (0: none) */
     int32_t reserve;                /* the breaks held back for the squares after it */
@@ -275,14 +287,18 @@ typedef struct {
 } Square;
 
 /* The squares' records, n + 1 of them (NULL when out of memory); after levels_start. */
-static Square *squares_of(const Search *S) {
+static Square *squares_of(const Search *S, const Cand **board) {
     Square *q = calloc((size_t)S->n + 1, sizeof(Square));
     if (!q) return NULL;
     for (int d = 0; d < S->n; d++) {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         Square *x = q + d;
-        x->south = cell[SOUTH]; x->west = cell[WEST]; x->exact = cell[EXACT]; x->wonly = cell[WONLY];
-        x->sonly = cell[SONLY]; x->need_n = cell[NEED_N]; x->need_e = cell[NEED_E];
+        x->south = board + cell[SOUTH]; x->west = board + cell[WEST];
+        if (cell[PINNED] < 0) {
+            x->exact = S->runs + cell[EXACT]; x->wonly = S->runs + cell[WONLY];
+            x->sonly = S->runs + cell[SONLY];
+        }
+        x->need_n = cell[NEED_N]; x->need_e = cell[NEED_E];
         x->pinned = cell[PINNED]; x->pinned_breaks = cell[PINNED_BREAKS];
         x->pins = x->need_n >= 0 || x->need_e >= 0;
         x->need = S->need ? S->need[d] : 0;
@@ -345,7 +361,7 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     Square *sq = NULL;
     long long nodes = S->nodes, cap = S->cap, breaks = 0;
     int status = 0;
-    if (!board || levels_start(S) < 0 || !(sq = squares_of(S))) {
+    if (!board || levels_start(S) < 0 || !(sq = squares_of(S, board))) {
         PyErr_NoMemory();
         status = -1;
         goto out;
@@ -395,7 +411,7 @@ enter:                              /* square d gets its first candidate */
         if (avail >= 1) hist[3 * (n + 1) + d]++;
     }
     if (f->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
-        c = S->cands + S->spans[2 * f->pinned];
+        c = S->runs[f->pinned].first;
         if (f->pinned_breaks > avail) goto backtrack;
         if (f->psum + c->prio < f->need) goto backtrack;
         if (tile) {
@@ -421,11 +437,11 @@ enter:                              /* square d gets its first candidate */
         goto counted;
     }
     if (avail < 0) goto backtrack;
-    f->sc = board[f->south]->n;
-    f->wc = board[f->west]->e;
+    f->sc = (*f->south)->n;
+    f->wc = (*f->west)->e;
     f->pmin = f->need - f->psum;
     f->phase = 0;
-    open_run(S, f->level, f->exact + f->sc * C + f->wc, nodes, &f->cur, &f->end);
+    open_run(S, f->level, f->exact + (f->sc * C + f->wc), nodes, &f->cur, &f->end);
     goto exact;
 
 next:                               /* square d tries its next candidate */
