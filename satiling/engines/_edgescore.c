@@ -19,6 +19,18 @@
  *           join, 3: both);
  *   reserve breaks held back at each depth for the squares after it.
  *
+ * What the search builds from them for itself (run()): the runs as pairs of pointers into
+ * ``cands`` (``Run``), and their copies for the deep squares (``Level``, below); one record per
+ * depth (``Square``) holding what a node reads of its square -- its neighbours' places on the
+ * board, the first run of each phase, the colours pinned neighbours demand, the priority sides
+ * needed, the breaks allowed under the cap, the level it reads, the phase after each and the room
+ * for breaks that phase needs -- and where the search stands there (the open run's candidates
+ * still to try, the breaks and priority sides before it, the phase, where its piece is marked);
+ * the board, a pointer to a candidate per depth, with a grey square before the first (the rim's
+ * neighbour); per piece, n less the depth it is placed at (0: not placed).  The search walks the
+ * records with one pointer and no recursion; its options (``tile``, ``hist``, ``sub_limit``) are
+ * compiled into separate copies of it, so a node of the plain search tests none of them.
+ *
  * The order need not be a row scan: any order in which a square comes after its south and west
  * neighbours (a comb of rows and then columns, for one) reads the same two colours.
  *
@@ -314,11 +326,14 @@ static Square *squares_of(const Search *S, const Cand **board) {
     return q;
 }
 
-/* Every square's ``allowed`` for the cap ``cap``. */
+/* Every square's ``allowed`` for the cap ``cap``, at most ALLOWED_MAX: the search compares the
+ * room it leaves with a few breaks only (a phase's gate, a candidate's), and a gate of INT32_MAX
+ * must stay out of reach of any cap. */
+#define ALLOWED_MAX (1LL << 30)
 static void allow(Square *sq, int n, long long cap) {
     for (int d = 0; d < n; d++) {
         const long long a = cap - sq[d].reserve;
-        sq[d].allowed = a > 0 ? a : 0;
+        sq[d].allowed = a < 0 ? 0 : a > ALLOWED_MAX ? ALLOWED_MAX : a;
     }
 }
 
