@@ -161,9 +161,9 @@ def screenshot(driver: webdriver.Chrome, name: str) -> None:
     driver.set_window_size(1280, 900)
 
 
-def start_run(driver: webdriver.Chrome, puzzle: str, task: str, time_limit: str = "") -> str:
+def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, time_limit: str = "") -> str:
     """Start TASK on PUZZLE from the Watch view; the run's id (the page follows it)."""
-    driver.get(driver.current_url.split("#")[0] + f"#watch/{puzzle}")
+    open_page(driver, server, f"#watch/{puzzle}")
     wait_for(lambda: Select(driver.find_element(By.ID, "watch-puzzle")).first_selected_option
              .get_attribute("value") == puzzle, 10, f"{puzzle} never selected")
     limit = driver.find_element(By.ID, "time-limit")
@@ -235,7 +235,7 @@ def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers:
     if os.environ.get("SATILING_SCREENSHOTS"):   # the picture shows what info knows, once measured
         wait_for(lambda: "placements" in text(driver, "see-info"), 120, lambda: text(driver, "see-info"))
     screenshot(driver, "see")
-    RUNS["count"] = start_run(driver, text(driver, "see-name"), "count")
+    RUNS["count"] = start_run(driver, servers[-1], text(driver, "see-name"), "count")
     assert wait_end(driver, 30) == "done"
     assert found(driver) == 2339
 
@@ -268,7 +268,7 @@ def test_the_gallery_draws_every_card_without_measuring_its_puzzle(browser: webd
 
 def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: list[Server]) -> None:
     driver = browser
-    RUNS["enumerate"] = start_run(driver, "pentomino-3x20", "enumerate")
+    RUNS["enumerate"] = start_run(driver, servers[-1], "pentomino-3x20", "enumerate")
     assert wait_end(driver, 30) == "done"
     assert found(driver) == 2
     driver.find_element(By.ID, "live-browse").click()
@@ -280,7 +280,7 @@ def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: l
 def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome, servers: list[Server],
                                                        tmp_path: Path) -> None:
     driver = browser
-    run = start_run(driver, "eternity2", "maximise", time_limit="1")
+    run = start_run(driver, servers[-1], "eternity2", "maximise", time_limit="1")
     assert wait_end(driver, 40) in ("done", "stopped"), text(driver, "live-error")
     RUNS["maximise"] = run
     points = wait_for(lambda: int(driver.find_element(By.ID, "score-line").get_attribute("data-points")), 5,
@@ -303,7 +303,7 @@ def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome
 def test_stop_ends_a_count_within_a_second_and_keeps_it(browser: webdriver.Chrome,
                                                          servers: list[Server]) -> None:
     driver = browser
-    RUNS["stopped"] = start_run(driver, "obeirne-hexagon", "count")
+    RUNS["stopped"] = start_run(driver, servers[-1], "obeirne-hexagon", "count")
     wait_for(lambda: run_state(driver) == "running" and found(driver) > 0, 30, "the count never found any")
     before = found(driver)
     driver.find_element(By.ID, "stop").click()
