@@ -165,6 +165,7 @@ def read_cpsat(text: str, key: AnswerKey) -> Answer:
 # -- MIP solution files -------------------------------------------------------------------------
 _NAMED = re.compile(r"x\d+(?:_\S*)?")
 _INFEASIBLE = re.compile(r"\binfeasible\b", re.I)
+_DUAL = re.compile(r"\bdual\b", re.I)
 #: what a solution file without values says instead: the status lines of HiGHS (``Model
 #: status``, ``Time limit reached``), SCIP (``solution status:``, ``no solution available``, which
 #: a time-out also writes: no proof), CBC (``Stopped on time - objective value``), lp_solve
@@ -175,20 +176,25 @@ _SOL_STATUS = re.compile(r"model status|solution status|no solution available|ob
 
 
 def read_sol(text: str, key: AnswerKey) -> Answer:
-    """``NAME VALUE`` lines (CBC: ``INDEX NAME VALUE ...``); the first value listed for a
-    variable counts (later sections list duals and ranges by the same names); a variable not
-    listed is 0, as SCIP and CBC list only the others.  Text with neither a value nor a solver's
-    status is not a solution file (SatilingError)."""
+    """``NAME VALUE`` lines (CBC: ``INDEX NAME VALUE ...``) up to a section of duals (HiGHS lists
+    the same names again there); a variable not listed is 0, as SCIP and CBC list only the others.
+    A variable given two values, or a status of "infeasible" beside values, is not one solver's
+    answer; text with neither a value nor a solver's status is not a solution file (each a
+    SatilingError)."""
     values: dict[int, bool] = {}
     infeasible = placeholder = False
     for n, line in enumerate(text.splitlines(), 1):
         words = line.split()
         if not words:
             continue
-        infeasible = infeasible or bool(_INFEASIBLE.search(line))
         at = 0 if len(words) > 1 and _NAMED.fullmatch(words[0]) else \
             1 if len(words) > 2 and words[0].isdigit() and _NAMED.fullmatch(words[1]) else None
         if at is None:
+            if _DUAL.search(line):
+                if values or placeholder:
+                    break               # the primal values are read: the rest are duals
+                continue                # (a dual status says nothing of feasibility)
+            infeasible = infeasible or bool(_INFEASIBLE.search(line))
             continue
         name = words[at]
         if name == EMPTY_COLUMN and key.variables == 0:
@@ -197,11 +203,13 @@ def read_sol(text: str, key: AnswerKey) -> Answer:
         if name not in key.names:
             raise SatilingError(f"line {n}: {name[:40]!r} is not a variable of this model "
                                 "(another puzzle, or other options?)")
-        v = key.names[name]
-        if v in values:
-            continue
-        values[v] = _binary(words[at + 1], n, name)
-    if not values and not placeholder:  # "infeasible" counts only without values (a dual status may say it)
+        v, value = key.names[name], _binary(words[at + 1], n, name)
+        if values.setdefault(v, value) != value:
+            raise SatilingError(f"line {n}: {name[:40]} is given a second value, {words[at + 1][:20]}: "
+                                "not one solver's answer")
+    if infeasible and (values or placeholder):
+        raise SatilingError("the answer says infeasible and also gives values: not one solver's answer")
+    if not values and not placeholder:
         if infeasible:
             return Answer("UNSATISFIABLE", found=0)
         if _SOL_STATUS.search(text):

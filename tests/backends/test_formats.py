@@ -245,6 +245,27 @@ def test_answers_right_wrong_partial_foreign(fmt, tmp_path, pentomino_answer):
     assert code == 2 and err.count("\n") == 1
 
 
+def test_a_mip_solution_that_contradicts_itself_is_refused(tmp_path, pentomino_answer):
+    """A variable given 1 and then 0, or values under a status of "Infeasible", is not one
+    solver's answer (the first value counted and the file was taken as a solution); the duals
+    HiGHS lists after the values, by the same names, are not read."""
+    from satiling.backends.lp import var_name
+    problem, true = pentomino_answer
+    text = "Model status\nOptimal\n\n# Primal solution values\nFeasible\n" + \
+        "".join(f"{var_name(problem, v)} {int(v in true)}\n" for v in range(1, problem.num_vars + 1))
+    duals = "# Dual solution values\nInfeasible\n" + \
+        "".join(f"{var_name(problem, v)} 0.5\n" for v in range(1, problem.num_vars + 1))
+    code, out, err = decode(tmp_path, "pentomino-6x10", "mps", text + duals)
+    assert code == 0 and len(out.splitlines()) == 6, err
+    v = min(true)
+    twice = text.replace(f"{var_name(problem, v)} 1\n", f"{var_name(problem, v)} 1\n{var_name(problem, v)} 0\n")
+    code, out, err = decode(tmp_path, "pentomino-6x10", "mps", twice)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "second value" in err
+    said = text.replace("Optimal", "Infeasible").replace("Feasible", "Infeasible")
+    code, out, err = decode(tmp_path, "pentomino-6x10", "mps", said)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "says infeasible" in err
+
+
 @pytest.mark.parametrize("fmt", ["opb", "xcsp3"])
 def test_partial_answer_refused(fmt, tmp_path, pentomino_answer):
     problem, true = pentomino_answer
