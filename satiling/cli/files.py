@@ -380,8 +380,8 @@ def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:
     except VerificationError as e:
         if puzzle.family != "edgematch":
             raise
-        from ..commands.edgematch import show_partial
-        show_partial(puzzle, solution, str(e), svg)
+        from ..commands.edgematch import show_board
+        show_board(puzzle, solution, str(e), svg)
         return EXIT_NONE
     show(puzzle, solution, svg)
     return EXIT_FOUND

@@ -96,6 +96,17 @@ def show_partial(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str,
         print(f"satiling: wrote {svg}", file=sys.stderr)
 
 
+def show_board(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str, svg: str | None = None) -> None:
+    """``satiling render`` of a board that is not a solution: drawn and scored as ``score`` does
+    (a piece turned against the frame too), and one stderr line on why it is not a solution."""
+    from ..families.edgematch.score import partial_board
+    s = print_board(puzzle, partial_board(puzzle, solution, model=False), svg)
+    print(f"satiling: {s.placed} of {s.squares} squares filled, score {s.matched}/{s.joins}: not a "
+          f"solution ({reason})", file=sys.stderr)
+    if svg:
+        print(f"satiling: wrote {svg}", file=sys.stderr)
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from ..families.edgematch.generate import generate, instance_toml
     gen = generate(args.rows, args.cols, args.frame_colours, args.inner_colours, args.seed,

@@ -62,3 +62,23 @@ def test_enumerate_pictures_on_a_terminal():
     drawn = on_a_terminal()
     assert "{" not in drawn and drawn.count("UU") >= 2       # two pictures of the 3x20 box
     assert on_a_terminal("--json").lstrip().startswith("{")
+
+
+def test_a_board_with_a_frame_piece_turned_is_drawn_with_its_score(tmp_path):
+    """render draws an edge-matching board that is no solution with its score, exit 1, as for a
+    join that does not match: a frame piece turned was refused as a 'contradictory model', while
+    score scored the same file and verify called it wrong."""
+    import json
+    (tmp_path / "b.toml").write_text(run_cli("generate-edgematch", "4", "4", "--seed", "2").stdout)
+    solved = run_cli("solve", "b.toml", "--json", cwd=tmp_path)
+    board = json.loads(solved.stdout)
+    corner = next(p for p in board["placements"] if p["square"] == "A1")
+    corner["rotation"] = (corner["rotation"] + 1) % 4
+    (tmp_path / "turned.json").write_text(json.dumps(board) + "\n")
+    r = run_cli("render", "b.toml", "turned.json", "--svg", "t.svg", cwd=tmp_path)
+    assert r.returncode == 1 and "contradictory" not in r.stderr, r.stderr
+    assert "score 22/24" in r.stdout and "does not fit the frame at A1" in r.stderr
+    assert (tmp_path / "t.svg").read_text().startswith("<svg")
+    scored = run_cli("score", "b.toml", "turned.json", cwd=tmp_path)
+    assert scored.returncode == 0 and "score 22/24" in scored.stdout
+    assert run_cli("verify", "b.toml", "turned.json", cwd=tmp_path).returncode == 1

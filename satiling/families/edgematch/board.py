@@ -89,41 +89,40 @@ def check_board(puzzle: Puzzle, board: Board) -> None:
         seen[p] = square_name(r, c)
 
 
-def partial_board(puzzle: Puzzle, solution: Iterable[Any]) -> Board:
+def partial_board(puzzle: Puzzle, solution: Iterable[Any], model: bool = True) -> Board:
     """The board of a partial solution (decoded placements), checked from the pieces alone, not
-    the encoding: no square holds two pieces, no piece is used twice, every piece is legal for its
-    square and no fixed piece is displaced (SatilingError otherwise).  Compact-encoding tiles whose
+    the encoding: no square holds two pieces, no piece is used twice, no fixed piece is displaced
+    and, for a solver's ``model`` (every model places pieces as the frame allows), every piece is
+    legal for its square (SatilingError otherwise).  A board given as a file (``model`` False) may
+    turn a piece against the frame: it is drawn and scored as it is.  Compact-encoding tiles whose
     rotation the given join colours do not settle are left out of the board."""
     solution = list(solution)
-    on_square = _one_piece_per_square(t for t in solution if isinstance(t, Tile))
+    said = "contradictory model: " if model else ""
+    on_square = _one_piece_per_square((t for t in solution if isinstance(t, Tile)), said)
     board = puzzle.board_from(solution, strict=False)       # checks piece numbers and squares
     turn = {sq: canonical_rotation(puzzle.pieces[p - 1], r) for sq, (p, r) in board.items()}
-    for sq, piece in on_square.items():
+    for sq, piece in on_square.items() if model else ():
         legal = puzzle.legal_rotations(piece, sq)
         if not legal or turn.get(sq, legal[0]) not in legal:
-            raise SatilingError(f"contradictory model: piece {piece} does not fit the frame on "
-                                f"{square_name(*sq)}")
+            raise SatilingError(f"{said}piece {piece} does not fit the frame on {square_name(*sq)}")
     for t in puzzle.fixed:
         sq = (t.row, t.col)
         moved = any(p == t.piece and s != sq for s, p in on_square.items())
         if moved or on_square.get(sq, t.piece) != t.piece or turn.get(sq, t.rotation) != t.rotation:
-            raise SatilingError(f"contradictory model: fixed piece {t.piece} belongs on {t.square} "
-                                f"at rotation {t.rotation}")
+            raise SatilingError(f"{said}fixed piece {t.piece} belongs on {t.square} at rotation {t.rotation}")
     return board
 
 
-def _one_piece_per_square(tiles: Iterable[Tile]) -> dict[Square, int]:
-    """Square -> piece; SatilingError when a square or a piece is used twice (checked before
-    ``board_from``, whose own message names only the square)."""
+def _one_piece_per_square(tiles: Iterable[Tile], said: str) -> dict[Square, int]:
+    """Square -> piece; SatilingError (starting with ``said``) when a square or a piece is used
+    twice (checked before ``board_from``, whose own message names only the square)."""
     on_square: dict[Square, int] = {}
     square_of: dict[int, str] = {}
     for t in tiles:
         if (t.row, t.col) in on_square:
-            raise SatilingError(f"contradictory model: square {t.square} holds pieces "
-                                f"{on_square[t.row, t.col]} and {t.piece}")
+            raise SatilingError(f"{said}square {t.square} holds pieces {on_square[t.row, t.col]} and {t.piece}")
         if t.piece in square_of:
-            raise SatilingError(f"contradictory model: piece {t.piece} is on both "
-                                f"{square_of[t.piece]} and {t.square}")
+            raise SatilingError(f"{said}piece {t.piece} is on both {square_of[t.piece]} and {t.square}")
         on_square[t.row, t.col], square_of[t.piece] = t.piece, t.square
     return on_square
 
