@@ -298,21 +298,23 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render_all_svg(puzzle, args)
     if puzzle.family == "edgematch" and _is_text_board(args.solution):
         return _render_board(puzzle, args)
-    n = 0
+    n, wrong = 0, 0
     for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
         if args.all and n > 1:
             print()                       # one blank line between two pictures
         if args.all or n == index:
-            code = _render_one(puzzle, solution, args.svg)
+            code = _render_one(puzzle, solution, args.svg, n)
             if not args.all:
                 return code
+            wrong += code == EXIT_NONE
     if n == 0:
         raise SatilingError(f"{args.solution}: no solution in the file")
     if not args.all:
         raise SatilingError(f"{args.solution}: --index {index}, but the file holds {n} solution"
                             f"{'s' * (n != 1)}")
-    print(f"satiling: drew {n} solution{'s' * (n != 1)}", file=sys.stderr)
-    return EXIT_FOUND
+    print(f"satiling: drew {n} solution{'s' * (n != 1)}"
+          + (f"; {wrong} of them wrong" if wrong else ""), file=sys.stderr)
+    return EXIT_NONE if wrong else EXIT_FOUND
 
 
 def _svg_folder(path: str) -> bool:
@@ -324,8 +326,12 @@ def _render_all_svg(puzzle, args: argparse.Namespace) -> int:
     from ..fileio import write_files
     from ..render import gallery, pictures
     svgs = []
-    for solution in read_solutions(puzzle, args.solution):
-        puzzle.verify(solution)
+    for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
+        try:
+            puzzle.verify(solution)
+        except VerificationError as e:    # nothing drawn: a page of solutions holds solutions only
+            print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
+            return EXIT_NONE
         svgs.append(pictures.solution_svg(puzzle, solution))
     if not svgs:
         raise SatilingError(f"{args.solution}: no solution in the file")
@@ -374,12 +380,15 @@ def _render_board(puzzle, args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def _render_one(puzzle, solution: list[Any], svg: str | None) -> int:
+def _render_one(puzzle, solution: list[Any], svg: str | None, n: int) -> int:
+    """Draw solution ``n``; one that is wrong is not drawn, as ``verify`` says (exit 1), but an
+    edge-matching board, drawn with its score."""
     try:
         puzzle.verify(solution)
     except VerificationError as e:
         if puzzle.family != "edgematch":
-            raise
+            print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
+            return EXIT_NONE
         from ..commands.edgematch import show_board
         show_board(puzzle, solution, str(e), svg)
         return EXIT_NONE

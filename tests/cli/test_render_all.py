@@ -82,3 +82,19 @@ def test_a_board_with_a_frame_piece_turned_is_drawn_with_its_score(tmp_path):
     scored = run_cli("score", "b.toml", "turned.json", cwd=tmp_path)
     assert scored.returncode == 0 and "score 22/24" in scored.stdout
     assert run_cli("verify", "b.toml", "turned.json", cwd=tmp_path).returncode == 1
+
+
+def test_a_wrong_solution_is_not_drawn_and_exits_1_as_verify_says(tmp_path):
+    """render and verify give one answer on a solution that is wrong: exit 1, the line naming what
+    is wrong, nothing drawn (render exited 2, as for a malformed file)."""
+    import json
+    line = run_cli("solve", "pentomino-3x20", "--json").stdout
+    sol = json.loads(line)
+    sol["placements"][1]["cells"] = sol["placements"][0]["cells"]     # two pieces on the same cells
+    (tmp_path / "wrong.jsonl").write_text(line + json.dumps(sol) + "\n")
+    checked = run_cli("verify", "pentomino-3x20", "wrong.jsonl", cwd=tmp_path)
+    assert checked.returncode == 1 and "solution 2 is wrong" in checked.stderr
+    for argv in (["--index", "2", "--svg", "w.svg"], ["--all", "--svg", "w.svg"], ["--all"]):
+        r = run_cli("render", "pentomino-3x20", "wrong.jsonl", *argv, cwd=tmp_path)
+        assert r.returncode == 1, (argv, r.stderr)
+        assert "solution 2 is wrong" in r.stderr and not (tmp_path / "w.svg").exists(), argv
