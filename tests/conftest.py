@@ -13,3 +13,13 @@ def _in_a_folder_of_its_own(tmp_path, monkeypatch):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+#: the longest modules, started first: under ``--dist loadscope`` a module is one worker's, and a
+#: long one begun near the end would keep the other worker idle while it ran
+FIRST = ("tests/cli/test_readme.py", "tests/search/test_scale.py", "tests/web/test_browser.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: k for k, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))     # stable
