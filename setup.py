@@ -6,6 +6,7 @@ The metadata lives in pyproject.toml; this file only says what is built and wher
 * the top-level ``instances/`` folder becomes ``satiling/instances`` inside the wheel, so that
   ``satiling list`` finds the bundled puzzles wherever the package is installed.
 """
+import os
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
@@ -14,6 +15,7 @@ ENGINES = sorted(Path("satiling/engines").glob("_*.c"))
 HEADERS = [str(h) for h in sorted(Path("satiling/engines").glob("_*.h"))]   # shared by the engines
 
 setup(
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},     # the engines side by side
     packages=find_packages(include=["satiling", "satiling.*"]) + ["satiling.instances"],
     package_dir={"satiling.instances": "instances"},
     package_data={"satiling.instances": ["*.toml", "*.md", "**/*"],
