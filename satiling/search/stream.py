@@ -16,9 +16,8 @@ it), nothing is repeated (the cube in progress is compared solution by solution)
 cube is computed twice.  A stop in one process also records where it found the cube in progress
 (the parts of it left, as the count's checkpoint keeps them: the runner's position, taken where
 every solution before it had been handed on), and a resume searches those parts alone; workers
-run whole cubes, so a resume on workers runs that cube again, skipping what the file has.  The
-file is checked while it is read: every line must be a solution of this puzzle in the stream's
-order, or the resume is refused.
+run whole cubes, so a resume on workers runs that cube again, skipping what the file has.  The file is checked while it is read: every line must be a solution of
+this puzzle in the stream's order, or the resume is refused.
 
 **Stopping.**  Ctrl-C, SIGTERM and ``--time-limit`` end the run between two steps of the search
 (the compiled exact-cover search looks at signals and the clock every few milliseconds,
