@@ -285,14 +285,13 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
         if out is not None:
             out.start()                   # the file changes only from here on
         outcome = run.enumerate(write, point, req.limit, keep=bool(req.proof), work=events.work,
-                                mark=out.mark_done if out is not None else None,
-                                mark_part=out.mark_part if out is not None else None)
+                                mark=out.mark_done if out is not None else None)
     finally:
         if out is not None:
             out.close()
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
                          engine, group, run.space.group.order, time.perf_counter() - start,
-                         finished_any=bool(outcome.found or outcome.cubes_done or outcome.moved), torn=torn)
+                         finished_any=bool(outcome.found or outcome.cubes_done), torn=torn)
     if req.proof and answer.stop is Stop.DONE:
         _prove(req, began, answer, run.members(before + outcome.solutions), run.space.problem)
     return answer

@@ -46,8 +46,6 @@ _RECORD = re.compile(r'(\{.*),"n":(\d+),"sum":"([0-9a-f]{16})"\}')
 
 #: the record of a solutions file saying how many cubes are done (see :meth:`SolutionFile.mark_done`)
 DONE_MARK = "cubes done"
-#: the record of where a stop found the cube in progress (see :meth:`SolutionFile.mark_part`)
-PART_MARK = "cube in progress"
 
 
 def is_header(data: Any) -> bool:
@@ -256,25 +254,16 @@ class SolutionFile(RunFile):
         as they skip the header)."""
         self.append(json.dumps({"satiling": DONE_MARK, "cubes": cubes}, separators=(",", ":")))
 
-    def mark_part(self, cube: int, left: list[tuple[int, ...]], done: float) -> None:
-        """A stop found cube ``cube`` in progress: every solution of it outside the parts ``left``
-        is written (a resume searches only those parts, skipping what they find again)."""
-        self.append(json.dumps({"satiling": PART_MARK, "cube": cube, "left": [list(c) for c in left],
-                                "done": round(done, 6)}, separators=(",", ":")))
-
 
 @dataclass
 class ResumePoint:
-    """Where a stream left off: the cube to start from, the solutions of that cube already written,
-    and (when a stop recorded where it found that cube) the parts of it still to search."""
+    """Where a stream left off: the cube to start from, the solutions of that cube already written."""
 
     cube: int = 0
     skip: set[frozenset[int]] = field(default_factory=set)
     lines: int = 0
     torn: bool = False
     solutions: list[frozenset[int]] = field(default_factory=list)   # every line, in order
-    within: list[tuple[int, ...]] | None = None     # None: the whole cube
-    done: float = 0.0                                # about this much of the cube searched
 
 
 def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
@@ -286,20 +275,7 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
     classes: list[tuple[tuple[int, ...], int, int]] = []      # (owner, members seen, line) in order
     seen: set[frozenset[int]] = set()
     for n, line in enumerate(file.records, 2):
-        where = f"{path}: line {n}"
-        part = _part_mark(line, space, where)
-        if part is not None:                    # the cube in progress at a stop, in part
-            cube, left, share = part
-            if cube < point.cube:
-                raise _not_ours(path, n)
-            if cube > point.cube:
-                _check_class_complete(space, classes, raw, path)
-                classes.clear()
-                point.cube = cube
-                point.skip.clear()
-            point.within, point.done = left, share
-            continue
-        done = _done_mark(line, len(space.cubes), where)
+        done = _done_mark(line, len(space.cubes), f"{path}: line {n}")
         if done is not None:                    # cubes before ``done`` are searched, written
             if done < point.cube or (point.skip and done <= point.cube):
                 raise _not_ours(path, n)
@@ -307,9 +283,8 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
             classes.clear()
             point.cube = done
             point.skip.clear()
-            point.within, point.done = None, 0.0
             continue
-        sol = reader.vars(line, where)
+        sol = reader.vars(line, f"{path}: line {n}")
         owner = space.owner(sol)
         if owner is None:
             raise SatilingError(f"{path}: line {n} is not a solution of {space.puzzle.name} with these options")
@@ -327,29 +302,12 @@ def read_resume(space: Any, file: SolutionFile, raw: bool) -> ResumePoint:
             classes.append((rep, 1, n))
         if cube > point.cube:
             point.skip.clear()
-            point.within, point.done = None, 0.0
         point.cube = cube
         point.skip.add(sol)
         seen.add(sol)
         point.solutions.append(sol)
     point.lines = len(point.solutions)
     return point
-
-
-def _part_mark(line: str, space: Any, where: str) -> tuple[int, list[tuple[int, ...]], float] | None:
-    """(cube, parts left, part done) of a record of the cube in progress; None for another record."""
-    if not line.startswith('{"satiling":"' + PART_MARK + '"'):
-        return None
-    data = json.loads(line)
-    cube, left, done = data.get("cube"), data.get("left"), data.get("done")
-    top = space.problem.num_vars
-    ok = (set(data) == {"satiling", "cube", "left", "done"} and type(cube) is int
-          and 0 <= cube < len(space.cubes) and isinstance(left, list) and left
-          and all(isinstance(c, list) and all(type(x) is int and 0 < abs(x) <= top for x in c) for c in left)
-          and type(done) in (int, float) and 0 <= done <= 1)
-    if not ok:
-        raise SatilingError(f"{where} is not a record of the cube in progress")
-    return cube, [tuple(c) for c in left], float(done)
 
 
 def _done_mark(line: str, cubes: int, where: str) -> int | None:

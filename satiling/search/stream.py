@@ -13,10 +13,7 @@ record, writes a mark of the cubes done (a record that
 readers of solutions skip, as they skip the header), and a resume starts after the last mark when
 it is later.  Nothing is lost (a cube is only skipped once a later one has begun or a mark names
 it), nothing is repeated (the cube in progress is compared solution by solution), and at most one
-cube is computed twice.  A stop in one process also records where it found the cube in progress
-(the parts of it left, as the count's checkpoint keeps them: the runner's position, taken where
-every solution before it had been handed on), and a resume searches those parts alone; workers
-run whole cubes, so a resume on workers runs that cube again, skipping what the file has.  The file is checked while it is read: every line must be a solution of
+cube is computed twice.  The file is checked while it is read: every line must be a solution of
 this puzzle in the stream's order, or the resume is refused.
 
 **Stopping.**  Ctrl-C, SIGTERM and ``--time-limit`` end the run between two steps of the search
@@ -105,7 +102,6 @@ class Outcome:
     position: Position | None = None
     checkpoint: str | None = None          # where a stopped count without --resume kept its work
     cubes_done: int = 0                    # enumerate: the cubes this run searched to the end
-    moved: bool = False                    # enumerate: a stop recorded a cube further searched
 
     @property
     def complete(self) -> bool:
@@ -130,10 +126,9 @@ class Run:
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
                   limit: int | None = None, keep: bool = False,
                   work: Callable[[float, float], None] | None = None,
-                  mark: Callable[[int], None] | None = None,
-                  mark_part: Callable[[int, list, float], None] | None = None) -> "Outcome":
+                  mark: Callable[[int], None] | None = None) -> "Outcome":
         return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work,
-                                   mark, mark_part)
+                                   mark)
 
     def resume_point(self, file: SolutionFile) -> ResumePoint:
         return read_resume(self.space, file, self.settings.raw)
@@ -196,26 +191,22 @@ def space_solutions(space: Any, s: Settings) -> Iterator[frozenset[int]]:
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
                         keep: bool = False, work: Callable[[float, float], None] | None = None,
-                        mark: Callable[[int], None] | None = None,
-                        mark_part: Callable[[int, list, float], None] | None = None) -> Outcome:
+                        mark: Callable[[int], None] | None = None) -> Outcome:
     """Stream verified solutions to ``write`` (decoded placements), cube by cube; stops cleanly on
     the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables);
     ``work`` hears the part of the estimated search done (and the part in finished cubes); ``mark``
     hears how many cubes are done, at most every :data:`MARK_SECONDS` when no solution came since
-    (so a resume starts after cubes that ran long without one); ``mark_part`` hears, at a stop,
-    where the search stood in the cube in progress (cube, parts left, part done), when it knows."""
+    (so a resume starts after cubes that ran long without one)."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
     run = make_runner(space, s)
     problem, puzzle = space.problem, space.puzzle
-    meter = Meter(space, range(resume.cube), work,
-                  {resume.cube: resume.done} if resume.within is not None else None)
+    meter = Meter(space, range(resume.cube), work)
     last = [time.monotonic()]          # the last record written
     unmarked: list[int | None] = [None]   # the last cube done since the last record, if any
-    finished = [resume.cube - 1]       # the last cube done
 
     def cube_done(cube: int) -> None:
-        unmarked[0] = finished[0] = cube
+        unmarked[0] = cube
         out.cubes_done += 1
         if mark is not None and time.monotonic() - last[0] >= MARK_SECONDS:
             with stop.critical():
@@ -225,8 +216,7 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
         stop.arm()
         try:
             with executor(s.workers, s.dask) as ex:
-                for rep in _owners_in_order(run, ex, job, resume.cube, meter, cube_done,
-                                            within=resume.within, done=resume.done):
+                for rep in _owners_in_order(run, ex, job, resume.cube, meter, cube_done):
                     for sol in space.expand(rep, s.raw):
                         if sol in resume.skip:
                             continue
@@ -249,20 +239,7 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
         # the cubes done since the last record, however short the run: a resume after a short
         # time limit starts after them, not at the last solution's cube again
         mark(unmarked[0] + 1)
-    if out.stopped and mark_part is not None:
-        _mark_position(run.position, finished[0], resume, mark_part, out)
     return out
-
-
-def _mark_position(at: Position | None, finished: int, resume: "ResumePoint",
-                   mark_part: Callable[[int, list, float], None], out: Outcome) -> None:
-    """Record where the search stood in the cube in progress (the runner keeps a position only
-    where every solution before it has been handed on: see :class:`.runner.CubeRunner`), so that
-    a resume searches only the parts left; nothing when the position is of a cube already done."""
-    if at is None or at.cube <= finished or not at.left:
-        return
-    mark_part(at.cube, at.left, at.done)
-    out.moved = (at.cube, list(at.left)) != (resume.cube, list(resume.within or [()]))
 
 
 class _LimitReached(Exception):
@@ -270,20 +247,15 @@ class _LimitReached(Exception):
 
 
 def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int, meter: "Meter",
-                     cube_done: Callable[[int], None], within: "list[tuple[int, ...]] | None" = None,
-                     done: float = 0.0) -> Iterator[frozenset[int]]:
+                     cube_done: Callable[[int], None]) -> Iterator[frozenset[int]]:
     """The owners of cubes ``first..``, cube by cube; ``cube_done`` hears each cube once every
-    solution of it has been handed on.  ``within``: only these parts of cube ``first`` are left
-    (about ``done`` of it searched); workers run it whole (the caller skips what it has)."""
+    solution of it has been handed on."""
     space = runner.space
     n = len(space.cubes)
     if ex is None:
         for cube in range(first, n):
             runner.on_progress = meter.within(cube)
-            if cube == first and within is not None:
-                yield from runner.owners(cube, within, done)
-            else:
-                yield from runner.owners(cube)
+            yield from runner.owners(cube)
             meter.finish(cube)
             cube_done(cube)
         return

@@ -70,14 +70,14 @@ def test_a_stop_marks_the_cubes_done_since_the_last_solution(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     real = stream._owners_in_order
 
-    def stopping(runner, ex, job, first, meter, cube_done, **where):
+    def stopping(runner, ex, job, first, meter, cube_done):
         yielded = []
 
         def done(cube):
             cube_done(cube)
             if yielded:
                 raise KeyboardInterrupt         # as the time limit's signal lands
-        for owner in real(runner, ex, job, first, meter, done, **where):
+        for owner in real(runner, ex, job, first, meter, done):
             yielded.append(owner)
             yield owner
     monkeypatch.setattr(stream, "_owners_in_order", stopping)
@@ -97,68 +97,10 @@ def test_a_resume_that_got_nowhere_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3"]) == 0
 
-    def nowhere(runner, ex, job, first, meter, cube_done, **where):
+    def nowhere(runner, ex, job, first, meter, cube_done):
         raise KeyboardInterrupt
         yield                                     # a generator, as the real one
     monkeypatch.setattr(stream, "_owners_in_order", nowhere)
     capsys.readouterr()
     assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 130
     assert "give it longer (this run finished no cube" in capsys.readouterr().err
-
-
-RAW_6X10 = 9356                    # Haselgrove & Haselgrove 1960: 2339 tilings, 9356 with mirrors
-
-
-def _one_cube(monkeypatch):
-    """The whole 6x10 search as one cube, heard every few milliseconds: a stop lands inside it."""
-    from satiling.engines import exactcover
-    from satiling.search import cubes
-    monkeypatch.setattr(cubes, "CUBE_FRACTION", 1.0)
-    monkeypatch.setattr(exactcover, "CALL_SECONDS", 0.002)
-
-
-def test_a_stop_inside_a_cube_keeps_where_it_stood(tmp_path, monkeypatch, capsys):
-    """A stop in the middle of a cube records the parts of it left to search: a resume searches
-    those alone (it searched the cube again from its start, and a cube longer than the time limit
-    was never passed), and loses and repeats nothing."""
-    monkeypatch.chdir(tmp_path)
-    _one_cube(monkeypatch)
-    assert main(["enumerate", "pentomino-6x10", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3000"]) == 0
-    last = _records(Path("all.jsonl"))[-1]
-    assert last["satiling"] == "cube in progress" and last["cube"] == 0
-    assert last["left"] and last["left"] != [[]] and 0 < last["done"] < 1
-    puzzle = satiling.load("pentomino-6x10")
-    run = _run_of(Request(puzzle, "enumerate", raw=True, resume="all.jsonl"), "auto", 0.0)
-    with run.solution_file("all.jsonl", resume=True) as f:
-        point = run.resume_point(f)
-    assert point.within == [tuple(c) for c in last["left"]] and len(point.skip) == 3000
-    capsys.readouterr()
-    assert main(["enumerate", "pentomino-6x10", "--raw", "--quiet", "--resume", "all.jsonl"]) == 0
-    assert main(["verify", "pentomino-6x10", "all.jsonl"]) == 0
-    assert f"{RAW_6X10} solutions verified" in capsys.readouterr().out
-    lines = [json.dumps(r["placements"]) for r in _records(Path("all.jsonl")) if "placements" in r]
-    assert len(lines) == len(set(lines)) == RAW_6X10
-
-
-def test_a_record_of_the_cube_in_progress_is_checked(tmp_path, monkeypatch, capsys):
-    """A record naming a placement the model does not have, or a cube before a mark of the cubes
-    done, is refused with the line named (its checksum chained, as a tool writing such a file would)."""
-    monkeypatch.chdir(tmp_path)
-    from satiling.search.runfiles import SolutionFile
-    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3"]) == 0
-    puzzle = satiling.load("pentomino-3x20")
-    run = _run_of(Request(puzzle, "enumerate", raw=True, resume="all.jsonl"), "auto", 0.0)
-    top = run.space.problem.num_vars
-    for bad, said in (([[top + 1]], "is not a record of the cube in progress"), (None, "out of place")):
-        Path("bad.jsonl").write_text(Path("all.jsonl").read_text())
-        with SolutionFile("bad.jsonl", run, resume=True) as f:
-            point = run.resume_point(f)
-            f.start()
-            if bad is None:                       # a cube a mark says is done
-                f.mark_done(point.cube + 1)
-                f.mark_part(point.cube, [()], 0.5)
-            else:
-                f.mark_part(point.cube, bad, 0.5)
-        capsys.readouterr()
-        assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "bad.jsonl"]) == 2
-        assert said in capsys.readouterr().err
