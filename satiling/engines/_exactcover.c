@@ -73,6 +73,7 @@ typedef struct {
     int *queue;
     /* the search */
     unsigned long long pace;        /* nodes between looks at the clock, as the last run left it */
+    HandbackWatch watch;            /* who is shown the rows taken, at looks (_handback.h) */
     int state, level, maxlevel;
     int *item_at, *kind, *x_at, *deg, *idx;
     int *trail, ntrail;             /* assumptions applied: +row taken, -row-1 hidden */
@@ -270,6 +271,11 @@ static PyObject *solution_tuple(Engine *e) {
     for (int l = 0; l < e->level; l++)
         if (row_at(e, l) >= 0) PyTuple_SET_ITEM(tup, k++, PyLong_FromLong(row_at(e, l)));
     return tup;
+}
+
+/* A watcher's snapshot: the rows taken so far (the partial solution at a look). */
+static PyObject *show_rows(void *engine) {
+    return solution_tuple((Engine *)engine);
 }
 
 /* Record the solution the search stands on; -1 on an error. */
@@ -617,6 +623,7 @@ static void Engine_dealloc(Engine *e) {
                       e->cstart, e->fits, e->lrow, e->lfit, e->room, e->bstart, e->blocks,
                       e->rshift, e->rmask};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) PyMem_Free(arrays[k]);
+    Py_XDECREF(e->watch.callback);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
@@ -748,10 +755,21 @@ static PyObject *Engine_run(Engine *e, PyObject *args) {
     Handback hb;
     handback_start(&hb, seconds, 0, (unsigned long long)e->nodes);
     handback_keep_pace(&hb, e->pace, seconds);
+    handback_watch(&hb, &e->watch, show_rows, e);
     int res = step(e, budget, max_solutions, keep ? out : NULL, &hb);
     e->pace = hb.every;
     if (res < 0) { Py_DECREF(out); return NULL; }
     return Py_BuildValue("(Ns)", out, handback_name(res));
+}
+
+/* watch(callback, seconds): at looks, at most every ``seconds`` of wall time, callback(rows) with
+   the rows the search has taken (assumed ones first); callback None: no one watches. */
+static PyObject *Engine_watch(Engine *e, PyObject *args) {
+    PyObject *callback;
+    double every;
+    if (!PyArg_ParseTuple(args, "Od", &callback, &every)) return NULL;
+    if (handback_set_watch(&e->watch, callback, every) < 0) return NULL;
+    Py_RETURN_NONE;
 }
 
 static PyObject *Engine_estimate(Engine *e, PyObject *args) {
@@ -913,6 +931,8 @@ static PyMethodDef Engine_methods[] = {
      "start(assume): reset, then force rows in (r) or out (-(r + 1)); False if they contradict"},
     {"run", (PyCFunction)Engine_run, METH_VARARGS,
      "run(budget=0, max_solutions=0, keep=True, seconds=0.0) -> (solutions, status): status \"done\" (exhausted), \"limit\" (max_solutions found), \"nodes\" (budget spent) or \"time\" (seconds passed; 0: none)"},
+    {"watch", (PyCFunction)Engine_watch, METH_VARARGS,
+     "watch(callback, seconds): callback(rows taken) at most every seconds while run() searches; None: stop"},
     {"estimate", (PyCFunction)Engine_estimate, METH_VARARGS,
      "estimate(probes, seed=0): Knuth's estimate of the nodes below the started state"},
     {"children", (PyCFunction)Engine_children, METH_NOARGS,

@@ -39,6 +39,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import SatilingError
 from ..problem import Problem
+from . import PARTIAL_SECONDS
 from ._exactcover import MAX_BOARD, Engine
 
 #: seconds of one call into the compiled search: solutions come back in batches, and progress is
@@ -294,6 +295,13 @@ class ExactCover:
         self._engine = Engine(*matrix.arrays())
         self._finished = False
         self._fixed = list(matrix.fixed)
+
+    def watch(self, show: Callable[[tuple[int, ...]], None] | None,
+              seconds: float = PARTIAL_SECONDS) -> None:
+        """While the search runs, ``show(rows)`` with the rows it has taken so far (the assumed
+        ones first: a partial solution), at most once every ``seconds``, at the looks at the clock
+        it makes anyway (``_handback.h``); None: no one watches (the default, at no cost)."""
+        self._engine.watch(show, seconds)
 
     def start(self, assume: Sequence[int] = ()) -> bool:
         """Reset the search under the assumptions; False if they contradict the matrix."""

@@ -33,13 +33,40 @@ class Events:
     """The client's ears (each optional): ``found(n)`` n more solutions; ``work(done, finished)``
     the part of the estimated search done; ``solution(placements)`` each verified solution of an
     enumeration; ``improve(improvement)`` each better board of a maximisation; ``note(text)`` a
-    line for the user (what was chosen, what settled the answer)."""
+    line for the user (what was chosen, what settled the answer).
+
+    ``partial(placements)``: the partial solution the search in progress stands on, the puzzle's
+    placements as ``solution`` gets them (pairwise disjoint, not verified: a board on its way,
+    often to a dead end), at most once every :data:`~satiling.engines.PARTIAL_SECONDS`.  Only
+    compiled searches in this process can tell: count and enumerate by the exact-cover engine
+    (``walk``) without workers; never a SAT, CP-SAT or MIP solver, nor a solve.  None (the
+    default) costs the search nothing."""
 
     found: Callable[[int], None] = _ignore
     work: Callable[[float, float], None] | None = None
     solution: Callable[[list[Any]], None] = _ignore
     improve: Callable[[Any], None] = _ignore
     note: Callable[[str], None] = _ignore
+    partial: Callable[[list[Any]], None] | None = None
+
+
+def paced(show: Callable[[list[Any]], None] | None) -> Callable[[list[Any]], None] | None:
+    """``show`` passed about once every :data:`~satiling.engines.PARTIAL_SECONDS` at most: each
+    engine keeps that pace, but a run that makes a new engine for each board or restart would
+    begin each one with a snapshot at once.  (A twentieth of slack: one engine's own pace, read
+    here a moment after the engine read its clock, is never cut.)"""
+    if show is None:
+        return None
+    from ..engines import PARTIAL_SECONDS
+    least = 0.95 * PARTIAL_SECONDS
+    last = [-PARTIAL_SECONDS]
+
+    def pass_on(placements: list[Any]) -> None:
+        now = time.monotonic()
+        if now - last[0] >= least:
+            last[0] = now
+            show(placements)
+    return pass_on
 
 
 @dataclass
@@ -195,7 +222,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
     engine = run.searcher.name          # what "auto" became for the model: walk, sat, ...
     outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
-                        keep_stopped=True)
+                        keep_stopped=True, partial=paced(events.partial))
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
                          engine, group, run.space.group.order, time.perf_counter() - start,
                          outcome.checkpoint, bool(outcome.finished or outcome.position))
@@ -285,7 +312,8 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
         if out is not None:
             out.start()                   # the file changes only from here on
         outcome = run.enumerate(write, point, req.limit, keep=bool(req.proof), work=events.work,
-                                mark=out.mark_done if out is not None else None)
+                                mark=out.mark_done if out is not None else None,
+                                partial=paced(events.partial))
     finally:
         if out is not None:
             out.close()

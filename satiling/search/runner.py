@@ -20,6 +20,8 @@ class CubeRunner:
     the problem is no exact cover the engine takes), or by an incremental SAT solver kept across
     cubes (its blocking clauses stay valid from one cube to the next)."""
 
+    _watched = False                    # a watcher was set (:meth:`watch`): ``close`` ends it
+
     def __init__(self, space: CubeSpace, searcher: Any, solver: str = "cadical") -> None:
         self.space = space
         #: how the engine searches a cube (a :mod:`.searchers` searcher, which makes this runner),
@@ -119,6 +121,13 @@ class CubeRunner:
     def _solutions(self, cube: Cube, hear: Callable[[float], None] | None = None) -> Iterator[frozenset[int]]:
         return self.searcher.cube_solutions(self, cube, hear or self.on_progress)
 
+    def watch(self, show: Callable[[list[Any]], None] | None) -> None:
+        """``show(placements)`` a few times a second with the partial solution the search of the
+        cube in progress stands on, where the engine can tell (the compiled searches); None: no
+        one watches.  ``close`` ends it."""
+        self.searcher.watch(self, show)
+        self._watched = show is not None
+
     def walk(self) -> Walk:
         """The Python walk over the model, built on first use (not in a driver of workers)."""
         if self._walk is None:
@@ -157,6 +166,8 @@ class CubeRunner:
                 s.add_clause([-selector])
 
     def close(self) -> None:
+        if self._watched:
+            self.watch(None)
         if self._sat is not None:
             self._sat.delete()
             self._sat = None

@@ -8,6 +8,8 @@ takes part:
 * ``runner``: what runs one cube in this process;
 * ``cube_solutions``: a model engine's solutions of one cube, for :class:`.runner.CubeRunner`;
 * ``stream``: every solution of a model, for :func:`solutions`;
+* ``watch``: the partial solution the search stands on, a few times a second (the compiled
+  searches only);
 * ``knows_position``: a stopped cube resumes where it stood (the compiled exact-cover search says
   where that is; the backtracker searches a cube part by part);
 * ``by_parts``: a solver's cube is searched part by part (:meth:`.cubes.CubeSpace.parts`), so a
@@ -26,6 +28,8 @@ from ..problem import Problem
 from .router import model_engine
 
 Hear = Callable[[float], None]
+#: hears a partial solution: the placements the search has taken so far
+Show = Callable[[list[Any]], None]
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,11 @@ class Searcher:
     def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
         raise SatilingError(f"the {self.name} engine streams no model's solutions")
 
+    def watch(self, runner: Any, show: Show | None) -> None:
+        """Let ``show`` see the partial solution the search of ``runner``'s cubes stands on, a few
+        times a second (None: no one).  A solver (SAT, CP-SAT) shows none: its search has no
+        board to give between two answers."""
+
 
 class _Walk(Searcher):
     def check(self, problem: Problem) -> None:
@@ -71,6 +80,14 @@ class _Walk(Searcher):
     def stream(self, problem: Problem, solver: str, assume: Sequence[int]) -> Iterator[frozenset[int]]:
         from .enumerate import exact_solutions
         return exact_solutions(problem, assume)
+
+    def watch(self, runner: Any, show: Show | None) -> None:
+        """The compiled search's rows taken, as placements (the Python walk, where the model is
+        no exact cover the engine takes, shows nothing)."""
+        engine = runner.space.exact_cover()
+        if engine is not None:
+            problem = runner.space.problem
+            engine.watch(None if show is None else lambda rows: show(problem.decode(r + 1 for r in rows)))
 
 
 class _Sat(Searcher):

@@ -39,6 +39,7 @@ from ..limits import seconds_left
 from ..signals import stop_on
 from .cubes import CubeResult, CubeSpace, Position
 from .runner import CubeRunner
+from .searchers import Show
 from .workers import Job, executor, in_order, results
 from .runfiles import Checkpoint, PartCube, ResumePoint, SolutionFile, read_resume
 from .runfiles import keep_stopped as keep_stopped_count
@@ -126,9 +127,10 @@ class Run:
     def enumerate(self, write: Callable[[list[Any]], None], resume: "ResumePoint | None" = None,
                   limit: int | None = None, keep: bool = False,
                   work: Callable[[float, float], None] | None = None,
-                  mark: Callable[[int], None] | None = None) -> "Outcome":
+                  mark: Callable[[int], None] | None = None,
+                  partial: Show | None = None) -> "Outcome":
         return enumerate_solutions(self.space, self.job, self.settings, write, resume, limit, keep, work,
-                                   mark)
+                                   mark, partial)
 
     def resume_point(self, file: SolutionFile) -> ResumePoint:
         return read_resume(self.space, file, self.settings.raw)
@@ -139,13 +141,15 @@ class Run:
 
     def count(self, checkpoint: str | None = None, progress: Callable[[int], None] = lambda n: None,
               keep: bool = False, work: Callable[[float, float], None] | None = None,
-              keep_stopped: bool = False) -> "Outcome":
+              keep_stopped: bool = False, partial: Show | None = None) -> "Outcome":
         """Count; with ``checkpoint`` finished cubes go to that file as they finish (and where a
         stop found the cube in progress); without one, ``keep_stopped`` writes a stopped count's
-        work to a checkpoint of its own (``Outcome.checkpoint``: see :func:`.runfiles.keep_stopped`)."""
+        work to a checkpoint of its own (``Outcome.checkpoint``: see :func:`.runfiles.keep_stopped`);
+        ``partial``: see :func:`count_solutions`."""
         record = Checkpoint(checkpoint, self) if checkpoint else None
         try:
-            out = count_solutions(self.space, self.job, self.settings, record, progress, keep, work)
+            out = count_solutions(self.space, self.job, self.settings, record, progress, keep, work,
+                                  partial)
         finally:
             if record:
                 record.close()
@@ -191,15 +195,17 @@ def space_solutions(space: Any, s: Settings) -> Iterator[frozenset[int]]:
 def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable[[list[Any]], None],
                         resume: "ResumePoint | None" = None, limit: int | None = None,
                         keep: bool = False, work: Callable[[float, float], None] | None = None,
-                        mark: Callable[[int], None] | None = None) -> Outcome:
+                        mark: Callable[[int], None] | None = None, partial: Show | None = None) -> Outcome:
     """Stream verified solutions to ``write`` (decoded placements), cube by cube; stops cleanly on
     the limit, the time limit or Ctrl-C.  ``keep`` also returns every solution found (as variables);
     ``work`` hears the part of the estimated search done (and the part in finished cubes); ``mark``
     hears how many cubes are done, at most every :data:`MARK_SECONDS` when no solution came since
-    (so a resume starts after cubes that ran long without one)."""
+    (so a resume starts after cubes that ran long without one); ``partial``: see
+    :func:`count_solutions`."""
     resume = resume or ResumePoint()
     out = Outcome(total=resume.lines)
     run = make_runner(space, s)
+    _watch_here(run, s, partial)
     problem, puzzle = space.problem, space.puzzle
     meter = Meter(space, range(resume.cube), work)
     last = [time.monotonic()]          # the last record written
@@ -270,16 +276,20 @@ def _owners_in_order(runner: CubeRunner, ex, job: Job, first: int, meter: "Meter
 # -- count ----------------------------------------------------------------------------------------
 def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint | None = None,
                     progress: Callable[[int], None] = lambda n: None, keep: bool = False,
-                    work: Callable[[float, float], None] | None = None) -> Outcome:
+                    work: Callable[[float, float], None] | None = None,
+                    partial: Show | None = None) -> Outcome:
     """Count (and verify: one solution per class) every solution, cube by cube, here or on
     workers; with a ``checkpoint`` file, finished cubes are recorded there and skipped when the
     count is resumed.  ``work`` hears the part of the estimated search done (and the part in
-    finished cubes)."""
+    finished cubes); ``partial`` the partial solution the search stands on (placements), a few
+    times a second, where the cubes run in this process and the engine can tell
+    (:func:`_watch_here`)."""
     done = record.done if record else {}
     parts = dict(record.partial) if record else {}      # cubes a stopped count searched in part
     out = Outcome(total=sum(done.values()) + sum(p.count for p in parts.values()))
     todo = [i for i in range(len(space.cubes)) if i not in done]
     run = make_runner(space, s)
+    _watch_here(run, s, partial)
     here = not (s.dask or (s.workers or 1) > 1)
     plan = space.plan() if not here and run.searcher.plans else None
     if not here or not (run.searcher.knows_position or run.searcher.by_parts):
@@ -336,6 +346,15 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
         if record and at is not None:              # what a resumed count still has to search
             record.add_part(at.cube, PartCube(at.counted, at.left, at.done))
     return out
+
+
+def _watch_here(runner: CubeRunner, s: Settings, partial: Show | None) -> None:
+    """Show ``partial`` the search of the cubes run in this process (the compiled searches can
+    tell where they stand, at their looks at the clock).  Cubes on workers show nothing: their
+    results come back whole, when a cube ends, and the partial board of one process at a time
+    would need a channel of its own."""
+    if partial is not None and not (s.dask or (s.workers or 1) > 1):
+        runner.watch(partial)
 
 
 def _run_here(runner: CubeRunner, cube: int, raw: bool, keep: bool, progress: Callable[[int], None],

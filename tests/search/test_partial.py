@@ -1,0 +1,112 @@
+"""The live picture of a search (``Events.partial``): every snapshot is a partial solution,
+checked against the puzzle's own placements and rules (never the engine's rows), snapshots come
+while a count runs, no faster than the pace set, and a run with a watcher gives the answers of
+one without."""
+from collections import Counter
+
+import pytest
+
+import satiling
+from satiling.engines import PARTIAL_SECONDS
+from satiling.run.request import Request
+from satiling.run.tasks import Events, count, enumerate_solutions
+
+
+class Enough(Exception):
+    """Raised by a watcher that has seen enough: the run ends there."""
+
+
+def assert_partial_cover(puzzle, placements) -> None:
+    """Placements the puzzle has (its geometry's list), pairwise disjoint, no piece used more
+    often than it has copies: part of a cover of the board."""
+    legal = set(puzzle.placements())
+    assert placements and all(pl in legal for pl in placements), placements
+    cells = [cell for pl in placements for cell in pl.cells]
+    assert len(cells) == len(set(cells)), placements
+    used = Counter(pl.piece for pl in placements)
+    copies = {p.name: p.count for p in puzzle.pieces}
+    assert all(n <= copies[name] for name, n in used.items()), used
+
+
+def watched(limit: int) -> tuple[list, callable]:
+    """A watcher keeping (time, placements), and raising :class:`Enough` after ``limit`` of them."""
+    import time
+    seen: list = []
+
+    def show(placements):
+        seen.append((time.monotonic(), list(placements)))
+        if len(seen) >= limit:
+            raise Enough
+    return seen, show
+
+
+def test_snapshots_of_a_count_are_partial_covers_at_the_pace_set():
+    """A count of the pentominoes and the 2x2 square in 8x8 (seconds of search) shows its board
+    again and again; each snapshot is part of a cover, and none comes sooner than the pace allows
+    (the rate is an upper bound the run enforces, not a measurement)."""
+    puzzle = satiling.load("pentomino-8x8-square")
+    seen, show = watched(4)
+    with pytest.raises(Enough):
+        count(Request(puzzle, "count"), Events(partial=show))
+    assert len(seen) == 4
+    for _, placements in seen:
+        assert_partial_cover(puzzle, placements)
+    gaps = [b - a for (a, _), (b, _) in zip(seen, seen[1:])]
+    assert min(gaps) >= 0.95 * PARTIAL_SECONDS, gaps
+    assert len({tuple(p) for _, p in seen}) > 1          # the board changes as the search goes
+
+
+@pytest.mark.slow
+def test_a_whole_count_with_a_watcher_has_the_published_count():
+    puzzle = satiling.load("pentomino-8x8-square")
+    seen: list = []
+    answer = count(Request(puzzle, "count"), Events(partial=seen.append))
+    assert answer.stop.complete and answer.total == 16146        # Polyform Puzzler's count
+    assert len(seen) >= 2
+    for placements in seen:
+        assert_partial_cover(puzzle, placements)
+
+
+def test_an_enumeration_with_a_watcher_lists_what_one_without_lists():
+    """The same solutions in the same order, each still verified, with or without a watcher."""
+    puzzle = satiling.load("pentomino-5x12")
+    plain: list = []
+    enumerate_solutions(Request(puzzle, "enumerate"), Events(solution=plain.append))
+    watched_out, shown = [], []
+    enumerate_solutions(Request(puzzle, "enumerate"),
+                        Events(solution=watched_out.append, partial=shown.append))
+    assert len(plain) == 1010 and watched_out == plain           # Fletcher's 1010 up to symmetry
+    assert shown                                                  # the first look shows at once
+    for placements in shown:
+        assert_partial_cover(puzzle, placements)
+
+
+def test_a_solver_engine_shows_nothing_and_counts_the_same():
+    """SAT solvers have no board to show between two answers: no snapshot, the same count."""
+    puzzle = satiling.load("pentomino-3x20")
+    shown: list = []
+    answer = count(Request(puzzle, "count", "sat"), Events(partial=shown.append))
+    assert answer.total == 2 and shown == []
+
+
+def test_the_engine_shows_its_rows_and_stops_when_told():
+    """The compiled exact-cover search's own watcher: rows it has taken, each a row of the matrix,
+    no item met twice; watch(None) ends it; a watcher that is not callable is refused."""
+    from satiling.engines.exactcover import ExactCover
+    from satiling.search.cubes import CubeSpace
+    space = CubeSpace(satiling.load("pentomino-4x15"))
+    engine = space.exact_cover()
+    rows: list = []
+    engine.watch(rows.append, 0.0)                     # at every look
+    engine.count()
+    assert rows
+    for taken in rows:
+        items = [i for r in taken for i in engine.matrix.rows[r]]
+        assert len(items) == len(set(items))
+    engine.watch(None)
+    rows.clear()
+    engine.count()
+    assert rows == []
+    with pytest.raises(TypeError):
+        engine.watch(42)
+    assert isinstance(engine, ExactCover)
