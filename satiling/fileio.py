@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import fcntl
 import json
 import os
 import re
@@ -192,6 +193,18 @@ def write_file(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (see the module doc for odd files)."""
     with output_file(path) as f:
         f.write(text)
+
+
+def hold_for_run(fd: int, path: str) -> None:
+    """Take an exclusive ``flock`` on ``fd`` for as long as it stays open, so a second satiling run
+    on the same file is refused (one line naming ``path``) rather than writing over the first's;
+    the caller closes ``fd`` to let go.  A device without locks has nothing to share."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise SatilingError(f"{_shown(path)}: another satiling run is writing to it") from None
+    except OSError:
+        pass
 
 
 def check_writable(path: str) -> None:

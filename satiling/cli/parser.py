@@ -264,7 +264,8 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         "whole each time, so a kill or a crash never loses it; a board FILE holds "
                         "from an earlier run is replaced only by a better one; default "
                         "NAME-best.json in the current folder), its scores over time in "
-                        "FILE's .scores.tsv beside it")
+                        "FILE's .scores.tsv beside it; one run at a time: a second run given "
+                        "the FILE of a run still going is refused")
     s.add_argument("--start", metavar="FILE",
                    help="--maximize-matches backtrack: continue from the board in FILE (a --best "
                         "file, 'satiling score' formats): only better boards are hunted")

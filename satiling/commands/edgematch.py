@@ -11,12 +11,13 @@ The lead's ``solve`` command calls :func:`run_maximize` when ``--maximize-matche
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import SatilingError
 from ..exits import EXIT_FOUND
-from ..fileio import read_text, write_file
+from ..fileio import hold_for_run, read_text, write_file
 
 if TYPE_CHECKING:
     from ..families.edgematch import Board, EdgeMatchPuzzle
@@ -128,22 +129,37 @@ def full_board(puzzle: Any, path: str) -> tuple[list[Any], int]:
 
 class BestBoard:
     """The best board of a maximisation kept in a file as it improves, written whole each time
-    (a kill, a crash or a closed terminal never loses it; ``satiling score`` reads it and
+    (a temporary file renamed into place, before its score is printed: a kill, a crash or a
+    closed terminal never leaves a score without its board; ``satiling score`` reads it and
     ``--start`` continues from it), and a score log beside it: one ``seconds<TAB>score`` line
     per board written.  A file that holds a board from an earlier run is replaced only by a
     better board (the log goes on below its lines); a file that holds no board of the puzzle is
-    an error, never overwritten."""
+    an error, never overwritten.
+
+    One file, one run: the run holds the lock ``enumerate --out`` takes
+    (:func:`~satiling.fileio.hold_for_run`) on the log, which is appended to and never replaced,
+    so a second run given the same file is refused before it writes anything (two runs would each
+    write over the other's boards, and their scores would interleave in one log)."""
 
     def __init__(self, puzzle: Any, path: str) -> None:
-        import os
         from pathlib import Path
         self.puzzle, self.path = puzzle, path
         self.log = str(Path(path).with_suffix("")) + ".scores.tsv" if path.endswith(".json") else \
             path + ".scores.tsv"
-        #: the score of the board in the file (-1: none yet)
-        self.held = self._held() if os.path.exists(path) else -1
+        self._read_held()                 # a file of something else is refused before the lock
+        self._made_log = not os.path.exists(self.log)
+        self._fd = self._hold_log()
+        try:
+            self._read_held()             # again: a run that just ended may have written a better one
+        except BaseException:
+            self.close()
+            raise
         # the log begins (anew, or below an earlier run's lines) with the first board written
-        self._new_log = self.held < 0 or not os.path.exists(self.log)
+        self._new_log = self.held < 0 or self._made_log
+
+    def _read_held(self) -> None:
+        #: the score of the board in the file (-1: none yet)
+        self.held = self._held() if os.path.exists(self.path) else -1
 
     def _held(self) -> int:
         try:
@@ -152,17 +168,50 @@ class BestBoard:
             raise SatilingError(f"{self.path} holds no board of {self.puzzle.name} to keep ({e}); "
                                 "it is left as it is: choose another file with --best") from None
 
-    def keep(self, imp: Any) -> None:
+    def _hold_log(self) -> int:
+        try:
+            fd = os.open(self.log, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise SatilingError(f"{self.log}: cannot open: {e.strerror}") from None
+        try:
+            hold_for_run(fd, self.path)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def keep(self, score: int, solution: list[Any], seconds: float) -> None:
+        """Write a board to the file if it beats the one there (before its score is printed)."""
         from .common import solution_json
-        if imp.score <= self.held:
+        if score <= self.held:
             return                        # the file holds a board as good (an earlier run's)
-        write_file(self.path, solution_json(self.puzzle, imp.solution) + "\n")
-        self.held = imp.score
-        if self._new_log:
-            write_file(self.log, "seconds\tscore\n")
-            self._new_log = False
-        with open(self.log, "a", encoding="utf-8") as f:
-            f.write(f"{imp.seconds:.3f}\t{imp.score}\n")
+        write_file(self.path, solution_json(self.puzzle, solution) + "\n")
+        self.held = score
+        try:
+            if self._new_log:
+                os.ftruncate(self._fd, 0)
+                self._write_log("seconds\tscore\n")
+                self._new_log = False
+            self._write_log(f"{seconds:.3f}\t{score}\n")
+        except OSError as e:
+            raise SatilingError(f"{self.log}: cannot write: {e.strerror}") from None
+
+    def _write_log(self, text: str) -> None:
+        data = text.encode()
+        while data:
+            data = data[os.write(self._fd, data):]
+
+    def close(self) -> None:
+        """Let the file go; a log made for a run that wrote no board is removed again."""
+        if self._fd < 0:
+            return
+        try:
+            if self._made_log and self._new_log:
+                os.unlink(self.log)
+        except OSError:
+            pass
+        os.close(self._fd)                # releases the lock
+        self._fd = -1
 
 
 def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
@@ -172,11 +221,19 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
     optionally).  Exit 0 with a board (a solution when every join matches, else the best one in
     the time), 3 when the time ran out before any board; Ctrl-C / SIGTERM print the best board so
     far and exit 130 / 143."""
-    from .common import show
-    from ..run import Events, maximise
     from ..run.tasks import check_maximise
     check_maximise(req)                   # before the best board's file is looked at
     keeper = BestBoard(req.puzzle, best) if best else None
+    try:
+        return _maximize_keeping(req, keeper, svg, as_json)
+    finally:
+        if keeper is not None:
+            keeper.close()
+
+
+def _maximize_keeping(req: Any, keeper: BestBoard | None, svg: str | None, as_json: bool) -> int:
+    from .common import show
+    from ..run import Events, maximise
     joins = len(req.puzzle.joins())
     if keeper is not None:
         print(f"satiling: {req.puzzle.name}: the best board is kept in {keeper.path}, its scores "
@@ -188,8 +245,8 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
               file=sys.stderr, flush=True)
 
     def improve(imp: Any) -> None:
-        if keeper is not None:
-            keeper.keep(imp)
+        if keeper is not None:            # the board first: a kill never leaves a score without it
+            keeper.keep(imp.score, imp.solution, imp.seconds)
         print_improvement(imp)
 
     result = maximise(req, Events(improve=improve))
@@ -198,6 +255,8 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
         why = "interrupted" if stopped is not None else "no board within the time limit"
         print(f"satiling: {puzzle.name}: {why}", file=sys.stderr)
         return _signal_exit(stopped) if stopped is not None else 3
+    if keeper is not None:                # every engine reports its boards; kept here in case one did not
+        keeper.keep(result.score, result.solution, result.seconds)
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
     how = "interrupted" if stopped is not None else result.status
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "

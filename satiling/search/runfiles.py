@@ -21,7 +21,6 @@ refused instead of writing every solution a second time.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SatilingError
-from ..fileio import PlacementTexts, loads_json
+from ..fileio import PlacementTexts, hold_for_run, loads_json
 
 
 def solution_json(puzzle: Any, solution: list[Any]) -> str:
@@ -111,12 +110,10 @@ class RunFile:
         except OSError as e:
             raise SatilingError(f"{path}: cannot open: {e.strerror}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            hold_for_run(fd, path)
+        except SatilingError:
             os.close(fd)
-            raise SatilingError(f"{path}: another satiling run is writing to it") from None
-        except OSError:
-            pass                                  # a device without locks: nothing to share
+            raise
         return fd
 
     def _read(self, resume: bool) -> None:

@@ -106,3 +106,73 @@ def test_a_board_kept_from_before_is_replaced_only_by_a_better_one(tmp_path):
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
     assert "notes.json holds no board of g5" in result.stderr
     assert (tmp_path / "notes.json").read_text() == "my notes\n"
+
+
+def _scores_printed(stderr: str) -> list[int]:
+    return [int(line.split("score ")[1].split("/")[0]) for line in stderr.splitlines()
+            if line.startswith("satiling: score ")]
+
+
+def test_one_best_board_file_belongs_to_one_run(tmp_path):
+    """A second maximisation given the file a first one keeps its best board in is refused (one
+    line, exit 2) and writes nothing there, as a second 'enumerate --out' is; the first run's
+    file then holds the board of the last score it printed, whenever it is killed."""
+    first = subprocess.Popen([sys.executable, "-m", "satiling.cli", "solve", "eternity2",
+                              "--maximize-matches", "--engine", "backtrack", "--workers", "1",
+                              "--seed", "1", "--best", "shared.json", "--time-limit", "120"],
+                             cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
+    try:
+        assert "the best board is kept in shared.json" in first.stderr.readline()   # it holds the file
+        second = run_cli("solve", "eternity2", "--maximize-matches", "--engine", "backtrack",
+                         "--workers", "1", "--seed", "2", "--best", "shared.json", "--time-limit",
+                         "1", cwd=tmp_path)
+        assert second.returncode == 2
+        assert second.stderr.splitlines() == [
+            "satiling: error: shared.json: another satiling run is writing to it"]
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "shared.scores.tsv").exists() or \
+                len((tmp_path / "shared.scores.tsv").read_text().splitlines()) < 3:
+            assert first.poll() is None and time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+    printed = _scores_printed(first.stderr.read())
+    assert printed and _scored(tmp_path, "shared.json") == _last_logged(tmp_path / "shared.scores.tsv")
+    assert _scored(tmp_path, "shared.json") >= printed[-1]      # the board before its score
+    # the file is free again once its run has ended: a later run takes it up
+    later = run_cli("solve", "eternity2", "--maximize-matches", "--engine", "backtrack", "--workers",
+                    "1", "--best", "shared.json", "--time-limit", "1", cwd=tmp_path)
+    assert later.returncode == 0 and "holds a board of" in later.stderr
+
+
+def test_a_start_board_of_another_puzzle_is_refused(tmp_path):
+    """As verify refuses it: a board naming another puzzle may fit this one by chance."""
+    toml = run_cli("generate-edgematch", "5", "5", "--seed", "3").stdout
+    (tmp_path / "g5.toml").write_text(toml)
+    (tmp_path / "h5.toml").write_text(toml)                     # the same pieces, another puzzle
+    assert run_cli("solve", "g5.toml", "--maximize-matches", "--time-limit", "60",
+                   cwd=tmp_path).returncode == 0
+    for argv in (["solve", "h5.toml", "--maximize-matches", "--start", "g5-best.json",
+                  "--best", "h.json"], ["score", "h5.toml", "g5-best.json"]):
+        result = run_cli(*argv, cwd=tmp_path)
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, argv
+        assert "names puzzle 'g5', not 'h5'" in result.stderr
+    assert not list(tmp_path.glob("h.*"))
+    assert run_cli("solve", "g5.toml", "--maximize-matches", "--engine", "backtrack", "--start",
+                   "g5-best.json", "--best", "g.json", cwd=tmp_path).returncode == 0
+    # an engine that cannot continue from a board is refused before the file is announced
+    result = run_cli("solve", "g5.toml", "--maximize-matches", "--engine", "cpsat", "--start",
+                     "g5-best.json", "--best", "c.json", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.splitlines() == [
+        "satiling: error: a start board continues the backtrack engine's search, not cpsat's"]
+
+
+def test_lns_without_a_time_limit_is_refused_before_anything_is_announced(tmp_path):
+    result = run_cli("solve", "eternity2", "--maximize-matches", "--engine", "lns", "--best",
+                     "l.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "satiling: error: --maximize-matches --engine lns needs --time-limit"]
+    assert not list(tmp_path.iterdir())
