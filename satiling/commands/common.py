@@ -51,6 +51,19 @@ def _same_puzzle(puzzle, data: Any, path: str, n: int) -> None:
                             "a file of another puzzle")
 
 
+#: the keys of a solution line: a run file's records add their number and checksum
+SOLUTION_KEYS = ("puzzle", "placements", "n", "sum")
+
+
+def _known_keys(data: Any, path: str, n: int) -> None:
+    """A solution line has only the keys satiling writes: another key is a mistake (a misspelt
+    ``placements``) or a file of another program, refused as an unknown key in a placement is."""
+    extra = sorted(k for k in data if k not in SOLUTION_KEYS) if isinstance(data, dict) else []
+    if extra:
+        raise SatilingError(f"{path}: line {n} has the unknown key {extra[0][:40]!r} (a solution "
+                            "line has 'puzzle' and 'placements')")
+
+
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
     from ..search.runfiles import is_header
@@ -66,6 +79,7 @@ def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
         _same_puzzle(puzzle, data, path, n)
         if is_header(data):               # the header line of an enumerate --out file
             continue
+        _known_keys(data, path, n)
         try:
             placements = data["placements"] if isinstance(data, dict) else data
             yield [puzzle.placement_from_json(p) for p in placements]

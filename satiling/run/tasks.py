@@ -343,7 +343,15 @@ def check_maximise(req: Request) -> None:
     if extra:
         raise SatilingError(f"--{extra[0].replace('_', '-')} is an option of the SAT model; "
                             "--maximize-matches takes --hints only")
-    check_used(req, choose(req))
+    engine = choose(req)
+    check_used(req, engine)
+    if engine == "lns" and req.time_limit is None:    # it shares the limit out among its windows
+        raise SatilingError("--maximize-matches --engine lns needs --time-limit")
+    if req.extra.get("start_board") is not None:
+        from ..apps.maximize.job import cannot_continue
+        from ..engines.table import function
+        if not getattr(function("maximise", engine), "continues", False):
+            raise cannot_continue(engine)
     _check_fill_order(req)
 
 

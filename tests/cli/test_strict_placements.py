@@ -54,3 +54,16 @@ def test_a_piece_named_nothing_is_refused(tmp_path):
                                      '[[piece]]\nname = ""\nascii = "##"\n')
     result = run_cli("solve", "e.toml", cwd=tmp_path)
     assert result.returncode == 2 and "name" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["verify", "render"])
+def test_a_solution_line_with_an_unknown_key_is_refused(solved, command):
+    """As an unknown key in a placement: a misspelt or foreign key at the top is one line, exit 2."""
+    folder, line = solved
+    line["score"] = 4
+    (folder / "s.json").write_text(json.dumps(line))
+    result = run_cli(command, "b.toml", "s.json", cwd=folder)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "satiling: error: s.json: line 1 has the unknown key 'score' (a solution line has "
+        "'puzzle' and 'placements')"]

@@ -173,6 +173,10 @@ def _from_json(puzzle: Puzzle, text: str) -> Board:
     from ...fileio import loads_json
     data = loads_json(text, "the board")
     if isinstance(data, dict):
+        named = data.get("puzzle", puzzle.name)
+        if named != puzzle.name:          # a board of another puzzle may fit this one by chance
+            raise SatilingError(f"the board names puzzle {str(named)[:60]!r}, not {puzzle.name!r}: "
+                                "a board of another puzzle")
         data = data.get("solution", data.get("placements"))
     if not isinstance(data, list):
         raise SatilingError("a JSON board is a list of placements (or {\"solution\": [...]})")
