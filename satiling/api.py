@@ -51,7 +51,7 @@ class Solution(list):
     ``Tile``, ``IQLinkPlacement``), which draws itself (``str()``, ``to_svg()``, in Jupyter)."""
 
     def __init__(self, puzzle: Puzzle, placements: Iterable[Any]) -> None:
-        super().__init__(placements)
+        super().__init__(_placements(puzzle, placements))
         self.puzzle = puzzle
 
     def text(self) -> str:
@@ -121,6 +121,8 @@ class Solvable:
         raises :class:`Terminated` (a ``SystemExit``: the program ends with 143 unless caught),
         whose ``.count`` is that count."""
         from .run import Events, Stop, count
+        if not isinstance(progress, bool):
+            raise SatilingError(f"progress is True or False, not {progress!r}")
         req = self._request("count", engine=engine, solver=solver, raw=raw, symmetry=symmetry,
                             symmetry_breaking=symmetry_breaking, workers=workers,
                             time_limit=time_limit, resume=resume, options=options)
@@ -293,7 +295,7 @@ class Polyform(Solvable, PolyformPuzzle):
                                 "region": _region(board, lattice, topology, wrap),
                                 "rules": {"cells": cells, "pieces": pieces_rule}}
         data.update(_pieces(pieces, freedom))
-        _become(self, load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, _label(name), Path.cwd()))
 
 
 class EdgeMatching(Solvable, EdgeMatchPuzzle):
@@ -311,7 +313,7 @@ class EdgeMatching(Solvable, EdgeMatchPuzzle):
         for key, tiles in (("fixed", list(fixed)), ("hint", list(hints))):
             if tiles:
                 data[key] = [_tile(t) for t in tiles]
-        _become(self, load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, _label(name), Path.cwd()))
 
 
 class IQLink(Solvable, IQLinkPuzzle):
@@ -323,7 +325,7 @@ class IQLink(Solvable, IQLinkPuzzle):
         data = {"family": "iqlink", "placed": placed if isinstance(placed, str) else
                 _sequence(placed, "placed"),
                 "linked": linked, "title": title}
-        _become(self, load_data(data, name, Path.cwd()))
+        _become(self, load_data(data, _label(name), Path.cwd()))
 
 
 def load(name_or_path: str | Path) -> Puzzle:
@@ -458,7 +460,32 @@ def _sequence(value: Any, what: str) -> list[Any]:
     return list(value)
 
 
+def _label(name: Any) -> str:
+    """A puzzle's name (it heads its messages and the files written for it)."""
+    if not isinstance(name, str) or not name.strip() or "\0" in name:
+        raise SatilingError(f"a puzzle's name is a non-empty string, not {str(name)[:60]!r}")
+    return name
+
+
+def _placements(puzzle: Any, placements: Any) -> list[Any]:
+    """The placements of a :class:`Solution`: each one of the puzzle's (JSON data read as its
+    family reads it), of pieces the puzzle has."""
+    if not isinstance(puzzle, Puzzle):
+        raise SatilingError(f"a solution belongs to a puzzle (satiling.load, ...), not "
+                            f"{type(puzzle).__name__}")
+    if isinstance(placements, (str, bytes)) or not isinstance(placements, (list, tuple)):
+        raise SatilingError(f"a solution is a list of placements, not {type(placements).__name__}")
+    if not puzzle.placement_types:
+        return list(placements)
+    read = [p if isinstance(p, puzzle.placement_types) else puzzle.placement_from_json(p)
+            for p in placements]
+    _adopt(puzzle)._check_pieces(read)
+    return read
+
+
 def _svg(puzzle: Any, solution: list[Any], path: str | Path | None) -> str:
+    if path is not None and (not isinstance(path, (str, Path)) or not str(path) or "\0" in str(path)):
+        raise SatilingError(f"path is a file name, not {str(path)[:60]!r}")
     svg = to_svg(puzzle, solution)
     if path is not None:
         from .fileio import write_file

@@ -91,6 +91,31 @@ def test_bad_input_is_one_error(bad, words):
         bad()
 
 
+_SMALL = satiling.Polyform((3, 20), "pentominoes")
+
+
+@pytest.mark.parametrize("bad, words", [
+    (lambda: _SMALL.count(resume="a\0b"), "resume is a file name"),
+    (lambda: satiling.Solution(_SMALL, 5), "a solution is a list of placements, not int"),
+    (lambda: satiling.Solution(None, []), "a solution belongs to a puzzle"),
+    (lambda: satiling.Solution(_SMALL, [{"piece": "Z9"}]), "a placement"),
+    (lambda: satiling.render.to_svg(None, []), "the puzzle comes first"),
+    (lambda: satiling.render.to_text(5, []), "the puzzle comes first"),
+    (lambda: _SMALL.count(progress="x"), "progress is True or False"),
+    (lambda: satiling.IQLink(name=5), "a puzzle's name is a non-empty string"),
+    (lambda: satiling.Polyform((1, 2), {"I": "##"}, name=""), "a puzzle's name"),
+    (lambda: _SMALL.to_svg(None, 5), "path is a file name, not '5'"),
+    (lambda: _SMALL.solve().to_svg(b"x.svg"), "path is a file name"),
+], ids=["resume-nul", "solution-int", "solution-no-puzzle", "solution-bad-placement", "to-svg-none",
+        "to-text-int", "progress-str", "iqlink-name-int", "empty-name", "svg-path-int", "svg-path-bytes"])
+def test_a_bad_argument_to_the_library_is_a_satiling_error(bad, words, tmp_path, monkeypatch):
+    """Never a ValueError, TypeError or AttributeError from inside, nor a file named '5'."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SatilingError, match=words):
+        bad()
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_wrong_solution_is_refused():
     puzzle = satiling.load("pentomino-3x20")
     solution = list(puzzle.solve())

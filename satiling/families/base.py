@@ -135,6 +135,9 @@ def checked(method: Callable, takes_solution: bool) -> Callable:
     if takes_solution:
         @functools.wraps(method)
         def checked(self: Puzzle, arg: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(self, Puzzle):     # a renderer called as a function, its puzzle wrong
+                raise SatilingError(f"the puzzle comes first (satiling.load, satiling.Polyform, ...), "
+                                    f"not {type(self).__name__}")
             if not isinstance(arg, (list, tuple)):
                 raise SatilingError(f"a solution of {self.name} is a list of placements, not "
                                     f"{type(arg).__name__}")

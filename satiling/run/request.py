@@ -83,8 +83,8 @@ class Request:
             raise SatilingError("limit must be at least 1")
         for name in ("proof", "resume", "out", "source", "dask"):
             value = getattr(self, name)
-            if value is not None and not isinstance(value, str):
-                raise SatilingError(f"{name} is a file name, not {value!r}")
+            if value is not None and (not isinstance(value, str) or "\0" in value or not value):
+                raise SatilingError(f"{name} is a file name, not {str(value)[:60]!r}")
 
     @property
     def counting(self) -> bool:
