@@ -8,7 +8,7 @@
   const TOKEN = new URLSearchParams(location.search).get("token");
   const FORMATS = ["dimacs", "wcnf", "opb", "cpsat", "lp", "lpsolve", "mps", "xcc", "mzn", "xcsp3"];
   const PAGE = 24;
-  const FINAL = new Set(["done", "stopped", "failed"]);
+  const FINAL = new Set(["done", "partial", "stopped", "failed"]);
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
 
@@ -82,22 +82,87 @@
     box.querySelectorAll(".bad").forEach((n) => n.classList.remove("bad"));
   }
 
+  const given = (v) => v !== null && v !== undefined;
+
   function fmtSeconds(s) {
-    if (s === null || s === undefined || !isFinite(s)) return "–";
+    if (!given(s) || !isFinite(s)) return "–";
     if (s < 60) return `${s.toFixed(1)} s`;
-    if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+    if (s < 3600) return `${Math.floor(s / 60)} min ${Math.floor(s % 60)} s`;
     return `${(s / 3600).toFixed(1)} h`;
   }
 
+  // A time limit as the user gave it: "30 s", "1.5 s", "2 min".
+  function fmtLimit(s) {
+    if (s < 60) return `${Number(s.toPrecision(6))} s`;
+    return fmtSeconds(s);
+  }
+
   function fmtNumber(n) {
-    return n === null || n === undefined ? "–" : Number(n).toLocaleString("en");
+    return given(n) ? Number(n).toLocaleString("en") : "–";
+  }
+
+  const plural = (n, one, many) => `${fmtNumber(n)} ${Number(n) === 1 ? one : many}`;
+
+  // ---- what a run's state means, in words ------------------------------------------------------
+
+  // The state shown: the server's, except that a run a time or node limit ended, which older
+  // servers call "done", is "partial" (what the command line's exit code 3 says).
+  function shownState(run) {
+    if (run.state === "done" && (run.stop === "time" || run.stop === "limit")) return "partial";
+    return run.state || "";
+  }
+
+  // Whether the run keeps its solutions (Browse has something to show): the server says so;
+  // older servers keep a solve's, an enumeration's and a maximisation's, never a count's.
+  function storesSolutions(run) {
+    if (given(run.stored)) return !!run.stored;
+    return run.task !== "count";
+  }
+
+  const LIMIT_WORDS = { time: "the time limit", limit: "the node limit" };
+
+  // One sentence saying how a run ended (or where it is), never "done" for a part of an answer.
+  function outcomeText(run) {
+    const state = shownState(run);
+    const found = Number(run.found) || 0;
+    const secs = given(run.seconds) ? ` in ${fmtSeconds(Number(run.seconds))}` : "";
+    const score = given(run.score) ? (given(run.joins) ? `${run.score} / ${run.joins}` : String(run.score)) : null;
+    if (state === "queued") return "Waiting for a free core.";
+    if (state === "running") return "Running.";
+    if (state === "failed") return `Failed: ${run.error || "the run broke off"}.`;
+    if (state === "done") {
+      if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")}, the whole search.`;
+      if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} listed.`;
+      if (run.task === "maximise") return `Done${secs}: best score ${score ?? "–"}.`;
+      return found ? `Done${secs}: solved, the solution checked by the verifier.`
+                   : `Done${secs}: no solution exists.`;
+    }
+    const after = given(run.seconds) ? `after ${fmtSeconds(Number(run.seconds))}` : "";
+    const cause = LIMIT_WORDS[run.stop] || "a limit";
+    const what = state === "partial" ? `Partial (${[cause, after].filter(Boolean).join(", ")})`
+                                     : `Stopped${after ? ` (${after})` : ""}`;
+    if (run.task === "count") return `${what}: ${plural(found, "solution", "solutions")} counted so far, not the whole count.`;
+    if (run.task === "enumerate") return `${what}: ${plural(found, "solution", "solutions")} found so far, not all of them.`;
+    if (run.task === "maximise") return score ? `${what}: the best board so far scores ${score}.` : `${what}: no board yet.`;
+    if (found) return `${what}, with a solution.`;
+    if (state === "partial" && run.stop === "time" && given(run.time_limit)) {
+      return `No answer in ${fmtLimit(Number(run.time_limit))}: the time limit ended the search.`;
+    }
+    if (state === "partial" && run.stop === "limit") return "No answer within the node limit.";
+    return `${what}: no answer.`;
   }
 
   // ---- puzzles: the list and their details, fetched once ---------------------------------------
 
   const puzzles = new Map();   // name -> {name, title, family}
+  const mine = new Map();      // the user's own puzzles (painted, uploaded, generated): name -> same
   const details = new Map();   // name -> promise of the full record
   const cards = new Map();     // name -> promise of the record without its facts (a card's picture)
+
+  function titleOf(name, fallback) {
+    const p = puzzles.get(name);
+    return (fallback || (p && p.title) || name || "");
+  }
 
   function puzzleDetails(name) {
     if (!details.has(name)) {
@@ -122,44 +187,57 @@
   }
 
   function remember(record) {
-    puzzles.set(record.name, { name: record.name, title: record.title, family: record.family });
+    const p = { name: record.name, title: record.title, family: record.family };
+    const isNew = !puzzles.has(record.name);
+    puzzles.set(record.name, p);
     details.set(record.name, Promise.resolve(record));
-    fillPuzzleSelect();
+    if (record.name.startsWith("i-") && !mine.has(record.name)) {
+      mine.set(record.name, p);
+      buildGallery($("my-gallery"), [...mine.values()].reverse());
+      $("mine").hidden = false;
+    }
+    if (isNew) fillPuzzleSelect();
   }
 
   async function loadPuzzles() {
-    const list = await api("api/puzzles");
+    const [list, own] = await Promise.all([
+      api("api/puzzles"),
+      api("api/instances").catch(() => []),    // the user's own puzzles, newest first
+    ]);
     for (const p of list) puzzles.set(p.name, p);
-    buildGallery(list);
+    for (const p of own) { puzzles.set(p.name, p); mine.set(p.name, p); }
+    buildGallery($("gallery"), list);
+    buildGallery($("my-gallery"), own);
+    $("mine").hidden = own.length === 0;
     fillPuzzleSelect();
   }
 
-  // ---- 1. Pose: the gallery ---------------------------------------------------------------------
+  // ---- 1. Pose: the galleries -------------------------------------------------------------------
 
-  function buildGallery(list) {
-    const gallery = $("gallery");
+  // Pictures are fetched as their cards scroll into view, two at a time (over both galleries).
+  const drawQueue = [];
+  let drawing = 0;
+  function pumpCards() {
+    while (drawing < 2 && drawQueue.length) {
+      const card = drawQueue.shift();
+      drawing += 1;
+      cardRecord(card.dataset.name)
+        .then((d) => { card.querySelector(".picture").innerHTML = d.svg; card.classList.add("drawn"); })
+        .catch((e) => { card.querySelector(".picture").textContent = e.message; })
+        .finally(() => { drawing -= 1; pumpCards(); });
+    }
+  }
+  const cardSeen = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      cardSeen.unobserve(entry.target);
+      drawQueue.push(entry.target);
+    }
+    pumpCards();
+  }, { rootMargin: "200px" });
+
+  function buildGallery(gallery, list) {
     gallery.textContent = "";
-    // Pictures are fetched as their cards scroll into view, two at a time.
-    const queue = [];
-    let busy = 0;
-    const pump = () => {
-      while (busy < 2 && queue.length) {
-        const card = queue.shift();
-        busy += 1;
-        cardRecord(card.dataset.name)
-          .then((d) => { card.querySelector(".picture").innerHTML = d.svg; card.classList.add("drawn"); })
-          .catch((e) => { card.querySelector(".picture").textContent = e.message; })
-          .finally(() => { busy -= 1; pump(); });
-      }
-    };
-    const seen = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        seen.unobserve(entry.target);
-        queue.push(entry.target);
-      }
-      pump();
-    }, { rootMargin: "200px" });
     for (const p of list) {
       const card = el("a", { className: "card", href: `#see/${enc(p.name)}` },
         el("div", { className: "picture" }),
@@ -168,7 +246,7 @@
         el("span", { className: "tag", textContent: p.family }));
       card.dataset.name = p.name;
       gallery.append(card);
-      seen.observe(card);
+      cardSeen.observe(card);
     }
   }
 
@@ -402,6 +480,34 @@
   // ---- 2. See -------------------------------------------------------------------------------------
 
   let tomlUrl = null;
+  // An instance's answer (IQ-Link's `answer`, a generator's `planted` board) is not shown: See
+  // poses the puzzle. The downloaded file is the file, whole.
+  const ANSWER_LINE = /^\s*(answer|planted)\s*=.*$/gm;
+
+  const CAPTIONS = {
+    polyform: "The puzzle before any search: the board, and below it every piece to place. Not a solution.",
+    edgematch: "The puzzle before any search: the board with its fixed tiles, and every tile to place. Not a solution.",
+    iqlink: "The puzzle before any search: the board with its pre-placed pieces, and the pieces to place. Not a solution.",
+  };
+
+  // Facts as the server gives them: {key: value}, [[label, value]] or [{label, value}].
+  function factRows(facts) {
+    if (!facts) return [];
+    if (Array.isArray(facts)) {
+      return facts.map((f) => (Array.isArray(f) ? f : [f.label || f.name || f.key, f.value]));
+    }
+    return Object.entries(facts);
+  }
+
+  function fillFacts(table, facts) {
+    table.textContent = "";
+    for (const [k, v] of factRows(facts)) {
+      if (!given(v) || v === "") continue;
+      const value = typeof v === "object" ? JSON.stringify(v) : (typeof v === "number" ? fmtNumber(v) : String(v));
+      table.append(el("tr", {}, el("th", { textContent: String(k).replace(/_/g, " ") }), el("td", { textContent: value })));
+    }
+    return table.rows.length;
+  }
 
   async function showPuzzle(name) {
     $("see-empty").hidden = !!name;
@@ -425,15 +531,18 @@
     $("see-name").textContent = d.name;
     $("see-family").textContent = d.family;
     $("see-svg").innerHTML = d.svg;
+    $("see-caption").textContent = CAPTIONS[d.family] || CAPTIONS.polyform;
     $("see-obstruction").hidden = !d.obstruction;
     $("see-obstruction").textContent = d.obstruction ? `Settled before any search: ${d.obstruction}` : "";
-    const table = $("see-info");
-    table.textContent = "";
-    for (const [k, v] of Object.entries(d.info || {})) {
-      const value = v !== null && typeof v === "object" ? JSON.stringify(v) : String(v);
-      table.append(el("tr", {}, el("th", { textContent: k }), el("td", { textContent: value })));
-    }
-    $("see-toml").textContent = d.toml;
+    // What a puzzle person asks (known counts and their source, cells, pieces) apart from the
+    // model's sizes; a server without `facts` gives its one table, the model's.
+    const facts = given(d.facts) ? d.facts : null;
+    const model = given(d.model) ? d.model : d.info;
+    fillFacts($("see-facts"), facts);
+    fillFacts($("see-model"), model);
+    $("see-facts").hidden = !$("see-facts").rows.length;
+    $("see-pending").textContent = d.pending ? "Still measuring the model: the rest follows in a moment." : "";
+    $("see-toml").textContent = d.toml.replace(ANSWER_LINE, (line) => `${line.split("=")[0].trim()} = … (not shown here; it is in the downloaded file)`);
     if (tomlUrl) URL.revokeObjectURL(tomlUrl);
     tomlUrl = URL.createObjectURL(new Blob([d.toml], { type: "application/toml" }));
     $("toml-download").href = tomlUrl;
@@ -449,9 +558,71 @@
     $("see-watch").onclick = () => { location.hash = `#watch/${enc(d.name)}`; };
   }
 
-  // ---- 3. Watch -----------------------------------------------------------------------------------
+  // ---- 3. Watch: the task and engine menus, from the server's engine table ------------------------
 
-  const live = { id: null, source: null, run: null, scores: [], seconds: 0, state: null };
+  let META = { tasks: [], engines: {} };
+  const TASK_WORDS = {
+    solve: "solve: find a solution",
+    count: "count every solution",
+    enumerate: "enumerate: list every solution",
+    maximise: "maximise matching edges",
+  };
+  const TASK_HINTS = {
+    solve: "Finds one solution and shows it, or proves there is none.",
+    count: "Counts every solution; the bar is the engine's estimate of the search done. Shows the latest solution found as it goes.",
+    enumerate: "Finds and keeps every solution, to browse a page at a time.",
+    maximise: "Edge matching: the board with the most matching edges in the time given.",
+  };
+
+  // Until every server has GET /api/meta: the engines of the server before it.
+  const OLD_META = {
+    tasks: ["solve", "count", "enumerate", "maximise"],
+    engines: {
+      solve: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"], ["race", "race"], ["cpsat", "cpsat"]],
+      count: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
+      enumerate: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
+      maximise: [["auto", "auto"], ["backtrack", "backtrack"], ["lns", "lns"], ["rc2", "rc2"], ["cpsat", "cpsat"]],
+    },
+  };
+  for (const t of Object.keys(OLD_META.engines)) OLD_META.engines[t] = OLD_META.engines[t].map(([name, label]) => ({ name, label }));
+
+  async function loadMeta() {
+    try { META = await api("api/meta"); } catch (e) { if (e.status === 404) META = OLD_META; else throw e; }
+    const select = $("task");
+    select.textContent = "";
+    for (const task of META.tasks) select.append(el("option", { value: task, textContent: TASK_WORDS[task] || task }));
+    updateTaskMenu();
+  }
+
+  function fillEngines() {
+    const select = $("engine");
+    const keep = select.value;
+    select.textContent = "";
+    for (const e of META.engines[$("task").value] || []) {
+      select.append(el("option", { value: e.name, textContent: e.label || e.name }));
+    }
+    if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+  }
+
+  // Maximise is for edge matching only; the count's symmetry for count and enumerate only.
+  function updateTaskMenu() {
+    const p = puzzles.get($("watch-puzzle").value);
+    const task = $("task");
+    for (const option of task.options) {
+      option.disabled = option.value === "maximise" && !!p && p.family !== "edgematch";
+    }
+    if (task.selectedOptions[0] && task.selectedOptions[0].disabled) task.value = META.tasks[0];
+    $("symmetry-label").hidden = !(task.value === "count" || task.value === "enumerate");
+    $("task-hint").textContent = TASK_HINTS[task.value] || "";
+    fillEngines();
+  }
+
+  // ---- 3. Watch: starting a run -------------------------------------------------------------------
+
+  const live = {
+    id: null, source: null, run: null, scores: [], seconds: 0, state: null,
+    clock: { seconds: 0, at: 0, running: false }, solution: false,
+  };
 
   function fillPuzzleSelect() {
     const select = $("watch-puzzle");
@@ -462,7 +633,7 @@
       select.append(el("option", { value: p.name, textContent: label }));
     }
     if (keep && puzzles.has(keep)) select.value = keep;
-    updateTaskButtons();
+    updateTaskMenu();
   }
 
   async function choosePuzzle(name) {
@@ -470,18 +641,13 @@
       try { remember(await puzzleDetails(name)); } catch (e) { $("run-error").textContent = e.message; return; }
     }
     $("watch-puzzle").value = name;
-    updateTaskButtons();
+    updateTaskMenu();
   }
 
-  // Maximise is for edge matching only.
-  function updateTaskButtons() {
-    const p = puzzles.get($("watch-puzzle").value);
-    $("run-maximise").disabled = !p || p.family !== "edgematch";
-  }
-
-  async function startRun(task) {
-    const box = $("view-watch").querySelector(".panel"), fallback = $("run-error");
+  async function startRun() {
+    const box = $("start-panel"), fallback = $("run-error");
     clearErrors(box, fallback);
+    const task = $("task").value;
     const limit = $("time-limit").value.trim();
     const symmetry = $("symmetry").value;
     const body = {
@@ -501,9 +667,12 @@
     }
   }
 
+  // ---- 3. Watch: following one run ----------------------------------------------------------------
+
   function resetLive(id) {
     if (live.source) live.source.close();
-    Object.assign(live, { id, source: null, run: null, scores: [], seconds: 0, state: null });
+    Object.assign(live, { id, source: null, run: null, scores: [], seconds: 0, state: null, solution: false });
+    live.clock = { seconds: 0, at: 0, running: false };
     $("live").hidden = !id;
     $("live-id").textContent = id || "";
     $("live-task").textContent = "";
@@ -511,16 +680,44 @@
     $("found").textContent = "0";
     $("rate").textContent = "–";
     $("eta").textContent = "–";
-    $("elapsed").textContent = "0 s";
+    $("elapsed").textContent = fmtSeconds(0);
     $("score").textContent = "–";
     $("live-error").textContent = "";
     $("live-note").textContent = "";
+    $("run-outcome").textContent = "";
     $("progress").value = 0;
+    $("progress-text").textContent = "";
+    $("time-bar").value = 0;
+    $("time-bar-text").textContent = "";
+    for (const box of ["partial-box", "solution-box", "maximise-box", "search-bar", "time-bar-box", "live-links"]) $(box).hidden = true;
+    $("partial-board").textContent = "";
+    $("partial-board").dataset.snapshots = "0";
+    $("solution-board").textContent = "";
     $("best-board").textContent = "";
     $("best-json").removeAttribute("href");
     $("best-svg-link").removeAttribute("href");
     $("stop").disabled = true;
     drawPlot();
+  }
+
+  // The panels a task has: the count's figures and estimate for count and enumerate, the best
+  // board and score plot for maximise, the time-limit bar where there is a limit.
+  function taskPanels(run) {
+    const maximise = run.task === "maximise";
+    const counting = run.task === "count" || run.task === "enumerate";
+    $("maximise-box").hidden = !maximise;
+    $("score-box").hidden = !maximise;
+    for (const box of ["found-box", "rate-box", "eta-box", "search-bar"]) $(box).hidden = !counting;
+    $("found-label").textContent = run.task === "count" ? "counted" : "found";
+    $("time-bar-box").hidden = !given(run.time_limit);
+    $("live-links").hidden = !storesSolutions(run);
+    $("live-browse").textContent = maximise ? "the best board kept…" : (run.task === "solve" ? "the solution kept…" : "all its solutions…");
+  }
+
+  function runHeading(run) {
+    $("live-task").textContent = run.task;
+    const title = run.title || titleOf(run.puzzle);
+    $("live-puzzle").textContent = title && title !== run.puzzle ? `“${title}” (${run.puzzle})` : run.puzzle;
   }
 
   async function followRun(id) {
@@ -535,22 +732,17 @@
     }
     if (live.id !== id) return;
     live.run = run;
-    $("live-task").textContent = run.task;
-    $("live-puzzle").textContent = `on ${run.puzzle}`;
+    runHeading(run);
     $("live-browse").href = `#browse/${enc(id)}`;
-    if (puzzles.has(run.puzzle)) $("watch-puzzle").value = run.puzzle;
-    updateTaskButtons();
-    const maximise = run.task === "maximise";
-    $("maximise-box").hidden = !maximise;
-    $("score-box").hidden = !maximise;
-    for (const id of ["found-box", "rate-box", "eta-box"]) $(id).hidden = maximise;
+    if (puzzles.has(run.puzzle)) { $("watch-puzzle").value = run.puzzle; updateTaskMenu(); }
+    taskPanels(run);
     $("live-note").textContent = run.note || "";
-    setState(run.state);
     $("found").textContent = fmtNumber(run.found);
-    if (run.seconds !== null && run.seconds !== undefined) { live.seconds = run.seconds; $("elapsed").textContent = fmtSeconds(run.seconds); }
+    if (given(run.seconds)) tick(Number(run.seconds));
+    setState(run);
     if (run.error) $("live-error").textContent = run.error;
-    if (maximise) {
-      if (run.score !== null && run.score !== undefined) showScore(run.score, run.joins);
+    if (run.task === "maximise") {
+      if (given(run.score)) showScore(run.score, run.joins);
       if (run.best_svg) $("best-board").innerHTML = run.best_svg;
       try {
         const points = await api(`api/runs/${enc(id)}/scores`);
@@ -559,6 +751,10 @@
       } catch (e) { /* the plot starts empty */ }
       drawPlot();
       updateBestLinks();
+    }
+    if (FINAL.has(shownState(run))) {
+      endRun(run);
+      return;
     }
     // The stream starts with the current state, so a late start misses nothing.
     const source = new EventSource(withToken(`api/runs/${enc(id)}/events`));
@@ -575,31 +771,71 @@
     };
   }
 
-  function setState(state) {
+  function setState(run) {
+    const state = shownState(run);
     live.state = state;
     const node = $("run-state");
-    node.textContent = state || "";
+    node.textContent = state;
     node.className = `state state-${state}`;
+    $("run-outcome").textContent = outcomeText(run);
+    $("run-outcome").className = `outcome state-${state}`;
     $("stop").disabled = !(state === "running" || state === "queued");
-    $("progress").hidden = FINAL.has(state) && !$("progress").value;
+    $("stop").hidden = FINAL.has(state);
+    live.clock.running = state === "running";
+    if (state === "running" && !live.clock.at) tick(live.clock.seconds);
   }
+
+  // ---- the clock: the run's own seconds at each progress tick, and the wall clock between ticks
+
+  function tick(seconds) {
+    live.clock.seconds = Math.max(0, seconds);
+    live.clock.at = performance.now();
+    showClock();
+  }
+
+  function clockSeconds() {
+    const c = live.clock;
+    return c.running && c.at ? c.seconds + (performance.now() - c.at) / 1000 : c.seconds;
+  }
+
+  function showClock() {
+    if (!live.id) return;
+    const s = clockSeconds();
+    $("elapsed").textContent = fmtSeconds(s);
+    const limit = live.run && given(live.run.time_limit) ? Number(live.run.time_limit) : null;
+    if (limit) {
+      const share = Math.min(1, s / limit);
+      if (live.clock.running || !FINAL.has(live.state) || live.state !== "done") $("time-bar").value = share;
+      $("time-bar-text").textContent = `${fmtSeconds(Math.min(s, limit))} of ${fmtLimit(limit)}`;
+    }
+  }
+
+  setInterval(() => { if (live.clock.running) showClock(); }, 100);
 
   function showScore(score, joins) {
     $("score").textContent = joins ? `${score} / ${joins}` : String(score);
   }
 
+  function showFraction(fraction) {
+    $("progress").value = fraction;
+    const pct = fraction * 100;
+    $("progress-text").textContent = pct < 1 ? `${pct.toFixed(1)} %` : `${Math.floor(pct)} %`;
+  }
+
   function onEvent(ev) {
     if (ev.type === "progress") {
-      if (live.state !== "running" && !FINAL.has(live.state)) setState("running");
-      $("found").textContent = fmtNumber(ev.found);
-      $("rate").textContent = ev.rate === null || ev.rate === undefined ? "–" : `${fmtNumber(Math.round(ev.rate))} /s`;
+      if (live.state !== "running" && !FINAL.has(live.state)) setState(Object.assign(live.run || {}, { state: "running" }));
+      if (given(ev.found)) $("found").textContent = fmtNumber(ev.found);
+      $("rate").textContent = given(ev.rate) ? `${fmtNumber(Math.round(ev.rate))} /s` : "–";
       $("eta").textContent = fmtSeconds(ev.eta);
-      if (ev.seconds !== undefined && ev.seconds !== null) {
-        live.seconds = ev.seconds;
-        $("elapsed").textContent = fmtSeconds(ev.seconds);
-      }
-      if (ev.fraction !== null && ev.fraction !== undefined) $("progress").value = ev.fraction;
+      if (given(ev.seconds)) tick(Number(ev.seconds));
+      if (given(ev.fraction)) showFraction(Math.min(0.999, Number(ev.fraction)));   // full only when finished
+      if (given(ev.limit_fraction)) $("time-bar").value = Math.min(1, Number(ev.limit_fraction));
       if (live.scores.length) drawPlot();
+    } else if (ev.type === "solution") {
+      showSolution(ev.svg, ev.index);
+    } else if (ev.type === "partial") {
+      showPartial(ev.svg);
     } else if (ev.type === "improve") {
       showScore(ev.score, ev.joins);
       addScore(ev.seconds, ev.score);
@@ -608,15 +844,50 @@
       $("best-board").innerHTML = ev.svg;
       updateBestLinks();
     } else if (ev.type === "end") {
-      setState(ev.state);
-      if (ev.found !== undefined && ev.found !== null) $("found").textContent = fmtNumber(ev.found);
-      if (ev.score !== undefined && ev.score !== null) showScore(ev.score, live.run && live.run.joins);
-      if (ev.state === "done") $("progress").value = 1;
-      $("eta").textContent = "–";
+      const run = Object.assign(live.run || {}, ev);
       if (live.source) live.source.close();
+      endRun(run);
       refreshRuns();
       finishRun(live.id);
     }
+  }
+
+  // The engine's board as it works, a few snapshots a second.
+  function showPartial(svg) {
+    const board = $("partial-board");
+    board.innerHTML = svg;
+    board.dataset.snapshots = String(Number(board.dataset.snapshots || 0) + 1);
+    $("partial-caption").textContent = "The search at work: the board as the engine has it now";
+    $("partial-box").hidden = false;
+  }
+
+  function showSolution(svg, index) {
+    const task = live.run ? live.run.task : "";
+    $("solution-board").innerHTML = svg;
+    $("solution-board").dataset.index = given(index) ? String(index) : "";
+    $("solution-caption").textContent = task === "solve" ? "The solution, checked by the verifier"
+      : `The latest solution found${given(index) ? ` (no. ${fmtNumber(Number(index) + 1)})` : ""}`;
+    $("solution-box").hidden = false;
+    live.solution = true;
+  }
+
+  // The end, from the end event or the run's record: the state in words, the clock stopped at
+  // the run's own time, the bar full only when the search finished.
+  function endRun(run) {
+    live.run = run;
+    live.clock.running = false;
+    if (given(run.seconds)) tick(Number(run.seconds));
+    setState(run);
+    if (given(run.found)) $("found").textContent = fmtNumber(run.found);
+    if (given(run.score)) showScore(run.score, run.joins || (live.run && live.run.joins));
+    if (shownState(run) === "done") {
+      showFraction(1);
+      $("progress-text").textContent = "finished";
+    }
+    $("eta").textContent = "–";
+    showClock();
+    if (run.error) $("live-error").textContent = run.error;
+    showFinalSolution(run);
   }
 
   // After the end: the final figures and the error, if any, from the run's record.
@@ -625,16 +896,42 @@
       const run = await api(`api/runs/${enc(id)}`);
       if (live.id !== id) return;
       live.run = run;
+      runHeading(run);
+      taskPanels(run);
       $("found").textContent = fmtNumber(run.found);
-      if (run.seconds !== null && run.seconds !== undefined) $("elapsed").textContent = fmtSeconds(run.seconds);
+      if (given(run.seconds)) tick(Number(run.seconds));
+      setState(run);
       if (run.error) $("live-error").textContent = run.error;
       $("live-note").textContent = run.note || "";
       if (run.task === "maximise") {
-        if (run.score !== null && run.score !== undefined) showScore(run.score, run.joins);
+        if (given(run.score)) showScore(run.score, run.joins);
         if (run.best_svg) $("best-board").innerHTML = run.best_svg;
         updateBestLinks();
       }
+      showFinalSolution(run);
     } catch (e) { /* keep what the stream said */ }
+  }
+
+  // A solve's solution, an enumeration's last one, from the store; the partial board, stale now,
+  // stays only where no solution replaces it.
+  async function showFinalSolution(run) {
+    const id = live.id;
+    const wanted = (run.task === "solve" || run.task === "enumerate") && storesSolutions(run) && Number(run.found) > 0;
+    if (wanted) {
+      try {
+        let page = await api(`api/runs/${enc(id)}/solutions?offset=0&limit=1`);
+        if (page.total > 1 && live.id === id) page = await api(`api/runs/${enc(id)}/solutions?offset=${page.total - 1}&limit=1`);
+        if (live.id !== id || !page.items.length) return;
+        const item = page.items[0];
+        showSolution(item.svg, item.index);
+        if (run.task === "enumerate") {
+          $("solution-caption").textContent = `Solution no. ${fmtNumber(item.index + 1)} of ${fmtNumber(page.total)}, the last found`;
+        }
+      } catch (e) { /* none stored */ }
+    }
+    if (live.id !== id) return;
+    if (live.solution) $("partial-box").hidden = true;
+    else if (!$("partial-box").hidden) $("partial-caption").textContent = "Where the search was when it ended";
   }
 
   // The best board's downloads: the run's latest stored solution.
@@ -670,7 +967,7 @@
       svg.append(t);
       return;
     }
-    const tMax = Math.max(live.seconds, pts[pts.length - 1][0], 1e-3);
+    const tMax = Math.max(live.seconds, clockSeconds(), pts[pts.length - 1][0], 1e-3);
     const sMin = Math.min(...pts.map((p) => p[1])), sMax = Math.max(...pts.map((p) => p[1]));
     const lo = Math.max(0, sMin - 1), hi = sMax + 1;
     const X = (t) => L + (t / tMax) * (W - L - R);
@@ -710,6 +1007,13 @@
 
   let runsTimer = null;
 
+  function puzzleCell(run) {
+    const title = run.title || titleOf(run.puzzle);
+    const td = el("td", { className: "puzzle" }, el("span", { className: "run-title", textContent: title || run.puzzle }));
+    if (title && title !== run.puzzle) td.append(el("span", { className: "run-name mono", textContent: run.puzzle }));
+    return td;
+  }
+
   async function refreshRuns() {
     clearTimeout(runsTimer);
     let runs = [];
@@ -722,20 +1026,22 @@
     const body = $("runs").querySelector("tbody");
     body.textContent = "";
     for (const run of runs) {
-      const row = el("tr", { id: `run-${run.id}`, className: `state-${run.state}` });
-      row.dataset.state = run.state;
-      const cells = [run.id, run.puzzle, run.task, run.engine, run.state, fmtNumber(run.found),
-                     run.score === null || run.score === undefined ? "" : String(run.score),
-                     run.seconds === null || run.seconds === undefined ? "" : Number(run.seconds).toFixed(1)];
+      const state = shownState(run);
+      const row = el("tr", { id: `run-${run.id}` });
+      row.dataset.state = state;
+      row.append(el("td", { className: "id mono", textContent: run.id }), puzzleCell(run));
+      const cells = [run.task, run.engine, state, fmtNumber(run.found),
+                     given(run.score) ? String(run.score) : "",
+                     given(run.seconds) ? Number(run.seconds).toFixed(1) : ""];
       cells.forEach((text, i) => {
         const td = el("td", { textContent: text });
-        td.className = ["id mono", "puzzle", "task", "engine", "state", "found", "score", "seconds"][i];
+        td.className = ["task", "engine", `state state-${state}`, "found", "score", "seconds"][i];
+        if (i === 2) td.title = outcomeText(run);
         row.append(td);
       });
-      const actions = el("td", { className: "actions" },
-        el("a", { href: `#run/${enc(run.id)}`, textContent: "watch" }), " ",
-        el("a", { href: `#browse/${enc(run.id)}`, textContent: "solutions" }));
-      if (!FINAL.has(run.state)) {
+      const actions = el("td", { className: "actions" }, el("a", { href: `#run/${enc(run.id)}`, textContent: "watch" }));
+      if (storesSolutions(run)) actions.append(" ", el("a", { href: `#browse/${enc(run.id)}`, textContent: "solutions", className: "solutions-link" }));
+      if (!FINAL.has(state)) {
         const stop = el("button", { type: "button", textContent: "stop" });
         stop.addEventListener("click", () => stopRun(run.id));
         actions.append(" ", stop);
@@ -744,58 +1050,85 @@
       if (run.id === live.id) row.classList.add("current");
       body.append(row);
     }
-    const active = runs.some((r) => !FINAL.has(r.state));
+    const active = runs.some((r) => !FINAL.has(shownState(r)));
     runsTimer = setTimeout(refreshRuns, active ? 1000 : 5000);
   }
 
   function setupWatch() {
-    for (const task of ["solve", "count", "enumerate", "maximise"]) {
-      $(`run-${task}`).addEventListener("click", () => startRun(task));
-    }
+    $("run-start").addEventListener("click", startRun);
+    $("task").addEventListener("change", updateTaskMenu);
     $("stop").addEventListener("click", () => { if (live.id) stopRun(live.id); });
-    $("watch-puzzle").addEventListener("change", updateTaskButtons);
+    $("watch-puzzle").addEventListener("change", updateTaskMenu);
   }
 
-  // ---- 4. Browse ----------------------------------------------------------------------------------
+  // ---- 4. Browse: a page of solutions; a run still going is followed to its end --------------------
+
+  const browse = { id: null, offset: 0, total: -1, timer: null };
 
   async function showSolutions(id, offset) {
+    clearTimeout(browse.timer);
     $("browse-empty").hidden = !!id;
     $("browse-body").hidden = !id;
     if (!id) return;
+    const again = browse.id === id && browse.offset === offset;
+    if (!again) Object.assign(browse, { id, offset, total: -1 });
     $("browse-id").textContent = id;
     $("jsonl").href = withToken(`api/runs/${enc(id)}/solutions.jsonl`);
     $("jsonl").download = `${id}.jsonl`;
     const gallery = $("solutions");
     try {
       const run = await api(`api/runs/${enc(id)}`);
-      $("browse-puzzle").textContent = `(${run.task} ${run.puzzle}, ${run.state})`;
-      const page = await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`);
-      gallery.textContent = "";
-      for (const item of page.items) {
-        const base = `api/runs/${enc(id)}/solutions/${item.index}`;
-        const svgLink = el("a", { href: withToken(`${base}.svg`), textContent: "SVG" });
-        svgLink.setAttribute("download", `${id}-${item.index}.svg`);
-        const jsonLink = el("a", { href: withToken(`${base}.json`), textContent: "JSON" });
-        jsonLink.setAttribute("download", `${id}-${item.index}.json`);
-        const card = el("div", { className: "card solution" },
-          el("div", { className: "picture" }),
-          el("div", { className: "card-title", textContent: `#${item.index}` }),
-          el("div", { className: "links" }, svgLink, " ", jsonLink));
-        card.querySelector(".picture").innerHTML = item.svg;
-        card.dataset.index = item.index;
-        gallery.append(card);
+      const state = shownState(run);
+      $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${run.puzzle})`;
+      $("browse-state").textContent = outcomeText(run);
+      $("browse-state").className = `outcome state-${state}`;
+      $("browse-state").dataset.state = state;
+      const stored = storesSolutions(run);
+      for (const node of [$("jsonl").parentNode, $("page-prev").parentNode]) node.hidden = !stored;
+      if (!stored) {
+        gallery.textContent = "";
+        $("page-info").textContent = "";
+        gallery.append(el("p", { className: "note", textContent: "This run keeps no solutions: a count keeps only its number (and shows the latest solution while it runs)." }));
+      } else {
+        const page = await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`);
+        if (page.total !== browse.total || page.items.length !== gallery.children.length) drawSolutions(id, page);
+        browse.total = page.total;
+        const last = Math.min(offset + page.items.length, page.total);
+        $("page-info").textContent = page.total
+          ? `${fmtNumber(offset + 1)}–${fmtNumber(last)} of ${fmtNumber(page.total)}${FINAL.has(state) ? "" : " so far"}`
+          : (FINAL.has(state) ? "no solutions stored" : "none yet");
+        $("page-prev").disabled = offset <= 0;
+        $("page-next").disabled = offset + PAGE >= page.total;
+        $("page-prev").onclick = () => { location.hash = `#browse/${enc(id)}/${Math.max(0, offset - PAGE)}`; };
+        $("page-next").onclick = () => { location.hash = `#browse/${enc(id)}/${offset + PAGE}`; };
       }
-      const last = Math.min(offset + page.items.length, page.total);
-      $("page-info").textContent = page.total
-        ? `${fmtNumber(offset + 1)}–${fmtNumber(last)} of ${fmtNumber(page.total)}`
-        : "no solutions stored";
-      $("page-prev").disabled = offset <= 0;
-      $("page-next").disabled = offset + PAGE >= page.total;
-      $("page-prev").onclick = () => { location.hash = `#browse/${enc(id)}/${Math.max(0, offset - PAGE)}`; };
-      $("page-next").onclick = () => { location.hash = `#browse/${enc(id)}/${offset + PAGE}`; };
+      if (!FINAL.has(state)) {
+        browse.timer = setTimeout(() => {
+          if (browse.id === id && !$("view-browse").hidden) showSolutions(id, browse.offset);
+        }, 1000);
+      }
     } catch (e) {
       gallery.textContent = "";
       $("page-info").textContent = e.message;
+    }
+  }
+
+  function drawSolutions(id, page) {
+    const gallery = $("solutions");
+    gallery.textContent = "";
+    for (const item of page.items) {
+      const base = `api/runs/${enc(id)}/solutions/${item.index}`;
+      const svgLink = el("a", { href: withToken(`${base}.svg`), textContent: "SVG" });
+      svgLink.setAttribute("download", `${id}-${item.index}.svg`);
+      const jsonLink = el("a", { href: withToken(`${base}.json`), textContent: "JSON" });
+      jsonLink.setAttribute("download", `${id}-${item.index}.json`);
+      const card = el("div", { className: "card solution" },
+        el("div", { className: "picture" }),
+        el("div", { className: "card-title", textContent: `no. ${fmtNumber(item.index + 1)}` }),
+        el("div", { className: "links" }, svgLink, " ", jsonLink));
+      card.querySelector(".picture").innerHTML = item.svg;
+      card.dataset.index = item.index;
+      gallery.append(card);
     }
   }
 
@@ -843,7 +1176,7 @@
     setupWatch();
     resetLive(null);
     try {
-      await loadPuzzles();
+      await Promise.all([loadMeta(), loadPuzzles()]);
     } catch (e) {
       netError(e.message);
     }

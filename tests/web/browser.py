@@ -1,0 +1,221 @@
+"""What the browser tests share: `satiling serve` as a real process, Debian's chromium driven by
+Selenium, and the page's own ways (open a view, start a run, wait for its end).
+
+Each test module makes one server and one browser (module fixtures built from these), so the
+suite pays for a chromium start once a module. With ``SATILING_SCREENSHOTS=DIR`` set, the tests
+save what they show as PNG files in DIR (``docs/web`` renews the README's pictures).
+"""
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+DRIVER = Path("/usr/bin/chromedriver")
+ROOT = Path(__file__).resolve().parents[2]
+#: the widths the page is checked and pictured at: a laptop's and a phone's
+WIDE, PHONE = 1366, 390
+#: how a run may end, as the page words it
+ENDS = ("done", "partial", "stopped", "failed")
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+if not (CHROMIUM.exists() and DRIVER.exists()):
+    pytest.skip("chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+
+class Server:
+    """`satiling serve` as a real process on a free port; `stop` ends it as Ctrl-C does."""
+
+    def __init__(self, store: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "satiling.cli", "serve", "--port", str(port), "--store", str(store)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=store.parent)
+        self.url = self._address()
+
+    def _address(self) -> str:
+        """The address the server prints on stdout, once it answers."""
+        found: list[str] = []
+        reader = threading.Thread(target=lambda: found.append(self.proc.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(30)
+        line = found[0] if found else ""
+        match = re.search(r"serving on (http://\S+)", line)
+        if not match:
+            self.stop()
+            pytest.fail(f"satiling serve printed {line!r}; stderr: {self.proc.stderr.read()[-2000:]}")
+        url = match.group(1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url + "api/puzzles", timeout=5):
+                    return url
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.url.rstrip("/") + "/" + path.lstrip("/"), timeout=30) as resp:
+            return resp.read()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+def chromium(profile: Path, width: int = WIDE) -> webdriver.Chrome:
+    """A headless chromium ``width`` CSS pixels wide (a phone's width as a phone shows it: the
+    window cannot be narrower than 500 px, so the device's metrics are set instead)."""
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--no-first-run", "--disable-sync", "--hide-scrollbars",
+                f"--window-size={max(width, 500)},900", f"--user-data-dir={profile}"):
+        options.add_argument(arg)
+    try:
+        driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    except WebDriverException as e:
+        pytest.skip(f"chromium does not start here: {e.msg}")
+    if width < 500:
+        phone(driver, width, 844)
+    return driver
+
+
+def phone(driver: webdriver.Chrome, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+
+
+def wait_for(what: Callable[[], object], seconds: float, message: str | Callable[[], str]) -> object:
+    """What ``what`` returns once it is true; a failure saying ``message`` (read then) after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            value = what()
+        except WebDriverException:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"after {seconds} s: {message() if callable(message) else message}")
+        time.sleep(0.05)
+
+
+def text(driver: webdriver.Chrome, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def shown(driver: webdriver.Chrome, element_id: str) -> bool:
+    """Whether the element takes room on the page (not hidden, nor inside something hidden)."""
+    return bool(driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return !!e && e.getClientRects().length > 0",
+        element_id))
+
+
+def open_page(driver: webdriver.Chrome, server: Server, route: str) -> None:
+    driver.get(server.url + route)
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ready"), 20, "the page never got ready")
+
+
+def screenshot(driver: webdriver.Chrome, name: str, whole: bool = True) -> None:
+    """The page as DIR/NAME.png when SATILING_SCREENSHOTS=DIR is set: the whole page (up to
+    2400 px), or with ``whole`` False the first screen, at the width the browser has."""
+    folder = os.environ.get("SATILING_SCREENSHOTS")
+    if not folder:
+        return
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    width = driver.execute_script("return window.innerWidth")
+    height = driver.execute_script("return document.documentElement.scrollHeight") if whole else 900
+    height = min(max(height, 700), 2400)
+    resize(driver, width, height)
+    driver.execute_script("window.scrollTo(0, 0)")
+    time.sleep(0.3)
+    driver.save_screenshot(str(out / f"{name}.png"))
+    resize(driver, width, 900 if width >= 500 else 844)
+
+
+def resize(driver: webdriver.Chrome, width: int, height: int) -> None:
+    if width < 500:
+        phone(driver, width, height)
+    else:
+        driver.set_window_size(width, height)
+        # the window's frame: make the page itself WIDTH wide
+        inner = driver.execute_script("return window.innerWidth")
+        if inner != width:
+            driver.set_window_size(2 * width - inner, height)
+
+
+def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, time_limit: str = "",
+              engine: str = "auto") -> str:
+    """Start TASK on PUZZLE from the Watch view; the run's id (the page follows it)."""
+    open_page(driver, server, f"#watch/{puzzle}")
+    wait_for(lambda: Select(driver.find_element(By.ID, "watch-puzzle")).first_selected_option
+             .get_attribute("value") == puzzle, 10, f"{puzzle} never selected")
+    Select(driver.find_element(By.ID, "task")).select_by_value(task)
+    Select(driver.find_element(By.ID, "engine")).select_by_value(engine)
+    limit = driver.find_element(By.ID, "time-limit")
+    limit.clear()
+    if time_limit:
+        limit.send_keys(time_limit)
+    before = driver.execute_script("return location.hash")
+    driver.find_element(By.ID, "run-start").click()
+    wait_for(lambda: driver.execute_script("return location.hash") != before
+             and driver.execute_script("return location.hash").startswith("#run/"), 10,
+             lambda: f"{task} {puzzle} did not start: {text(driver, 'run-error')!r}")
+    return driver.execute_script("return decodeURIComponent(location.hash.slice(5))")
+
+
+def run_state(driver: webdriver.Chrome) -> str:
+    return text(driver, "run-state")
+
+
+def wait_end(driver: webdriver.Chrome, seconds: float) -> str:
+    wait_for(lambda: run_state(driver) in ENDS, seconds,
+             lambda: f"the run did not end (state {run_state(driver)!r})")
+    return run_state(driver)
+
+
+def found(driver: webdriver.Chrome) -> int:
+    return int(text(driver, "found").replace(",", "") or 0)
+
+
+def elapsed(driver: webdriver.Chrome) -> float:
+    """The Watch view's clock in seconds ("2.4 s", "1 min 3 s")."""
+    words = text(driver, "elapsed")
+    minutes = re.search(r"(\d+) min", words)
+    seconds = re.search(r"([\d.]+) s", words)
+    return (int(minutes.group(1)) * 60 if minutes else 0) + (float(seconds.group(1)) if seconds else 0.0)
+
+
+def value(driver: webdriver.Chrome, element_id: str) -> float:
+    """A progress bar's value, 0 to 1."""
+    return float(driver.find_element(By.ID, element_id).get_attribute("value") or 0)
