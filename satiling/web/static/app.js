@@ -677,6 +677,8 @@
     $("live-id").textContent = id || "";
     $("live-task").textContent = "";
     $("live-puzzle").textContent = "";
+    $("run-state").textContent = "";
+    $("run-state").className = "state";
     $("found").textContent = "0";
     $("rate").textContent = "–";
     $("eta").textContent = "–";
@@ -787,8 +789,10 @@
 
   // ---- the clock: the run's own seconds at each progress tick, and the wall clock between ticks
 
+  // While the run goes the clock never goes back: a tick reports the run's time when the search
+  // sent it, a moment before the page reads it.
   function tick(seconds) {
-    live.clock.seconds = Math.max(0, seconds);
+    live.clock.seconds = Math.max(0, live.clock.running ? Math.max(seconds, clockSeconds()) : seconds);
     live.clock.at = performance.now();
     showClock();
   }
@@ -1078,19 +1082,20 @@
     const gallery = $("solutions");
     try {
       const run = await api(`api/runs/${enc(id)}`);
+      const stored = storesSolutions(run);
+      const page = stored ? await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`) : null;
+      if (browse.id !== id) return;
       const state = shownState(run);
       $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${run.puzzle})`;
       $("browse-state").textContent = outcomeText(run);
       $("browse-state").className = `outcome state-${state}`;
       $("browse-state").dataset.state = state;
-      const stored = storesSolutions(run);
       for (const node of [$("jsonl").parentNode, $("page-prev").parentNode]) node.hidden = !stored;
       if (!stored) {
         gallery.textContent = "";
         $("page-info").textContent = "";
         gallery.append(el("p", { className: "note", textContent: "This run keeps no solutions: a count keeps only its number (and shows the latest solution while it runs)." }));
       } else {
-        const page = await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`);
         if (page.total !== browse.total || page.items.length !== gallery.children.length) drawSolutions(id, page);
         browse.total = page.total;
         const last = Math.min(offset + page.items.length, page.total);
