@@ -540,7 +540,7 @@
     const model = given(d.model) ? d.model : d.info;
     fillFacts($("see-facts"), facts);
     fillFacts($("see-model"), model);
-    $("see-facts").hidden = !$("see-facts").rows.length;
+    $("see-facts").hidden = $("see-facts-head").hidden = !$("see-facts").rows.length;
     $("see-pending").textContent = d.pending ? "Still measuring the model: the rest follows in a moment." : "";
     $("see-toml").textContent = d.toml.replace(ANSWER_LINE, (line) => `${line.split("=")[0].trim()} = … (not shown here; it is in the downloaded file)`);
     if (tomlUrl) URL.revokeObjectURL(tomlUrl);
