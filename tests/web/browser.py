@@ -26,6 +26,8 @@ DRIVER = Path("/usr/bin/chromedriver")
 ROOT = Path(__file__).resolve().parents[2]
 #: the widths the page is checked and pictured at: a laptop's and a phone's
 WIDE, PHONE = 1366, 390
+#: where SATILING_SCREENSHOTS=DIR saves the pictures (read before a test moves to a folder of its own)
+SHOTS = Path(os.environ["SATILING_SCREENSHOTS"]).resolve() if os.environ.get("SATILING_SCREENSHOTS") else None
 #: how a run may end, as the page words it
 ENDS = ("done", "partial", "stopped", "failed")
 
@@ -145,22 +147,29 @@ def open_page(driver: webdriver.Chrome, server: Server, route: str) -> None:
     wait_for(lambda: driver.execute_script("return document.body.dataset.ready"), 20, "the page never got ready")
 
 
-def screenshot(driver: webdriver.Chrome, name: str, whole: bool = True) -> None:
-    """The page as DIR/NAME.png when SATILING_SCREENSHOTS=DIR is set: the whole page (up to
-    2400 px), or with ``whole`` False the first screen, at the width the browser has."""
-    folder = os.environ.get("SATILING_SCREENSHOTS")
-    if not folder:
+def screenshot(driver: webdriver.Chrome, name: str, whole: bool = True, at: str | None = None) -> None:
+    """The page as DIR/NAME.png when SATILING_SCREENSHOTS=DIR is set, at the width the browser
+    has: the whole page (up to 2400 px), or with ``whole`` False one screen, from the top or from
+    the element with id ``at``."""
+    if SHOTS is None:
         return
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     width = driver.execute_script("return window.innerWidth")
-    height = driver.execute_script("return document.documentElement.scrollHeight") if whole else 900
-    height = min(max(height, 700), 2400)
-    resize(driver, width, height)
-    driver.execute_script("window.scrollTo(0, 0)")
+    screen = 900 if width >= 500 else 844
+    height = min(max(driver.execute_script("return document.documentElement.scrollHeight"), screen), 2400)
+    resize(driver, width, height if whole else screen)
+    if at:
+        driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", at)
+    else:
+        driver.execute_script("window.scrollTo(0, 0)")
+    # the pictures now in view are drawn (the gallery draws a card as it comes into view)
+    wait_for(lambda: not driver.execute_script(
+        "return [...document.querySelectorAll('.card:not(.drawn)')].some(c => {"
+        " const r = c.getBoundingClientRect(); return c.closest('#gallery, #my-gallery')"
+        " && r.bottom > 0 && r.top < innerHeight && r.height > 0; })"), 30, "cards in view not drawn")
     time.sleep(0.3)
-    driver.save_screenshot(str(out / f"{name}.png"))
-    resize(driver, width, 900 if width >= 500 else 844)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+    resize(driver, width, screen)
 
 
 def resize(driver: webdriver.Chrome, width: int, height: int) -> None:

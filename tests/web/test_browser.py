@@ -19,7 +19,7 @@ from typing import Iterator
 
 import pytest
 
-from .browser import (Server, chromium, found, open_page, run_state, screenshot, start_run, text,
+from .browser import (SHOTS, Server, chromium, found, open_page, run_state, screenshot, start_run, text,
                       wait_end, wait_for, webdriver)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402  (after the skip)
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -79,7 +79,7 @@ def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers:
     title = driver.find_element(By.ID, "paint-title")
     title.clear()
     title.send_keys("painted 6x10")
-    screenshot(driver, "pose")
+    screenshot(driver, "paint", whole=False, at="paint-head")
     driver.find_element(By.ID, "create").click()
     wait_for(lambda: driver.find_element(By.ID, "see-name").text.startswith("i-"), 20,
              lambda: f"no instance created: {text(driver, 'paint-error')!r} {text(driver, 'paint-cells-error')!r}")
@@ -102,6 +102,7 @@ def test_the_gallery_draws_every_card_without_measuring_its_puzzle(browser: webd
     seconds for facts it does not show)."""
     driver = browser
     open_page(driver, servers[-1], "#pose")
+    screenshot(driver, "pose", whole=False)
     total = len(wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#gallery .card"), 30,
                          "no gallery"))
     assert "eternity" in [c.get_attribute("data-name") for c in
@@ -134,7 +135,8 @@ def test_enumerate_3x20_shows_two_pictures(browser: webdriver.Chrome, servers: l
 def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome, servers: list[Server],
                                                        tmp_path: Path) -> None:
     driver = browser
-    run = start_run(driver, servers[-1], "eternity2", "maximise", time_limit="1")
+    # a second, or ten for the README's picture (a better board to show)
+    run = start_run(driver, servers[-1], "eternity2", "maximise", time_limit="10" if SHOTS else "1")
     # a second's maximisation ends by its time limit: the best board so far, not a proved optimum
     assert wait_end(driver, 40) == "partial", text(driver, "live-error")
     RUNS["maximise"] = run

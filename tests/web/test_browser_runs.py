@@ -158,32 +158,6 @@ def _pieces(svg: str) -> str:
     return "".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
 
 
-def test_a_count_shows_the_board_at_work_and_the_latest_solution(browser: webdriver.Chrome,
-                                                                  server: Server) -> None:
-    """The 12 pentominoes and the square in 8x8, counted (16146: Goodger): while it runs the page
-    shows the engine's partial board a few times a second, and the latest solution found."""
-    driver = browser
-    start_run(driver, server, "pentomino-8x8-square", "count")
-    pictured: list[bool] = []
-
-    def board_now() -> tuple[str, bool]:
-        boards = driver.find_elements(By.CSS_SELECTOR, "#partial-board svg")
-        both = (boards[0].get_attribute("outerHTML") if boards else "", shown(driver, "solution-box"))
-        if all(both) and elapsed(driver) > 1.5 and not pictured:
-            screenshot(driver, "live", whole=False)      # the README's picture: a count at work
-            pictured.append(True)
-        return both
-    samples = while_running(driver, board_now, 60)
-    pictures = {board for board, _ in samples if board}
-    assert len(pictures) >= 2, f"{len(pictures)} partial boards seen in {len(samples)} looks"
-    assert any(solution for _, solution in samples), "no solution shown while the count ran"
-    assert wait_end(driver, 60) == "done"
-    assert found(driver) == 16146
-    assert int(driver.find_element(By.ID, "partial-board").get_attribute("data-snapshots")) >= 2
-    assert "latest solution found" in text(driver, "solution-caption").lower()
-    assert not shown(driver, "maximise-box")
-
-
 def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome, server: Server) -> None:
     """The old page's clock read 0.0 s from the start of a maximisation to its end."""
     driver = browser

@@ -716,8 +716,22 @@
     $("live-browse").textContent = maximise ? "the best board kept…" : (run.task === "solve" ? "the solution kept…" : "all its solutions…");
   }
 
+  // An engine in words, as the server's engine table labels it ("walk" alone says little).
+  function engineLabel(name) {
+    for (const list of Object.values(META.engines || {})) {
+      const known = list.find((e) => e.name === name);
+      if (known && known.label && known.label !== name) return known.label;
+    }
+    return name || "";
+  }
+
+  function runNote(run) {
+    return run.note && run.note !== run.engine ? run.note : "";
+  }
+
   function runHeading(run) {
     $("live-task").textContent = run.task;
+    $("live-engine").textContent = engineLabel(run.engine);
     const title = run.title || titleOf(run.puzzle);
     $("live-puzzle").textContent = title && title !== run.puzzle ? `“${title}” (${run.puzzle})` : run.puzzle;
   }
@@ -738,7 +752,7 @@
     $("live-browse").href = `#browse/${enc(id)}`;
     if (puzzles.has(run.puzzle)) { $("watch-puzzle").value = run.puzzle; updateTaskMenu(); }
     taskPanels(run);
-    $("live-note").textContent = run.note || "";
+    $("live-note").textContent = runNote(run);
     $("found").textContent = fmtNumber(run.found);
     if (given(run.seconds)) tick(Number(run.seconds));
     setState(run);
@@ -906,7 +920,7 @@
       if (given(run.seconds)) tick(Number(run.seconds));
       setState(run);
       if (run.error) $("live-error").textContent = run.error;
-      $("live-note").textContent = run.note || "";
+      $("live-note").textContent = runNote(run);
       if (run.task === "maximise") {
         if (given(run.score)) showScore(run.score, run.joins);
         if (run.best_svg) $("best-board").innerHTML = run.best_svg;
@@ -1040,6 +1054,7 @@
       cells.forEach((text, i) => {
         const td = el("td", { textContent: text });
         td.className = ["task", "engine", `state state-${state}`, "found", "score", "seconds"][i];
+        if (i === 1) td.title = engineLabel(run.engine);
         if (i === 2) td.title = outcomeText(run);
         row.append(td);
       });
@@ -1175,7 +1190,18 @@
     $("nav-browse").href = lastRun ? `#browse/${enc(lastRun)}` : "#browse";
   }
 
+  // In-page links to a part of a view, which the address's route (#pose, #see/NAME) leaves alone.
+  function setupJumps() {
+    for (const a of document.querySelectorAll("[data-jump]")) {
+      a.addEventListener("click", (e) => {
+        e.preventDefault();
+        $(a.dataset.jump).scrollIntoView({ behavior: "smooth" });
+      });
+    }
+  }
+
   async function start() {
+    setupJumps();
     setupPaint();
     setupUpload();
     setupWatch();

@@ -1,0 +1,97 @@
+"""The page on a phone, 390 CSS pixels wide (chromium told it is a phone of that width): nothing
+wider than the screen in any view, the whole nav in view, tables scrolling inside themselves, the
+gallery part of the page rather than a box scrolling inside it. The old page was 453 to 784 px
+wide there. With SATILING_SCREENSHOTS=DIR set, each view is saved as DIR/phone-VIEW.png.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+import pytest
+
+from .browser import (PHONE, Server, chromium, open_page, screenshot, start_run, text, wait_end,
+                      wait_for, webdriver)
+from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    driver = chromium(tmp_path_factory.mktemp("chromium"), width=PHONE)
+    yield driver
+    driver.quit()
+
+
+def too_wide(driver: webdriver.Chrome) -> list[str]:
+    """What sticks out past the screen's right edge and is not inside something that scrolls
+    sideways (a table in its scroll box may be wider: it scrolls inside itself)."""
+    return driver.execute_script("""
+        const out = [];
+        for (const e of document.body.querySelectorAll('*')) {
+          const r = e.getBoundingClientRect();
+          if (r.width === 0 || r.right <= innerWidth + 0.5) continue;
+          let p = e.parentElement, scrolls = false;
+          for (; p && p !== document.body; p = p.parentElement) {
+            const o = getComputedStyle(p).overflowX;
+            if (o === 'auto' || o === 'scroll' || o === 'hidden') { scrolls = true; break; }
+          }
+          if (!scrolls) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className.baseVal ?? e.className} ${Math.round(r.right)}px`);
+        }
+        return out.slice(0, 10);""")
+
+
+def fits(driver: webdriver.Chrome, view: str) -> None:
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert driver.execute_script("return window.innerWidth") == PHONE
+    assert width <= PHONE, f"{view}: the page is {width} px wide: {too_wide(driver)}"
+    links = driver.find_elements(By.CSS_SELECTOR, "header nav a")
+    assert len(links) == 4
+    for link in links:
+        box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.right]", link)
+        assert 0 <= box[0] and box[1] <= PHONE, f"{view}: the nav's {link.text} is off the screen at {box}"
+
+
+def test_pose_fits_a_phone_and_its_gallery_is_part_of_the_page(browser: webdriver.Chrome,
+                                                               server: Server) -> None:
+    driver = browser
+    open_page(driver, server, "#pose")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#gallery .card.drawn svg"), 30, "no gallery")
+    fits(driver, "pose")
+    gallery = driver.find_element(By.ID, "gallery")
+    assert gallery.value_of_css_property("overflow-y") == "visible"
+    assert driver.execute_script("return arguments[0].scrollHeight <= arguments[0].clientHeight + 1", gallery)
+    screenshot(driver, "phone-pose", whole=False)
+
+
+def test_see_fits_a_phone(browser: webdriver.Chrome, server: Server) -> None:
+    driver = browser
+    open_page(driver, server, "#see/pentomino-6x10")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#see-svg svg"), 30, "6x10 is not drawn")
+    fits(driver, "see")
+    screenshot(driver, "phone-see")
+
+
+def test_watch_and_browse_fit_a_phone(browser: webdriver.Chrome, server: Server) -> None:
+    driver = browser
+    run = start_run(driver, server, "pentomino-3x20", "enumerate")
+    assert wait_end(driver, 30) == "done"
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f"#run-{run}"), 10, "the run is not listed")
+    fits(driver, "watch")
+    # the runs table is wider than a phone: it scrolls in its own box, which fits the screen
+    table = driver.find_element(By.ID, "runs")
+    box = table.find_element(By.XPATH, "..")
+    assert box.value_of_css_property("overflow-x") in ("auto", "scroll")
+    assert driver.execute_script("return arguments[0].getBoundingClientRect().right", box) <= PHONE
+    screenshot(driver, "phone-watch")
+    open_page(driver, server, f"#browse/{run}")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == 2, 10,
+             "the 2 solutions are not shown")
+    assert "done" in text(driver, "browse-state").lower()
+    fits(driver, "browse")
+    screenshot(driver, "phone-browse")
