@@ -281,20 +281,29 @@ class Polyform(Solvable, PolyformPuzzle):
     table), or a list mixing one set name and ``[[piece]]`` tables.  ``freedom`` (``free``,
     ``one-sided``, ``fixed``) applies to the set and to pieces that do not give their own;
     ``topology`` and ``wrap`` glue the sides (``"cylinder"``, ``"torus"``); ``cells`` and
-    ``pieces_rule`` are ``"exact"`` or ``"at-most"``.
+    ``pieces_rule`` are ``"exact"`` or ``"at-most"``.  ``placed`` pins pieces by hand, each
+    ``(name, cells)``, a ``{"piece": ..., "cells": ...}`` dict (``[[placed]]``) or a placement:
+    they are in every solution, and a count up to symmetry uses the motions that keep them.
 
         >>> import satiling
         >>> satiling.Polyform(["##.", "###"], {"L": "##\\n#.", "I": [(0, 0), (0, 1)]}).count(raw=True)
+        2
+        >>> satiling.Polyform((3, 20), "pentominoes", placed=[("I", [(0, c) for c in range(3, 8)])]).count(raw=True)
         2
     """
 
     def __init__(self, board: Any, pieces: Any, *, lattice: str = "square", freedom: str | None = None,
                  topology: str | None = None, wrap: str | None = None, cells: str = "exact",
-                 pieces_rule: str = "exact", name: str = "polyform", title: str = "") -> None:
+                 pieces_rule: str = "exact", placed: Iterable[Any] = (), name: str = "polyform",
+                 title: str = "") -> None:
         data: dict[str, Any] = {"family": "polyform", "lattice": lattice, "title": title,
                                 "region": _region(board, lattice, topology, wrap),
                                 "rules": {"cells": cells, "pieces": pieces_rule}}
         data.update(_pieces(pieces, freedom))
+        pins = [_pin(p) for p in _sequence(list(placed) if isinstance(placed, (set, frozenset)) else placed,
+                                           "placed")]
+        if pins:
+            data["placed"] = pins
         _become(self, load_data(data, _label(name), Path.cwd()))
 
 
@@ -427,6 +436,18 @@ def _piece(name: str, shape: Any) -> dict[str, Any]:
         return {"name": name, "cells": _cells(shape, f"piece {name}")}
     raise SatilingError(f"piece {name}: a shape is ASCII art, a list of cells or a dict, not "
                         f"{type(shape).__name__}")
+
+
+def _pin(pin: Any) -> dict[str, Any]:
+    """A ``[[placed]]`` table from ``(name, cells)``, a dict or a placement."""
+    if isinstance(pin, dict):
+        return dict(pin)
+    if hasattr(pin, "piece") and hasattr(pin, "cells"):
+        return {"piece": pin.piece, "cells": _cells(pin.cells, f"pinned piece {pin.piece}")}
+    if isinstance(pin, (list, tuple)) and len(pin) == 2 and isinstance(pin[0], str) and \
+            isinstance(pin[1], (list, tuple, set, frozenset)):
+        return {"piece": pin[0], "cells": _cells(pin[1], f"pinned piece {pin[0]}")}
+    raise SatilingError(f"a pinned piece is (name, cells), a dict or a placement, not {pin!r:.60}")
 
 
 def _tile(tile: Any) -> dict[str, Any]:

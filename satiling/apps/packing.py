@@ -89,11 +89,11 @@ class Packing:
 
 
 def relaxed(puzzle: Any) -> PolyformPuzzle:
-    """The same board and pieces with every cell and piece "at most once" (polyforms only)."""
+    """The same board, pieces and pins with every cell and piece "at most once" (polyforms only)."""
     if not isinstance(puzzle, PolyformPuzzle):
         raise SatilingError(f"{puzzle.name}: packing is for polyform boards")
     return PolyformPuzzle(puzzle.name, puzzle.lattice, puzzle.region, puzzle.pieces,
-                          "at-most", "at-most", puzzle.title, puzzle.source)
+                          "at-most", "at-most", puzzle.title, puzzle.source, puzzle.wrap, puzzle.placed)
 
 
 @dataclass
@@ -175,7 +175,7 @@ def _question(puzzle: PolyformPuzzle, placeable: list[Any], uncovered: tuple, ob
     cells = "exact" if objective == "area" or area == len(region) else "at-most"
     pieces = "exact" if objective == "pieces" or area == len(region) else "at-most"
     return PolyformPuzzle(puzzle.name, puzzle.lattice, region, placeable, cells, pieces,
-                          puzzle.title, puzzle.source, puzzle.wrap)
+                          puzzle.title, puzzle.source, puzzle.wrap, puzzle.placed)
 
 
 class Packer:

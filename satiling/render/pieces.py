@@ -36,7 +36,8 @@ def summary(puzzle: Any) -> str:
     ``3 placed, 9 to place``."""
     if puzzle.family == "polyform":
         copies = sum(p.count for p in puzzle.pieces)
-        return f"{len(puzzle.region)} cells, {_plural(copies, 'piece')}"
+        placed = f", {len(puzzle.placed)} placed" if getattr(puzzle, "placed", ()) else ""
+        return f"{len(puzzle.region)} cells, {_plural(copies, 'piece')}{placed}"
     if puzzle.family == "edgematch":
         fixed = f", {len(puzzle.fixed)} fixed" if puzzle.fixed else ""
         return f"{puzzle.rows}x{puzzle.cols}, {_plural(len(puzzle.pieces), 'piece')}{fixed}"
@@ -71,8 +72,11 @@ def puzzle_svg(puzzle: Any) -> str:
 
 
 def _fixed(puzzle: Any) -> list[Any]:
-    """The pieces a puzzle places itself (edge matching's fixed tiles), drawn on its board."""
-    return list(getattr(puzzle, "fixed", ())) if puzzle.family == "edgematch" else []
+    """The pieces a puzzle places itself (edge matching's fixed tiles, polyforms' pinned
+    pieces), drawn on its board."""
+    if puzzle.family == "edgematch":
+        return list(getattr(puzzle, "fixed", ()))
+    return list(getattr(puzzle, "placed", ())) if puzzle.family == "polyform" else []
 
 
 # -- the pieces -----------------------------------------------------------------------------------

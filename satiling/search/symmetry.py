@@ -88,18 +88,37 @@ def problem_symmetries(puzzle: Puzzle, problem: Problem, symmetry: str = "full")
 
 def break_symmetry(problem: Problem, group: SymmetryGroup) -> list[int]:
     """Units fixing to false every placement of one invariant exactly-one group that is not the
-    smallest of its orbit (see the module doc); the group chosen is the one keeping the fewest."""
-    if group.order <= 1 or problem.units or problem.lazy:
+    smallest of its orbit (see the module doc); the group chosen is the one keeping the fewest.
+
+    Fixed placements (units: pinned pieces) allow it when every motion of the group maps them onto
+    themselves, as :func:`satiling.search.cubes.symmetries_keeping_units` makes it: a motion then
+    maps solutions onto solutions.  A group holding a fixed placement, or whose every placement is
+    the smallest of its orbit, removes nothing and is passed over."""
+    if group.order <= 1 or problem.lazy or not _keeps_units(problem, group):
         return []
+    fixed = {u for u in problem.units if u > 0}
     best: list[int] | None = None
     kept = 0
     for g in problem.groups:
         if not g.is_exactly_one or not all(problem.primary[abs(v)] and v > 0 for v in g.lits):
             continue
         lits = set(g.lits)
-        if any({p[v] for v in lits} != lits for p in group.perms):
+        if lits & fixed or any({p[v] for v in lits} != lits for p in group.perms):
             continue
         removed = [v for v in lits if min(p[v] for p in group.perms) != v]
+        if not removed:
+            continue
         if best is None or len(lits) - len(removed) < kept:
             best, kept = removed, len(lits) - len(removed)
     return [-v for v in sorted(best or [])]
+
+
+def _keeps_units(problem: Problem, group: SymmetryGroup) -> bool:
+    """Whether every motion of the group maps the problem's units (fixed placements, all primary)
+    onto themselves."""
+    units = set(problem.units)
+    if not units:
+        return True
+    if any(not problem.primary[abs(u)] for u in units):
+        return False
+    return all({p[u] if u > 0 else -p[-u] for u in units} == units for p in group.perms)

@@ -376,6 +376,45 @@ def agree(seed: int, tmp: Path) -> None:
             assert (code, out.strip()) == (1, "no solution"), (seed, fmt, code, err)
 
 
+def pinned_instance(seed: int, tmp: Path) -> tuple[Path, int]:
+    """A generated polyform instance with a pin (``[[placed]]``): a placement of one of its
+    solutions, or any placement (then perhaps none); its number of solutions by brute force on the
+    instance without the pin, those that hold it."""
+    rng = random.Random(seed)
+    for attempt in range(200):
+        data = brute.polyform_data(seed * 200 + attempt)
+        puzzle = brute.load_or_none(data, f"p{seed}", tmp)
+        if puzzle is None:
+            continue
+        try:
+            sols = brute.polyform_solutions(puzzle)
+        except brute.TooMany:
+            continue
+        if not sols:
+            continue
+        pin = rng.choice(sorted(rng.choice(sols)) if seed % 3 else puzzle.placements())
+        path = tmp / f"p{seed}.toml"
+        path.write_text(toml({**data, "placed": [pin.to_json()]}))
+        return path, sum(1 for s in sols if pin in s)
+    pytest.skip("no instance of a size the brute force takes")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_format_honours_pins(seed: int, tmp_path: Path) -> None:
+    """A pinned piece is a unit of every format: the solvers' answers decode to solutions that
+    hold it (decode's verifier asks for it), and "no solution" exactly when none does."""
+    path, n = pinned_instance(seed, tmp_path)
+    for fmt in FORMATS:
+        done = round_trip(str(path), fmt, tmp_path)
+        if done is None:
+            continue
+        code, out, err = done
+        if n:
+            assert code == 0 and out, (seed, fmt, n, err)
+        else:
+            assert (code, out.strip()) == (1, "no solution"), (seed, fmt, code, err)
+
+
 @pytest.mark.parametrize("seed", range(FAST))
 def test_every_format_agrees_with_brute_force(seed: int, tmp_path: Path) -> None:
     agree(seed, tmp_path)

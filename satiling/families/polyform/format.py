@@ -66,6 +66,8 @@ def polyform_format(lattice: str) -> Table:
         "rules": Table({"cells": Str(("exact", "at-most")), "pieces": Str(("exact", "at-most"))}),
         "region": _region(lattice),
         "piece": Tables(_piece(lattice)),
+        "placed": Tables(Table({"piece": Str(max_len=100, min_len=1), "cells": _cells(DIMENSION[lattice])},
+                               required=("piece", "cells"))),
     }, required=("region",))
 
 

@@ -15,6 +15,10 @@ a reflection does so only when the set holds both hands of every chiral piece; i
 hands (F with f), and counts as a symmetry -- the convention of Goodger's Polyform Puzzler, under
 which the 18 one-sided pentominoes fill a 3x30 box in 46 distinct ways, not 92.  On a wrapped
 board (cylinder, torus) the symmetries also include the shifts along the seam.
+
+**Pinned pieces** (``[[placed]]``, :mod:`.pins`) are in every solution: each is a unit of the
+model, the placements that clash with the pins are left out, the verifier asks for every pin, and
+the symmetries are only those that map the set of pins onto itself.
 """
 from __future__ import annotations
 
@@ -68,7 +72,8 @@ class PolyformPuzzle(Puzzle):
 
     def __init__(self, name: str, lattice: Lattice, region: Iterable[Cell], pieces: list[Piece],
                  cells_rule: str = "exact", pieces_rule: str = "exact", title: str = "",
-                 source: str = "", wrap: Wrap | None = None) -> None:
+                 source: str = "", wrap: Wrap | None = None,
+                 placed: Iterable[PolyformPlacement] = ()) -> None:
         self.name, self.title, self.source = name, title, source
         self.lattice = lattice
         self.region = frozenset(tuple(c) for c in region)
@@ -81,12 +86,19 @@ class PolyformPuzzle(Puzzle):
             raise SatilingError(f"{name}: rules must be 'exact' or 'at-most'")
         self.cells_rule, self.pieces_rule = cells_rule, pieces_rule
         self._placements: list[PolyformPlacement] | None = None
+        self._unpinned: list[PolyformPlacement] | None = None
         self._coverage = None
         self._orientations: dict[str, list[Shape]] = {}
         self._symmetries: list | None = None
         #: (piece, cells) -> whether the cells have the piece's shape: the verifier meets the same
         #: placement in many solutions, and the answer depends on the geometry alone
         self._shape_ok: dict[tuple[str, tuple[Cell, ...]], bool] = {}
+        #: the pieces placed by hand, part of every solution (checked: :func:`.pins.check_placed`)
+        self.placed: tuple[PolyformPlacement, ...] = tuple(
+            PolyformPlacement(pl.piece, tuple(sorted(tuple(c) for c in pl.cells))) for pl in placed)
+        if self.placed:
+            from .pins import check_placed
+            check_placed(self, list(self.placed))
 
     # -- geometry ---------------------------------------------------------------------------
     def orientations(self, piece: Piece) -> list[Shape]:
@@ -100,8 +112,26 @@ class PolyformPuzzle(Puzzle):
         return self._orientations[piece.name]
 
     def placements(self) -> list[PolyformPlacement]:
-        """Every way to put every piece inside the region."""
+        """Every way to put every piece inside the region that agrees with the pins: the pins
+        themselves and the placements clear of their cells, of pieces not all pinned."""
         if self._placements is None:
+            every = self.unpinned_placements()
+            if not self.placed:
+                self._placements = every
+            else:
+                pins = set(self.placed)
+                if not pins <= set(every):       # (check_placed has refused such a pin)
+                    raise SatilingError(f"{self.name}: a pinned piece is not one of its placements")
+                taken = {c for pl in self.placed for c in pl.cells}
+                pinned = Counter(pl.piece for pl in self.placed)
+                spent = {p.name for p in self.pieces if pinned[p.name] == p.count}
+                self._placements = [pl for pl in every if pl in pins or
+                                    (pl.piece not in spent and taken.isdisjoint(pl.cells))]
+        return self._placements
+
+    def unpinned_placements(self) -> list[PolyformPlacement]:
+        """Every way to put every piece inside the region, the pins aside."""
+        if self._unpinned is None:
             out = []
             for piece in self.pieces:
                 seen: dict[Shape, None] = {}      # on a wrapped board two shapes may land alike
@@ -110,8 +140,8 @@ class PolyformPuzzle(Puzzle):
                     for cells in fits:
                         seen.setdefault(cells, None)
                 out.extend(PolyformPlacement(piece.name, cells) for cells in seen)
-            self._placements = out
-        return self._placements
+            self._unpinned = out
+        return self._unpinned
 
     def coverage(self):
         """What the placements reach (:mod:`.coverage`): pieces that fit nowhere, cells no piece
@@ -141,6 +171,10 @@ class PolyformPuzzle(Puzzle):
         for piece in self.pieces:
             lo = piece.count if self.pieces_rule == "exact" else 0
             prob.cardinality(by_piece[piece.name], lo, piece.count, name=f"piece {piece.name}")
+        if self.placed:
+            var_of = {prob.meanings[v]: v for v in prob.primary_vars()}
+            for pl in self.placed:
+                prob.fix(var_of[pl])
         for cell, lits in by_cell.items():
             lo = 1 if self.cells_rule == "exact" else 0
             prob.cardinality(lits, lo, 1, name=f"cell {','.join(map(str, cell))}")
@@ -165,7 +199,7 @@ class PolyformPuzzle(Puzzle):
         cell_lo = 1 if self.cells_rule == "exact" else 0
         groups = [(per_piece[p.name], p.count if piece_lo else 0, p.count) for p in self.pieces]
         groups += [(per_cell[c], cell_lo, 1) for c in sorted(self.region)]
-        return ModelShape(len(placements), len(placements), tuple(groups))
+        return ModelShape(len(placements), len(placements), tuple(groups), units=len(self.placed))
 
     # -- verification ----------------------------------------------------------------------
     def verify(self, solution: list[Any]) -> None:
@@ -197,6 +231,17 @@ class PolyformPuzzle(Puzzle):
             n = used[piece.name]
             if n > piece.count or (self.pieces_rule == "exact" and n != piece.count):
                 raise VerificationError(f"piece {piece.name} used {n} times, allowed {piece.count}")
+        if self.placed:
+            there = {(pl.piece, frozenset(tuple(c) for c in pl.cells)) for pl in solution}
+            missing = next((pl for pl in self.placed if (pl.piece, frozenset(pl.cells)) not in there), None)
+            if missing is not None:
+                raise VerificationError(f"pinned piece {missing.piece} is not on its cells "
+                                        f"{[list(c) for c in missing.cells]}")
+
+    def has_shape(self, placement: PolyformPlacement) -> bool:
+        """Whether the placement's cells are its piece in an orientation it may take (on a wrapped
+        board, across the seams too)."""
+        return self._has_shape(list(placement.cells), self.by_name[placement.piece])
 
     def _has_shape(self, cells: list[Cell], piece: Piece) -> bool:
         if self.wrap:
@@ -215,7 +260,8 @@ class PolyformPuzzle(Puzzle):
         return [move for move, proper in self._motions() if proper]
 
     def _motions(self) -> list[tuple[Any, bool]]:
-        """(symmetry, whether it is a proper motion), identity first."""
+        """(symmetry, whether it is a proper motion), identity first: those of the board and its
+        pieces that map the set of pins onto itself."""
         if self._symmetries is None:
             if self.wrap:
                 motions = list(self.wrap.motions())
@@ -224,7 +270,7 @@ class PolyformPuzzle(Puzzle):
                 motions = [(tr, lambda c, tr=tr, t=t: lat.shift(tr.apply(c), t))
                            for tr, t in lat.region_symmetries(self.region)]
             found = []
-            legal = set(self.placements()) if self.wrap else set()
+            legal = set(self.unpinned_placements()) if self.wrap else set()
             for tr, cell_map in motions:
                 names = self._piece_map(tr)
                 if names is not None and (not self.wrap or _keeps(legal, _motion(cell_map, names))):
@@ -232,8 +278,11 @@ class PolyformPuzzle(Puzzle):
             if self.wrap and self.wrap.degenerate():
                 found = _closure([(cell_map.__self__, names, proper) for cell_map, names, proper in found])
                 found = [(m.__getitem__, names, proper) for m, names, proper in found]
-            self._symmetries = [(_motion(_Remembered(cell_map).__getitem__, names), proper)
-                                for cell_map, names, proper in found]
+            motions = [(_motion(_Remembered(cell_map).__getitem__, names), proper)
+                       for cell_map, names, proper in found]
+            pins = set(self.placed)
+            self._symmetries = [(move, proper) for move, proper in motions
+                                if {move(pl) for pl in pins} == pins]
         return self._symmetries
 
     def _piece_map(self, tr) -> dict[str, str] | None:
@@ -286,6 +335,7 @@ class PolyformPuzzle(Puzzle):
             "topology": _topology(self.wrap),
             "cells": len(self.region),
             "pieces": sum(p.count for p in self.pieces),
+            **({"placed": len(self.placed)} if self.placed else {}),
             "piece cells": sum(p.count * len(p.shape) for p in self.pieces),
             "placements": len(self.placements()),
             **({"fits nowhere": named(unplaced)} if unplaced else {}),
@@ -373,8 +423,10 @@ def load_instance(data: dict[str, Any], name: str, base: Any = None) -> Polyform
     if glue:
         axes = ("rows", "cols") if len(glue) == 2 else (spec.get("wrap", "cols"),)
         wrap = Wrap(lat, frozenset(region), glue, axes, max(len(p.shape) for p in pieces))
+    from .pins import read_placed
+    placed = [PolyformPlacement(piece, cells) for piece, cells in read_placed(data.get("placed", ()), name)]
     puzzle = PolyformPuzzle(name, lat, region, pieces, cells_rule, pieces_rule,
-                            data.get("title", ""), data.get("source", ""), wrap)
+                            data.get("title", ""), data.get("source", ""), wrap, placed)
     check_placements(len(region) * sum(len(puzzle.orientations(p)) for p in pieces), name)
     return puzzle
 
