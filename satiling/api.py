@@ -43,7 +43,8 @@ from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
 from .families.polyform import PolyformPuzzle
 
-__all__ = ["Count", "EdgeMatching", "IQLink", "Polyform", "Solution", "Solvable", "Terminated", "load"]
+__all__ = ["Count", "EdgeMatching", "Forced", "IQLink", "Polyform", "Solution", "Solvable", "Terminated",
+           "load"]
 
 
 class Solution(list):
@@ -157,6 +158,27 @@ class Solvable:
         for sol in space_solutions(space, settings):
             yield self._verified(space.problem.decode(sol))
 
+    def forced(self, *, method: str = "auto", time_limit: float | None = None,
+               **options: Any) -> "Forced":
+        """The placements every solution holds (the pinned ones among them), as ``satiling
+        forced``: a list with ``.complete``; a time limit or Ctrl-C returns those proved so far
+        (``.complete`` False, ``.undecided`` the candidates not settled).  ``method``: ``auto``,
+        ``exact``, ``sat`` or ``enumerate``.  An empty list with ``.exists`` False: no solution."""
+        from .run.forced import forced
+        answer = forced(self, method, time_limit, options)
+        return Forced(answer.forced, answer)
+
+    def hint(self, *, seed: int | None = None, time_limit: float | None = None, **options: Any) -> Any:
+        """One placement, not pinned, of some verified solution, chosen at random (``seed``: the
+        same one again), as ``satiling hint``; None when there is no solution or the pins are a
+        whole solution already.  Raises SatilingError when the time limit ran out first."""
+        from .run import Stop
+        from .run.forced import hint
+        answer = hint(self, seed, time_limit, options)
+        if answer.stop is Stop.TIME:
+            raise SatilingError(f"{self.name}: no hint within the time limit")
+        return answer.placement
+
     def _request(self, task: str, options: dict[str, Any], **settings: Any) -> Any:
         """The run's request for this puzzle: every argument checked there, as the command line's."""
         from .run import Request
@@ -202,6 +224,19 @@ class Solvable:
     def _verified(self, placements: list[Any]) -> Solution:
         self.verify(placements)
         return Solution(self, placements)   # type: ignore[arg-type]
+
+class Forced(list):
+    """The placements every solution holds (a list), with how the search ended: ``complete``
+    (False: stopped, these are proved and ``undecided`` may be forced too), ``exists`` (False: no
+    solution; None: none found before the stop), ``stop``."""
+
+    def __init__(self, placements: Iterable[Any], answer: Any) -> None:
+        super().__init__(placements)
+        self.complete: bool = answer.complete
+        self.exists: bool | None = answer.exists
+        self.undecided: list[Any] = list(answer.open)
+        self.stop = answer.stop
+
 
 class Count(int):
     """A number of solutions with how the count ended: ``stop`` (``Stop.DONE``, or ``TIME`` /

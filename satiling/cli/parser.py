@@ -19,6 +19,7 @@ from .solving import MAXIMISE_ENGINES, SOLVE_ENGINES, cmd_count, cmd_enumerate, 
 
 #: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
 PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show",
+           "satiling.commands.forced",
            "satiling.commands.completion")
 
 EPILOG = """\

@@ -5,6 +5,7 @@
   numbered; IQ-Link: the challenge with its tray of pieces to place);
 * :func:`puzzle_text` / :func:`puzzle_svg` -- the board (empty, or with its fixed pieces) and the
   pieces together: what ``satiling show`` prints and a puzzle's ``_repr_svg_`` draws;
+* :func:`placements_svg` -- some placements on the empty board (forced ones, a hint);
 * :func:`summary` -- a puzzle in a few words (``60 cells, 12 pieces``), for its ``repr``.
 
 A piece has the colour it takes in a full solution's picture (the same palette, in the same order).
@@ -69,6 +70,16 @@ def puzzle_svg(puzzle: Any) -> str:
         board = solution_svg(puzzle, _fixed(puzzle))
     pieces = pieces_svg(puzzle)
     return stack_svg([board, pieces]) if pieces else board
+
+
+def placements_svg(puzzle: Any, placements: list[Any], caption: str = "") -> str:
+    """Some placements on the board, the rest of it empty (forced placements, a hint): an
+    edge-matching board keeps its empty squares, a polyform board its uncovered cells."""
+    if puzzle.family == "edgematch":
+        from .edgematch_svg import board_svg
+        return board_svg(puzzle, puzzle.board_from(list(placements), strict=False),
+                         caption=caption or f"{puzzle.name}: {summary(puzzle)}")
+    return solution_svg(puzzle, list(placements))
 
 
 def _fixed(puzzle: Any) -> list[Any]:

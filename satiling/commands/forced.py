@@ -1,0 +1,165 @@
+"""``satiling forced NAME`` and ``satiling hint NAME``: what every solution holds, and one placement
+of some solution, as a puzzler at the table asks (the pins of the instance respected).
+
+``forced`` prints the board with the placements every solution holds, then each on a line (a
+pinned one marked), and says on stderr how it was proved.  Stopped (``--time-limit``, Ctrl-C,
+SIGTERM), it prints what it has proved so far and says the list is partial (exit 3, 130, 143).
+``hint`` prints the board with the pins and one placement more, from a verified solution, chosen
+at random: each run another (``--seed`` shows the same one again).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..limits import MAX_SECONDS, seconds_arg
+
+FORCED_HELP = """\
+Find the placements that every solution holds (the backbone), with the instance's pinned pieces
+([[placed]]) in place: one solution is found, then for each of its placements the search asks for
+a solution without it; none means the placement is forced. Stopped early, it prints the ones
+proved so far and says the list is partial.
+
+examples:
+  satiling forced pentomino-6x10            none: every placement is missing from some tiling
+  satiling forced mine.toml --svg f.svg     the forced placements drawn
+  satiling forced mine.toml --json          {"puzzle":..., "forced":[...], "complete":true, ...}
+"""
+
+HINT_HELP = """\
+Reveal one placement (not pinned) of some solution that agrees with the instance's pinned pieces,
+re-checked by the verifier: placements are tried in a random order, so each run reveals another
+(the seed is printed; --seed S reveals the same one again). Put it in the instance as a
+[[placed]] table to go on.
+
+examples:
+  satiling hint mine.toml                   the board, the pins and one piece more
+  satiling hint mine.toml --seed 7 --json   {"puzzle":..., "hint":{"piece":..., "cells":[...]}, "seed":7}
+"""
+
+
+def register(sub) -> None:
+    s = sub.add_parser("forced", help="the placements every solution holds (pins respected)",
+                       description=FORCED_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
+    s.add_argument("--method", choices=("auto", "exact", "sat", "enumerate"), default="auto",
+                   help="auto (default): exact on an exact cover (polyforms), else sat; exact: the "
+                        "compiled exact-cover search asked for a solution without each candidate; "
+                        "sat: CaDiCaL asked the same under assumptions; enumerate: intersect every "
+                        "solution (stops once nothing is common; slow when something is forced)")
+    s.add_argument("--time-limit", type=seconds_arg, metavar="S",
+                   help=f"stop after S seconds (building the model included) with what is proved "
+                        f"so far, marked partial (exit 3), at most {MAX_SECONDS}")
+    _pictures(s, "the forced placements")
+    s.set_defaults(run=cmd_forced)
+
+    s = sub.add_parser("hint", help="one placement of some solution (pins respected), at random",
+                       description=HINT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
+    s.add_argument("--seed", type=int, metavar="S", help="the random choice's seed: the same S "
+                   "reveals the same placement (default: a fresh one, printed on stderr)")
+    s.add_argument("--time-limit", type=seconds_arg, metavar="S",
+                   help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+    _pictures(s, "the pins and the hint")
+    s.set_defaults(run=cmd_hint)
+
+
+def _pictures(s: argparse.ArgumentParser, what: str) -> None:
+    s.add_argument("--svg", metavar="FILE", help=f"also draw {what} on the board as SVG to FILE")
+    s.add_argument("--json", action="store_true", help="print JSON instead of the picture")
+
+
+def cmd_forced(args: argparse.Namespace) -> int:
+    from .. import catalog
+    from ..run.forced import forced
+    from .common import EXIT_FOUND, EXIT_NONE
+    puzzle = catalog.load(args.name)
+    answer = forced(puzzle, args.method, args.time_limit)
+    name = puzzle.name
+    if answer.exists is False:
+        why = f"proved before any search: {answer.ruled_out}" if answer.ruled_out else \
+            f"proved by {answer.method}"
+        print(f"satiling: {name}: no solution, {why}", file=sys.stderr)
+        print(json.dumps({"puzzle": name, "forced": None}) if args.json else "no solution")
+        return EXIT_NONE
+    _print(puzzle, args, answer.forced, {"forced": [p.to_json() for p in answer.forced],
+                                         "complete": answer.complete,
+                                         "undecided": [p.to_json() for p in answer.open]},
+           marks={p: "pinned" for p in answer.pinned},
+           none="none: every placement is missing from some solution" if answer.complete
+           else "none proved yet")
+    if not answer.complete:
+        print(f"satiling: {_stopped(answer.stop)}: partial: {_placements(len(answer.forced))} proved "
+              f"in every solution so far; {len(answer.open)} more not settled yet (they may be "
+              f"forced too){'' if answer.exists else ', no solution found yet'}", file=sys.stderr)
+        return _stop_exit(answer.stop)
+    pinned = f" ({len(answer.pinned)} pinned)" if answer.pinned else ""
+    print(f"satiling: {name}: {_placements(len(answer.forced))} in every solution{pinned}, proved by "
+          f"{answer.method}: {answer.questions} questions, {answer.solutions} "
+          f"solution{'s' * (answer.solutions != 1)} met and verified, {answer.seconds:.2f} s", file=sys.stderr)
+    return EXIT_FOUND
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from .. import catalog
+    from ..run.forced import hint
+    from .common import EXIT_FOUND, EXIT_NONE
+    puzzle = catalog.load(args.name)
+    answer = hint(puzzle, args.seed, args.time_limit)
+    name = puzzle.name
+    if answer.solution is None:
+        if not answer.stop.complete:
+            print(f"satiling: {_stopped(answer.stop)}: no hint yet", file=sys.stderr)
+            return _stop_exit(answer.stop)
+        why = f", proved before any search: {answer.ruled_out}" if answer.ruled_out else ""
+        print(f"satiling: {name}: no solution{why}: nothing to hint at (a pin may be where no "
+              "solution has it)", file=sys.stderr)
+        print(json.dumps({"puzzle": name, "hint": None}) if args.json else "no solution")
+        return EXIT_NONE
+    pins = list(getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ()))
+    if answer.placement is None:
+        print(f"satiling: {name}: nothing left to reveal: the pinned pieces are a solution",
+              file=sys.stderr)
+        _print(puzzle, args, pins, {"hint": None, "seed": answer.seed}, marks={})
+        return EXIT_FOUND
+    _print(puzzle, args, pins + [answer.placement], {"hint": answer.placement.to_json(), "seed": answer.seed},
+           marks={answer.placement: "hint"}, only=[answer.placement])
+    print(f"satiling: {name}: a placement of a verified solution (seed {answer.seed}: --seed "
+          f"{answer.seed} reveals it again)", file=sys.stderr)
+    return EXIT_FOUND
+
+
+def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[str, Any],
+           marks: dict[Any, str], only: list[Any] | None = None, none: str = "") -> None:
+    """The board with ``shown`` on it and each of ``only`` (default ``shown``) on a line, marked;
+    or with ``--json`` the ``data``; and the SVG of the board with ``--svg``."""
+    from ..fileio import write_file
+    from ..render.pictures import solution_text
+    from ..render.pieces import placements_svg
+    from .common import terminal_colour
+    if args.json:
+        print(json.dumps({"puzzle": puzzle.name, **data}, separators=(",", ":")))
+    else:
+        print(solution_text(puzzle, shown, colour=terminal_colour(sys.stdout)))
+        listed = shown if only is None else only
+        print("\n".join(f"{p}" + (f"  ({marks[p]})" if p in marks else "") for p in listed)
+              if listed else none)
+    if args.svg:
+        write_file(args.svg, placements_svg(puzzle, shown))
+        print(f"satiling: wrote {args.svg}", file=sys.stderr)
+
+
+def _placements(n: int) -> str:
+    return f"{n} placement{'s' * (n != 1)}"
+
+
+def _stopped(stop: Any) -> str:
+    return "time limit" if stop.value == "time" else stop.value
+
+
+def _stop_exit(stop: Any) -> int:
+    from ..signals import exit_code
+    from .common import EXIT_TIMEOUT
+    return EXIT_TIMEOUT if stop.value == "time" else exit_code(reason=stop.value)

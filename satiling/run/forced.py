@@ -1,0 +1,131 @@
+"""Two questions a solver of a puzzle by hand asks, for every client: which placements every
+solution holds (:func:`forced`), and one placement of some solution (:func:`hint`).
+
+Both take the puzzle with its pins (polyforms' ``[[placed]]``, edge matching's fixed tiles), so
+what they say agrees with them; every solution they meet has passed the puzzle's verifier.  The
+search is :mod:`satiling.search.backbone`: the compiled exact-cover search under assumptions on
+an exact cover, one incremental SAT solver otherwise (``method``).
+
+A stop (the time limit, which counts from the start, building the model included; Ctrl-C;
+SIGTERM) ends :func:`forced` with what it proved so far: ``forced`` holds only placements proved
+in every solution, ``open`` the ones not settled yet, and ``stop`` says it is partial.
+"""
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import SatilingError
+from ..limits import check_seconds
+from ..search.backbone import (METHODS, Backbone, backbone, backbone_by_enumeration, hint as find_hint,
+                               oracle)
+from ..signals import stop_on
+from .limits import Stop
+
+#: how each method is named to the user
+METHOD_NAMES = {"exact": "the exact-cover search under assumptions",
+                "sat": "CaDiCaL under assumptions",
+                "enumerate": "intersecting every solution"}
+
+
+@dataclass
+class ForcedAnswer:
+    """``forced``: placements proved in every solution (the pinned ones among them, also in
+    ``pinned``); ``open``: candidates a stopped run had not settled (``stop`` not complete);
+    ``exists``: whether the puzzle has a solution (None: not known yet); ``ruled_out``: the
+    argument that settled "no solution" before any search."""
+
+    stop: Stop
+    forced: list[Any] = field(default_factory=list)
+    pinned: list[Any] = field(default_factory=list)
+    open: list[Any] = field(default_factory=list)
+    exists: bool | None = None
+    solutions: int = 0
+    questions: int = 0
+    method: str = ""
+    seconds: float = 0.0
+    ruled_out: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.stop.complete and self.exists is not None
+
+
+@dataclass
+class HintAnswer:
+    """``placement``: one placement, not pinned, of ``solution`` (a verified solution); None with
+    ``solution`` None: no solution; None with a solution: every placement of it is pinned."""
+
+    stop: Stop
+    seed: int
+    placement: Any = None
+    solution: list[Any] | None = None
+    ruled_out: str | None = None
+
+
+def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
+           options: dict[str, Any] | None = None) -> ForcedAnswer:
+    """The placements every solution of ``puzzle`` holds (see the module's note)."""
+    time_limit = check_seconds(time_limit)
+    if method not in METHODS:
+        raise SatilingError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    start = time.perf_counter()
+    known, problem, ask, reason = Backbone(method), None, None, None
+    with stop_on(time_limit) as stop:
+        stop.arm()
+        reason = puzzle.obstruction()
+        if reason is not None:
+            return ForcedAnswer(Stop.DONE, exists=False, ruled_out=reason)
+        problem = puzzle.problem(**(options or {}))
+
+        def check(sol: frozenset[int]) -> None:
+            puzzle.verify(problem.decode(sol))
+        try:
+            ask = oracle(problem, puzzle.cover_board(problem), method)
+            known.method = "enumerate" if method == "enumerate" else ask.name
+            find = backbone_by_enumeration if method == "enumerate" else backbone
+            find(problem, ask, known, check)
+        finally:
+            if ask is not None:
+                ask.close()
+    meaning = (lambda v: problem.meanings[v]) if problem is not None else None
+    fixed = {u for u in problem.units if u > 0} if problem is not None else set()
+    return ForcedAnswer(Stop.of(stop.reason), [meaning(v) for v in known.forced],
+                        [meaning(v) for v in known.forced if v in fixed],
+                        [meaning(v) for v in known.open], known.exists, known.solutions,
+                        known.questions, METHOD_NAMES.get(known.method, known.method),
+                        time.perf_counter() - start)
+
+
+def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,
+         options: dict[str, Any] | None = None) -> HintAnswer:
+    """One placement of some verified solution that agrees with the pins, chosen at random
+    (``seed``: the same one again; None: a fresh seed, in the answer)."""
+    time_limit = check_seconds(time_limit)
+    if seed is None:
+        seed = secrets.randbelow(2 ** 31)
+    elif not isinstance(seed, int) or isinstance(seed, bool):
+        raise SatilingError(f"a seed is a whole number, not {seed!r}")
+    found, ask = None, None
+    with stop_on(time_limit) as stop:
+        stop.arm()
+        reason = puzzle.obstruction()
+        if reason is not None:
+            return HintAnswer(Stop.DONE, seed, ruled_out=reason)
+        problem = puzzle.problem(**(options or {}))
+
+        def check(sol: frozenset[int]) -> None:
+            puzzle.verify(problem.decode(sol))
+        try:
+            ask = oracle(problem, puzzle.cover_board(problem))
+            found = find_hint(problem, ask, random.Random(seed), check)
+        finally:
+            if ask is not None:
+                ask.close()
+    if found is None:
+        return HintAnswer(Stop.of(stop.reason), seed)
+    placement = None if found.placement is None else problem.meanings[found.placement]
+    return HintAnswer(Stop.DONE, seed, placement, problem.decode(found.solution))
