@@ -1,4 +1,5 @@
-"""Finding puzzles: a bundled name (``pentomino-6x10``) or a path to an instance file.
+"""Finding puzzles: a bundled name (``pentomino-6x10``), a path to an instance file, or a share text
+(``satiling:...``: the instance itself, :mod:`satiling.share`).
 
 Bundled instances are TOML files in ``instances/`` (shipped inside the wheel as ``satiling/instances``), and
 in the folders registered families bring; each file names its family, and the family's loader (its
@@ -9,13 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from . import share
 from .bundled import instances_dir, read_toml as _read_toml
 from .errors import SatilingError
 from .families.base import Puzzle
 from .families.polyform.sets import TAKES_SETS_OF, piece_set, piece_sets
 from .registry import families, instance_folders, resolve
 
-__all__ = ["TAKES_SETS_OF", "available", "instances_dir", "load", "load_data", "piece_set", "piece_sets"]
+__all__ = ["TAKES_SETS_OF", "available", "instance_data", "instances_dir", "load", "load_data", "piece_set",
+           "piece_sets", "share_text"]
 
 
 def available() -> list[tuple[str, str]]:
@@ -28,16 +31,36 @@ def available() -> list[tuple[str, str]]:
 
 
 def load(name_or_path: str) -> Puzzle:
-    """The puzzle called ``name_or_path``: a bundled name, or a path to an instance file."""
+    """The puzzle called ``name_or_path``: a bundled name, a path to an instance file, or a share
+    text (``satiling:...``, :mod:`satiling.share`)."""
+    data, name, base = instance_data(name_or_path)
+    return load_data(data, name, base)
+
+
+def instance_data(name_or_path: str | Path) -> tuple[dict[str, Any], str, Path]:
+    """(the instance data, its name, the folder its relative file names resolve against) of a
+    bundled name, an instance file or a share text."""
     if not isinstance(name_or_path, (str, Path)):
         raise SatilingError(f"a puzzle is named by a string or a Path, not {type(name_or_path).__name__}")
+    if share.is_share(name_or_path):
+        data = share.decode(str(name_or_path))
+        name = data.get("name")
+        return data, name if isinstance(name, str) and name else "shared", Path.cwd()
     path = Path(name_or_path)
     if not _is_file(path):
         path = next((p for p in (f / f"{name_or_path}.toml" for f in instance_folders()) if _is_file(p)),
                     None)
         if path is None:
             raise SatilingError(f"unknown puzzle {name_or_path!r}{_suggestion(str(name_or_path))}")
-    return load_data(_read_toml(path), path.stem, path.parent)
+    return _read_toml(path), path.stem, path.parent
+
+
+def share_text(name_or_path: str | Path) -> str:
+    """The share text of a puzzle (:mod:`satiling.share`): its instance, with the files it names
+    read in and its name kept, checked first by loading it."""
+    data, name, base = instance_data(name_or_path)
+    load_data(data, name, base)
+    return share.encode({"name": name, **share.self_contained(data, base)})
 
 
 def _suggestion(name: str) -> str:

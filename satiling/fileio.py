@@ -195,6 +195,12 @@ def write_file(path: str, text: str) -> None:
         f.write(text)
 
 
+def write_bytes(path: str, data: bytes) -> None:
+    """Write ``data`` (a PNG picture) to ``path`` as :func:`write_file` writes text."""
+    with output_file(path, binary=True) as f:
+        f.write(data)
+
+
 def hold_for_run(fd: int, path: str) -> None:
     """Take an exclusive ``flock`` on ``fd`` for as long as it stays open, so a second satiling run
     on the same file is refused (one line naming ``path``) rather than writing over the first's;
@@ -261,26 +267,27 @@ class output_file:
     (symlink-resolved) target when the block ends without an error; the file itself for FIFOs and
     devices.  Errors are SatilingErrors naming ``path``; the temporary never outlives the block."""
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, binary: bool = False) -> None:
         self.path = path
+        self.mode = "wb" if binary else "w"          # bytes: a picture
         self.tmp: str | None = None
         self.target: str | None = None
-        self.f: TextIO | None = None
+        self.f: Any = None
 
-    def __enter__(self) -> TextIO:
+    def __enter__(self) -> Any:
         if self.path is None or self.path == "-":
-            return sys.stdout
+            return sys.stdout.buffer if self.mode == "wb" else sys.stdout
         try:
             self.target = os.path.realpath(self.path)
             kind = _kind(self.target)
             if kind == "directory":
                 raise SatilingError(f"{self.path}: is a directory")
             if kind == "special":                 # FIFO, terminal, device: straight through
-                self.f = open(self.target, "w")
+                self.f = open(self.target, self.mode)
                 return self.f
             target = Path(self.target)
             fd, self.tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.")
-            self.f = os.fdopen(fd, "w")
+            self.f = os.fdopen(fd, self.mode)
             return self.f
         except (OSError, ValueError) as e:        # ValueError: a NUL in the name
             self._discard()

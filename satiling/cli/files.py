@@ -11,7 +11,8 @@ from typing import Any
 from .. import catalog
 from ..errors import SatilingError, VerificationError
 from ..fileio import check_not_input, check_writable, output_file, read_text
-from ..commands.common import (EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions, show)
+from ..commands.common import (EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, read_solutions, show,
+                               write_pictures)
 from .args import model_options
 from .progress import progress_lines, stages
 
@@ -294,7 +295,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.index is not None and args.all:
         raise SatilingError("--index draws one solution, --all every one: choose one")
     index = args.index or 1
-    if args.all and args.svg:
+    if args.all and (args.svg or args.png):
         return _render_all_svg(puzzle, args)
     if puzzle.family == "edgematch" and _is_text_board(args.solution):
         return _render_board(puzzle, args)
@@ -303,7 +304,7 @@ def cmd_render(args: argparse.Namespace) -> int:
         if args.all and n > 1:
             print()                       # one blank line between two pictures
         if args.all or n == index:
-            code = _render_one(puzzle, solution, args.svg, n)
+            code = _render_one(puzzle, solution, args.svg, n, args.png)
             if not args.all:
                 return code
             wrong += code == EXIT_NONE
@@ -335,6 +336,13 @@ def _render_all_svg(puzzle, args: argparse.Namespace) -> int:
         svgs.append(pictures.solution_svg(puzzle, solution))
     if not svgs:
         raise SatilingError(f"{args.solution}: no solution in the file")
+    if args.png:
+        if _svg_folder(args.png):
+            raise SatilingError(f"--all --png {args.png}: the PNG is one page of every solution: "
+                                "give a file name (a folder of pictures: --svg FOLDER/)")
+        write_pictures(gallery.page(svgs), png=args.png)
+        if not args.svg:
+            return EXIT_FOUND
     if _svg_folder(args.svg):
         os.makedirs(args.svg, exist_ok=True)
         write_files(gallery.folder_files(svgs, args.svg))
@@ -367,7 +375,7 @@ def _render_board(puzzle, args: argparse.Namespace) -> int:
     if (args.index or 1) != 1 or args.all:
         raise SatilingError(f"{args.solution} is one board: --index and --all are for JSON lines")
     board = parse_board(puzzle, read_text(args.solution, 4 << 20, what="board"))
-    s = print_board(puzzle, board, args.svg)
+    s = print_board(puzzle, board, args.svg, args.png)
     if args.svg:
         print(f"satiling: wrote {args.svg}", file=sys.stderr)
     if s.matched != s.joins or s.placed != s.squares:
@@ -380,7 +388,7 @@ def _render_board(puzzle, args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def _render_one(puzzle, solution: list[Any], svg: str | None, n: int) -> int:
+def _render_one(puzzle, solution: list[Any], svg: str | None, n: int, png: str | None = None) -> int:
     """Draw solution ``n``; one that is wrong is not drawn, as ``verify`` says (exit 1), but an
     edge-matching board, drawn with its score."""
     try:
@@ -390,7 +398,7 @@ def _render_one(puzzle, solution: list[Any], svg: str | None, n: int) -> int:
             print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
             return EXIT_NONE
         from ..commands.edgematch import show_board
-        show_board(puzzle, solution, str(e), svg)
+        show_board(puzzle, solution, str(e), svg, png)
         return EXIT_NONE
-    show(puzzle, solution, svg)
+    show(puzzle, solution, svg, png=png)
     return EXIT_FOUND

@@ -21,7 +21,7 @@ from .parser import maximize_flag, parser as command_parser
 
 
 #: options that name a file to write
-OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best")
+OUTPUT_OPTIONS = ("svg", "output", "proof", "out", "best", "png")
 
 
 def main(argv: list[str] | None = None) -> int:

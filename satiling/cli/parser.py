@@ -19,7 +19,7 @@ from .solving import MAXIMISE_ENGINES, SOLVE_ENGINES, cmd_count, cmd_enumerate, 
 
 #: modules that add subcommands through ``register(subparsers)``; a family's own come from its record
 PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling.commands.show",
-           "satiling.commands.forced",
+           "satiling.commands.forced", "satiling.commands.share",
            "satiling.commands.completion")
 
 EPILOG = """\
@@ -160,10 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
     s.set_defaults(run=cmd_verify)
 
-    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg, as SVG",
+    s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg / --png, as a picture",
                        description="Draw a solution from a file ('solve --json', 'enumerate', or a "
                                    "board as 'solve --maximize-matches' prints it) as text and, "
-                                   "with --svg, as SVG; the solution is verified first.")
+                                   "with --svg or --png, as a picture; the solution is verified first.")
     s.add_argument("name", metavar="NAME")
     s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
                    "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
@@ -172,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "FILE all of them on one page, with --svg FOLDER/ one file each")
     s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE (--all: FILE is one "
                    "page of every solution; a folder, or a name ending in '/', gets one file each)")
+    s.add_argument("--png", metavar="FILE", help="write the picture as PNG to FILE, to post or print "
+                   "(--all: one page of every solution)")
     s.set_defaults(run=cmd_render)
 
     family_commands = [m for record in families().values() for m in record.commands]

@@ -13,17 +13,30 @@ from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
 from ..search.runfiles import solution_json
 
 __all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
-           "solution_json"]
+           "solution_json", "write_pictures"]
 
 
-def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False) -> None:
-    """Print a verified solution (picture or JSON) and optionally write its SVG."""
+def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False,
+         png: str | None = None) -> None:
+    """Print a verified solution (picture or JSON) and optionally write its SVG and its PNG."""
     from ..render import pictures
     print(solution_json(puzzle, solution) if as_json
           else pictures.solution_text(puzzle, solution, colour=terminal_colour(sys.stdout)))
+    if svg or png:
+        write_pictures(pictures.solution_svg(puzzle, solution), svg, png)
+
+
+def write_pictures(picture: str, svg: str | None = None, png: str | None = None) -> None:
+    """Write an SVG picture to ``svg`` and as PNG (:func:`satiling.render.png.to_png`) to
+    ``png``, each where given, saying so on stderr."""
     if svg:
-        write_file(svg, pictures.solution_svg(puzzle, solution))
+        write_file(svg, picture)
         print(f"satiling: wrote {svg}", file=sys.stderr)
+    if png:
+        from ..fileio import write_bytes
+        from ..render.png import to_png
+        write_bytes(png, to_png(picture))
+        print(f"satiling: wrote {png}", file=sys.stderr)
 
 
 def terminal_colour(stream: Any) -> str | None:

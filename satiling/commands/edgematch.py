@@ -63,9 +63,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -> Score:
+def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None,
+                png: str | None = None) -> Score:
     """Print a full or partial board as ``satiling score`` does (grid, bucas URL, score line),
-    write its SVG to ``svg`` if given, and return its :class:`Score`."""
+    write its SVG to ``svg`` and its PNG to ``png`` if given, and return its :class:`Score`."""
     from ..families.edgematch.score import score
     from ..render.edgematch_svg import board_svg, board_text, bucas_url
     s = score(puzzle, board)
@@ -77,6 +78,11 @@ def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None) -
     print(f"score {s.matched}/{s.joins}  ({s})")
     if svg:
         write_file(svg, board_svg(puzzle, board))
+    if png:
+        from ..fileio import write_bytes
+        from ..render.png import to_png
+        write_bytes(png, to_png(board_svg(puzzle, board)))
+        print(f"satiling: wrote {png}", file=sys.stderr)
     return s
 
 
@@ -97,11 +103,12 @@ def show_partial(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str,
         print(f"satiling: wrote {svg}", file=sys.stderr)
 
 
-def show_board(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str, svg: str | None = None) -> None:
+def show_board(puzzle: EdgeMatchPuzzle, solution: list[Any], reason: str, svg: str | None = None,
+               png: str | None = None) -> None:
     """``satiling render`` of a board that is not a solution: drawn and scored as ``score`` does
     (a piece turned against the frame too), and one stderr line on why it is not a solution."""
     from ..families.edgematch.score import partial_board
-    s = print_board(puzzle, partial_board(puzzle, solution, model=False), svg)
+    s = print_board(puzzle, partial_board(puzzle, solution, model=False), svg, png)
     print(f"satiling: {s.placed} of {s.squares} squares filled, score {s.matched}/{s.joins}: not a "
           f"solution ({reason})", file=sys.stderr)
     if svg:

@@ -68,6 +68,7 @@ def register(sub) -> None:
 
 def _pictures(s: argparse.ArgumentParser, what: str) -> None:
     s.add_argument("--svg", metavar="FILE", help=f"also draw {what} on the board as SVG to FILE")
+    s.add_argument("--png", metavar="FILE", help="the same picture as PNG to FILE")
     s.add_argument("--json", action="store_true", help="print JSON instead of the picture")
 
 
@@ -134,11 +135,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[str, Any],
            marks: dict[Any, str], only: list[Any] | None = None, none: str = "") -> None:
     """The board with ``shown`` on it and each of ``only`` (default ``shown``) on a line, marked;
-    or with ``--json`` the ``data``; and the SVG of the board with ``--svg``."""
-    from ..fileio import write_file
+    or with ``--json`` the ``data``; and the picture of the board with ``--svg`` / ``--png``."""
     from ..render.pictures import solution_text
     from ..render.pieces import placements_svg
-    from .common import terminal_colour
+    from .common import terminal_colour, write_pictures
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, **data}, separators=(",", ":")))
     else:
@@ -146,9 +146,8 @@ def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[s
         listed = shown if only is None else only
         print("\n".join(f"{p}" + (f"  ({marks[p]})" if p in marks else "") for p in listed)
               if listed else none)
-    if args.svg:
-        write_file(args.svg, placements_svg(puzzle, shown))
-        print(f"satiling: wrote {args.svg}", file=sys.stderr)
+    if args.svg or args.png:
+        write_pictures(placements_svg(puzzle, shown), args.svg, args.png)
 
 
 def _placements(n: int) -> str:

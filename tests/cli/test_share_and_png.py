@@ -1,0 +1,130 @@
+"""A puzzle as a share text (``satiling share``, ``satiling:...`` wherever a name goes) and pictures
+as PNG (``--png``, :func:`satiling.render.png.to_png`).
+
+A share text must carry the whole instance -- region, pieces, pins, an edge-matching pieces file
+read in -- so that it opens in a folder where no file is, and counts what the file counts; a text
+that is damaged in any way is refused in one line, exit 2.  A PNG must be a PNG (its signature) of
+the SVG's size.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+from pathlib import Path
+
+import pytest
+
+from satiling import catalog, share
+from satiling.errors import SatilingError
+from satiling.render.png import PNG_SIGNATURE, png_size, to_png
+
+PINNED = """piece_set = "pentominoes"
+title = "6x10, X pinned"
+[region]
+rows = 6
+cols = 10
+[[placed]]
+piece = "X"
+cells = [[0, 2], [1, 1], [1, 2], [1, 3], [2, 2]]
+"""
+
+
+@pytest.mark.parametrize("name", [n for n, _ in catalog.available()])
+def test_every_bundled_instance_goes_through_its_share_text(name: str) -> None:
+    text = catalog.share_text(name)
+    assert re.fullmatch(r"satiling:1[A-Za-z0-9_-]+", text)
+    data, _, base = catalog.instance_data(name)
+    assert share.decode(text) == {"name": name, **share.self_contained(data, base)}
+    puzzle = catalog.load(text)
+    assert puzzle.name == name and type(puzzle) is type(catalog.load(name))
+
+
+def test_a_share_text_opens_a_pinned_puzzle_where_no_file_is(cli, tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "x.toml").write_text(PINNED)
+    r = cli("share", "x.toml", cwd=mine)
+    assert r.returncode == 0 and r.stdout.count("\n") == 1
+    text = r.stdout.strip()
+    assert len(text) < 120                        # short enough for a chat line or an address
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    r = cli("count", text, "--raw", "--quiet", cwd=elsewhere)
+    assert (r.returncode, r.stdout.split()[0]) == (0, "389")
+    r = cli("show", text, cwd=elsewhere)
+    assert r.returncode == 0 and "6x10, X pinned" in r.stdout and ".XXX......" in r.stdout
+    assert cli("share", text, cwd=elsewhere).stdout.strip() == text      # the same text again
+
+
+def test_an_edge_matching_pieces_file_travels_inside(cli, tmp_path: Path) -> None:
+    text = cli("share", "clue1").stdout.strip()
+    assert "pieces_file" not in share.decode(text)
+    r = cli("solve", text, "--json", cwd=tmp_path)
+    assert r.returncode == 0 and json.loads(r.stdout)["puzzle"] == "clue1"
+
+
+def _packed(payload: bytes) -> str:
+    return "satiling:1" + base64.urlsafe_b64encode(zlib.compress(payload)).rstrip(b"=").decode()
+
+
+def damaged() -> dict[str, str]:
+    good = catalog.share_text("pentomino-6x10")
+    flipped = good[:30] + ("A" if good[30] != "A" else "B") + good[31:]
+    return {
+        "empty": "satiling:",
+        "version only": "satiling:1",
+        "unknown version": "satiling:2" + good[10:],
+        "not base64": "satiling:1abc$def",
+        "a space inside": good[:20] + " " + good[20:],
+        "cut short": good[:-12],
+        "one letter changed": flipped,
+        "not an instance": _packed(b"[1, 2, 3]"),
+        "not JSON": _packed(b"region = 6"),
+        "a bomb": _packed(b"0" * 40_000_000),
+        "a bad instance": share.encode({"piece_set": "pentominoes", "region": {"rows": 6, "cols": 11}}),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(damaged()))
+def test_a_damaged_share_text_is_one_line(cli, case: str) -> None:
+    text = damaged()[case]
+    for command in ("show", "count"):
+        r = cli(command, text)
+        assert r.returncode == 2 and r.stdout == "", (case, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    with pytest.raises(SatilingError):
+        catalog.load(text)
+
+
+def test_to_png_is_a_png_of_the_pictures_size() -> None:
+    from satiling.render.pieces import puzzle_svg
+    svg = puzzle_svg(catalog.load("pentomino-6x10"))
+    width, height = (float(x) for x in re.search(r'width="([\d.]+)" height="([\d.]+)"', svg).groups())
+    png = to_png(svg)
+    assert png[:8] == PNG_SIGNATURE
+    assert png_size(png) == (round(width), round(height))
+    assert png_size(to_png(svg, scale=2)) == (round(2 * width), round(2 * height))
+    for bad in ("not a picture", 3, "<svg"):
+        with pytest.raises(SatilingError):
+            to_png(bad)                                  # type: ignore[arg-type]
+    with pytest.raises(SatilingError):
+        to_png(svg, scale=0)
+
+
+def test_show_and_render_write_pngs(cli, tmp_path: Path) -> None:
+    r = cli("show", "soma-cube", "--png", "soma.png", cwd=tmp_path)
+    assert r.returncode == 0
+    png = (tmp_path / "soma.png").read_bytes()
+    assert png[:8] == PNG_SIGNATURE and png_size(png)[0] > 300
+    solution = cli("solve", "pentomino-3x20", "--json", cwd=tmp_path).stdout
+    (tmp_path / "s.json").write_text(solution)
+    r = cli("render", "pentomino-3x20", "s.json", "--png", "s.png", "--svg", "s.svg", cwd=tmp_path)
+    assert r.returncode == 0
+    svg = (tmp_path / "s.svg").read_text()
+    width = float(re.search(r'width="([\d.]+)"', svg).group(1))
+    png = (tmp_path / "s.png").read_bytes()
+    assert png[:8] == PNG_SIGNATURE and abs(png_size(png)[0] - width) <= 1
+    r = cli("render", "pentomino-3x20", "s.json", "--png", str(tmp_path), cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
