@@ -232,3 +232,37 @@ def test_the_library_takes_pins() -> None:
         puzzle.verify(without)
     with pytest.raises(satiling.SatilingError, match="off the board"):
         satiling.Polyform((6, 10), "pentominoes", placed=[("X", [(r + 5, c) for r, c in pin[1]])])
+
+
+def test_pack_keeps_the_pins(tmp_path: Path) -> None:
+    """A packing holds every pin: on a board the pins make untileable (a 4x5 with I pinned down
+    its first column: the checkerboard leaves 4 of 5 tetrominoes) and on one they leave tileable."""
+    base = {"piece_set": "tetrominoes", "region": {"rows": 4, "cols": 5}}
+    pin = {"piece": "I", "cells": [[0, 0], [1, 0], [2, 0], [3, 0]]}
+    path = tmp_path / "t.toml"
+    path.write_text(toml({**base, "placed": [pin]}))
+    code, out, err = run("pack", str(path), "--json", "--time-limit", "30")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "OPTIMAL" and data["pieces"] == 4, err
+    assert pin in data["placements"]
+    path.write_text(catalog.instances_dir().joinpath("pentomino-6x10.toml").read_text()
+                    + f'\n[[placed]]\npiece = "X"\ncells = {X_PIN}\n')
+    code, out, err = run("pack", str(path), "--json", "--time-limit", "30")
+    data = json.loads(out)
+    assert code == 0 and data["pieces"] == 12 and {"piece": "X", "cells": X_PIN} in data["placements"]
+
+
+def test_workers_and_resume_keep_the_pins(tmp_path: Path) -> None:
+    """Worker processes rebuild the pinned puzzle from its file, and a resumed enumeration goes on
+    with the pins: the counts stay the brute force's."""
+    path = tmp_path / "x.toml"
+    path.write_text(catalog.instances_dir().joinpath("pentomino-6x10.toml").read_text()
+                    + f'\n[[placed]]\npiece = "X"\ncells = {X_PIN}\n')
+    assert count(path, "--raw", "--workers", "2") == 389
+    out = tmp_path / "x.jsonl"
+    code, _, err = run("enumerate", str(path), "--raw", "--quiet", "--limit", "100", "--out", str(out))
+    assert code == 0, err
+    code, _, err = run("enumerate", str(path), "--raw", "--quiet", "--resume", str(out))
+    assert code == 0, err
+    code, stdout, err = run("verify", str(path), str(out))
+    assert code == 0 and "389 solutions verified" in (stdout + err)
