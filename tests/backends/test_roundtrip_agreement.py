@@ -390,16 +390,17 @@ def pinned_instance(seed: int, tmp: Path) -> tuple[Path, int]:
             sols = brute.polyform_solutions(puzzle)
         except brute.TooMany:
             continue
-        if not sols:
+        placed = [s for s in sols if s]           # (under "at most" rules nothing placed is one)
+        if not placed:
             continue
-        pin = rng.choice(sorted(rng.choice(sols)) if seed % 3 else puzzle.placements())
+        pin = rng.choice(sorted(rng.choice(placed)) if seed % 3 else puzzle.placements())
         path = tmp / f"p{seed}.toml"
         path.write_text(toml({**data, "placed": [pin.to_json()]}))
         return path, sum(1 for s in sols if pin in s)
     pytest.skip("no instance of a size the brute force takes")
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", [0, 1, 2] + [pytest.param(s, marks=pytest.mark.slow) for s in range(3, 30)])
 def test_every_format_honours_pins(seed: int, tmp_path: Path) -> None:
     """A pinned piece is a unit of every format: the solvers' answers decode to solutions that
     hold it (decode's verifier asks for it), and "no solution" exactly when none does."""

@@ -101,19 +101,19 @@ def test_a_hint_is_a_placement_of_some_solution(name: str, pins: list, tmp_path:
     solutions = every_solution(target)
     anywhere = set.union(*solutions)
     shown = set()
-    for seed in range(6):
+    for seed in range(3):
         code, out, err = run("hint", target, "--json", "--seed", str(seed))
         assert code == 0, err
         data = json.loads(out)
         assert data["seed"] == seed and _key(data["hint"]) in anywhere
         assert _key(data["hint"]) not in {_key({"piece": p, "cells": c}) for p, c in pins}
         shown.add(_key(data["hint"]))
-        assert run("hint", target, "--json", "--seed", str(seed))[1] == out      # the same again
+    assert run("hint", target, "--json", "--seed", "2")[1] == out                # the same again
     if len(anywhere) > 12:
         assert len(shown) > 1                       # seeds reveal different placements
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4] + [pytest.param(s, marks=pytest.mark.slow) for s in range(5, 15)])
 def test_forced_on_generated_pinned_boards(seed: int, tmp_path: Path) -> None:
     """Generated boards (every lattice, wrapped ones, every rule) with a pin from one of their
     solutions: ``forced`` is what every brute-force solution holding the pin holds, and a hint is a
@@ -129,9 +129,9 @@ def test_forced_on_generated_pinned_boards(seed: int, tmp_path: Path) -> None:
             sols = brute.polyform_solutions(puzzle)
         except brute.TooMany:
             continue
-        if len(sols) >= 2:
+        if len([s for s in sols if s]) >= 2:
             break
-    pin = rng.choice(sorted(rng.choice(sols)))
+    pin = rng.choice(sorted(rng.choice([s for s in sols if s])))
     holding = [s for s in sols if pin in s]
     path = tmp_path / "g.toml"
     path.write_text("".join(f"{k} = {_toml(v)}\n" for k, v in {**data, "placed": [pin.to_json()]}.items()))
@@ -204,7 +204,7 @@ def test_forced_interrupted_exits_130(tmp_path: Path) -> None:
     script = Path(sys.executable).parent / "satiling"
     p = subprocess.Popen([str(script), "forced", "tortoise"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    time.sleep(2)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, err

@@ -9,6 +9,8 @@ the SVG's size.
 from __future__ import annotations
 
 import base64
+import contextlib
+import io
 import json
 import re
 import zlib
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from satiling import catalog, share
+from satiling.cli import main
 from satiling.errors import SatilingError
 from satiling.render.png import PNG_SIGNATURE, png_size, to_png
 
@@ -88,14 +91,22 @@ def damaged() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("case", sorted(damaged()))
-def test_a_damaged_share_text_is_one_line(cli, case: str) -> None:
+def test_a_damaged_share_text_is_one_line(case: str) -> None:
     text = damaged()[case]
     for command in ("show", "count"):
-        r = cli(command, text)
-        assert r.returncode == 2 and r.stdout == "", (case, r.stderr)
-        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main([command, text])
+        assert code == 2 and out.getvalue() == "", (case, err.getvalue())
+        assert len(err.getvalue().strip().splitlines()) == 1, err.getvalue()
     with pytest.raises(SatilingError):
         catalog.load(text)
+
+
+def test_a_damaged_share_text_in_a_real_process(cli) -> None:
+    r = cli("show", damaged()["one letter changed"])
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.stderr
 
 
 def test_to_png_is_a_png_of_the_pictures_size() -> None:

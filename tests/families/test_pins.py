@@ -101,6 +101,7 @@ def pinned_instance(lattice: str, topology: str, seed: int, tmp: Path) -> tuple[
             sols = brute.polyform_solutions(puzzle)
         except brute.TooMany:
             continue
+        sols = [s for s in sols if s]             # (under "at most" rules nothing placed is one)
         if not sols or len(sols) < 2 and rng.random() < 0.7:
             continue
         if rng.random() < 0.25:
@@ -113,7 +114,7 @@ def pinned_instance(lattice: str, topology: str, seed: int, tmp: Path) -> tuple[
 
 
 @pytest.mark.parametrize("lattice, topology", KINDS)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_pins_against_brute_force(lattice: str, topology: str, seed: int, tmp_path: Path) -> None:
     data, pins = pinned_instance(lattice, topology, seed, tmp_path)
     raw, distinct, rotations, sols = oracle(data, pins, tmp_path)
