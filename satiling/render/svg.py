@@ -61,6 +61,28 @@ def palette(n: int) -> list[str]:
     return out
 
 
+def placement_colours(puzzle: Any, placed: list[Any]) -> list[str]:
+    """The colour of each placement of ``placed`` (sorted as the pictures sort them): a full
+    solution's i-th takes the palette's i-th; fewer (pinned pieces, forced ones, a hint, a
+    packing) take the colours their pieces have in a full solution and in the drawing of the
+    pieces (by name, a piece's copies in turn), so a piece keeps its colour from picture to
+    picture."""
+    total = sum(p.count for p in puzzle.pieces)
+    if len(placed) >= total:
+        return palette(max(1, len(placed)))
+    colours = palette(max(1, total))
+    first, at = {}, 0
+    for piece in sorted(puzzle.pieces, key=lambda p: p.name):
+        first[piece.name], at = (at, piece.count), at + piece.count
+    used: dict[str, int] = {}
+    out = []
+    for pl in placed:
+        start, count = first.get(pl.piece, (0, 1))
+        out.append(colours[start + min(used.get(pl.piece, 0), count - 1)])
+        used[pl.piece] = used.get(pl.piece, 0) + 1
+    return out
+
+
 def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterable[list[Point]] = (),
                  scale: float = 40.0, margin: float = 0.25,
                  labels: Iterable[tuple] = (), faded: Iterable[tuple[list[Point], str]] = (),
@@ -171,9 +193,10 @@ def polyform_svg(puzzle: Any, solution: list[Any]) -> str:
     wrapped board the strip beyond each seam is repeated pale, the seam is dashed, and a piece
     that crosses it has no outline there and its name on each side."""
     draw = _drawer(puzzle)
-    colours = palette(max(1, len(solution)))
+    placed = sorted(solution, key=lambda p: p.sort_key())
+    colours = placement_colours(puzzle, placed)
     shapes, labels, covered, colour_of, owner = [], [], set(), {}, {}
-    for i, pl in enumerate(sorted(solution, key=lambda p: p.sort_key())):
+    for i, pl in enumerate(placed):
         cells = [tuple(c) for c in pl.cells]
         covered.update(cells)
         polys = [draw(c) for c in cells]

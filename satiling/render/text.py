@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .svg import palette
+from .svg import placement_colours
 
 Grid = dict[tuple[int, int], str]
 
@@ -62,7 +62,7 @@ def polyform_text(puzzle: Any, solution: list[Any], colour: str | None = None) -
     lat = puzzle.lattice
     names = letters([p.name for p in puzzle.pieces])
     placed = sorted(solution, key=lambda p: p.sort_key())           # the SVG's colour order
-    colours = palette(max(1, len(placed)))
+    colours = placement_colours(puzzle, placed)
     # on a terminal a square is two characters wide, so the board keeps its shape (a character is
     # about twice as tall as wide); plain text keeps one, to read back as an instance's ASCII art
     wide = colour is not None and lat.name == "square" and not puzzle.wrap
