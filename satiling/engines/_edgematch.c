@@ -85,6 +85,8 @@ typedef struct {
     uint32_t *kbase;
     unsigned long long nodes, solutions;
     int d, k, live;         /* where a stopped run() resumes (2: after a whole-board prefix) */
+    HandbackWatch watch;    /* who is shown the board filled so far, at looks (_handback.h) */
+    int shown;              /* the steps filled at the look in progress */
 } Search;
 
 static uint64_t xorshift(uint64_t *x) {
@@ -119,6 +121,7 @@ static void Search_dealloc(Search *s) {
                       s->ent_bit, s->rem, s->kts, s->kbase};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         PyMem_Free(arrays[i]);
+    Py_XDECREF(s->watch.callback);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
@@ -475,6 +478,23 @@ static PyObject *solution_tuple(const Search *s) {
     return t;
 }
 
+/* A watcher's snapshot: the entries on the steps filled so far (the board at a look). */
+static PyObject *show_choice(void *search) {
+    const Search *s = search;
+    PyObject *t = PyTuple_New(s->shown);
+    if (t == NULL)
+        return NULL;
+    for (int i = 0; i < s->shown; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(s->choice[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
 /* A solution: count it, hand it to the callback.  Returns 1 to go on, 0 to stop (``limit``
  * solutions in this call), -1 on a Python error. */
 static int found(Search *s, PyObject *callback, unsigned long long *left) {
@@ -557,6 +577,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     s->live = 0;                           /* live again only if we stop before the end */
     Handback hb;
     handback_start(&hb, seconds, 0, s->nodes);
+    handback_watch(&hb, &s->watch, show_choice, s);
     unsigned long long nodes = s->nodes;
     const unsigned long long stop_at = max_nodes ? nodes + max_nodes : ~0ULL;
     int status = ENGINE_DONE;
@@ -606,6 +627,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
             }
             if (handback_due(&hb, nodes)) {
                 s->nodes = nodes;
+                s->shown = d;              /* steps 0 .. d - 1 filled, for a watcher */
                 int h = handback_look(&hb, nodes);
                 if (h == ENGINE_ERROR) {
                     s->d = d, s->k = k, s->live = 1;     /* resumable after an interrupt too */
@@ -698,6 +720,18 @@ static PyObject *Search_estimate(Search *s, PyObject *args, PyObject *kw) {
     return PyFloat_FromDouble(probes > 0 ? total / probes : 0.0);
 }
 
+/* watch(callback, seconds): at looks, at most every ``seconds`` of wall time, callback(entries)
+ * with the entries on the steps filled so far; callback None: no one watches. */
+static PyObject *Search_watch(Search *s, PyObject *args) {
+    PyObject *callback;
+    double every;
+    if (!PyArg_ParseTuple(args, "Od", &callback, &every))
+        return NULL;
+    if (handback_set_watch(&s->watch, callback, every) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyObject *Search_reset(Search *s, PyObject *unused) {
     (void)unused;
     s->nodes = s->solutions = 0;
@@ -721,6 +755,8 @@ static PyMethodDef Search_methods[] = {
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
      "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},
     {"reset", (PyCFunction)Search_reset, METH_NOARGS, "clear the node and solution counters"},
+    {"watch", (PyCFunction)Search_watch, METH_VARARGS,
+     "watch(callback, seconds): callback(entries placed) at most every seconds while run() searches; None: stop"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef Search_getset[] = {

@@ -30,7 +30,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from . import _edgematch
+from . import PARTIAL_SECONDS, _edgematch
 
 Edges = tuple[int, int, int, int]
 #: (row, col, piece index from 0, clockwise quarter turns)
@@ -312,6 +312,13 @@ class Engine:
     @property
     def nodes(self) -> int:
         return self.search.nodes
+
+    def watch(self, show: Callable[[list[Placed]], None] | None, seconds: float = PARTIAL_SECONDS) -> None:
+        """While the search runs, ``show(board)`` with the board filled so far (the fixed pieces
+        and those the search has placed, as :meth:`solutions` gives a board), at most once every
+        ``seconds``, at the looks at the clock it makes anyway (``_handback.h``); None: no one
+        watches (the default, at no cost)."""
+        self.search.watch(None if show is None else lambda choice: show(self.board_of(choice)), seconds)
 
     def solutions(self, prefix: Sequence[int] = (), limit: int = 0, seconds: float | None = None,
                   on_solution: Callable[[list[Placed]], None] | None = None, max_nodes: int = 0,

@@ -29,7 +29,7 @@ from ..errors import SatilingError
 from ..families.edgematch import EdgeMatchPuzzle, Tile
 from ..problem import Problem
 from .cubes import Cube, CubeResult, CubeSet, Position, symmetries_keeping_units
-from .edgeboards import edge_boards
+from .edgeboards import edge_boards, tiles
 from .runner import CubeRunner
 
 #: (row, col, piece from 0, its colours N E S W as placed) -> the SAT model's variable
@@ -52,15 +52,26 @@ class EdgeCubes(CubeSet):
         self._entry_cubes: dict[tuple[int, tuple[int, ...]], int] | None = None
         self._meaning: dict[int, Key] | None = None
         self._entries: dict[int, dict[tuple[int, tuple[int, ...]], int]] = {}
+        self._show: Callable[[list[Placed]], None] | None = None
 
     def engine(self, b: int) -> Engine:
         if b not in self._engines:
             self._engines[b] = Engine(self.boards[b])
+            if self._show is not None:
+                self._engines[b].watch(self._show)
         return self._engines[b]
+
+    def watch(self, show: Callable[[list[Tile]], None] | None) -> None:
+        """``show(tiles)`` a few times a second with the board the search stands on (its engines'
+        :meth:`~satiling.engines.edgematch.Engine.watch`); None: no one watches."""
+        self._show = None if show is None else lambda placed: show(tiles(placed))
+        for engine in self._engines.values():
+            engine.watch(self._show)
 
     def __getstate__(self) -> dict[str, Any]:
         # the compiled engines stay behind: a worker builds its own from the boards
-        return {**self.__dict__, "_engines": {}, "_entry_cubes": None, "_meaning": None, "_entries": {}}
+        return {**self.__dict__, "_engines": {}, "_entry_cubes": None, "_meaning": None, "_entries": {},
+                "_show": None}
 
     # -- solutions as variables ------------------------------------------------------------------
     def variables(self, placed: list[Placed]) -> frozenset[int]:

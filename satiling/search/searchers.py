@@ -121,6 +121,10 @@ class _Backtrack(Searcher):
         from .edgespace import EdgeRunner
         return EdgeRunner(space, self)
 
+    def watch(self, runner: Any, show: Show | None) -> None:
+        """The backtracker's board filled so far, as tiles."""
+        runner.space.watch(show)
+
 
 WALK = _Walk("walk", knows_position=True, plans=True)
 SAT = _Sat("sat", by_parts=True)

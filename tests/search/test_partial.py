@@ -28,6 +28,32 @@ def assert_partial_cover(puzzle, placements) -> None:
     assert all(n <= copies[name] for name, n in used.items()), used
 
 
+def assert_partial_board(puzzle, tiles) -> None:
+    """Pieces of the puzzle on squares where its rules allow them (the colours of one of its legal
+    placements there), no square or piece twice, and every join between two of them matching:
+    part of a board, as the puzzle sees it."""
+    legal: dict = {}
+    for t in puzzle.placements():
+        legal.setdefault((t.row, t.col, t.piece), set()).add(puzzle.edges(t.piece, t.rotation))
+    assert tiles and all(puzzle.edges(t.piece, t.rotation) in legal.get((t.row, t.col, t.piece), ())
+                         for t in tiles), tiles
+    at = {(t.row, t.col): t for t in tiles}
+    assert len(at) == len(tiles) == len({t.piece for t in tiles}), tiles
+    for (r, c), t in at.items():
+        for side, (dr, dc) in ((1, (0, 1)), (2, (1, 0))):           # its E and S joins
+            other = at.get((r + dr, c + dc))
+            if other is not None:
+                assert puzzle.edges(t.piece, t.rotation)[side] == \
+                    puzzle.edges(other.piece, other.rotation)[(side + 2) % 4], (t, other)
+
+
+def generated(tmp_path, rows: int, cols: int, frame: int, inner: int, seed: int):
+    from satiling.families.edgematch.generate import generate, instance_toml
+    path = tmp_path / f"g{rows}x{cols}-{seed}.toml"
+    path.write_text(instance_toml(generate(rows, cols, frame, inner, seed)))
+    return satiling.load(str(path))
+
+
 def watched(limit: int) -> tuple[list, callable]:
     """A watcher keeping (time, placements), and raising :class:`Enough` after ``limit`` of them."""
     import time
@@ -110,3 +136,31 @@ def test_the_engine_shows_its_rows_and_stops_when_told():
     with pytest.raises(TypeError):
         engine.watch(42)
     assert isinstance(engine, ExactCover)
+
+
+@pytest.mark.parametrize("task", ["count", "enumerate"])
+def test_snapshots_of_the_backtracker_are_partial_boards(tmp_path, task):
+    """A generated 6x6 board (seconds of search): the edge-matching backtracker shows its board
+    again and again, each a part of a board by the puzzle's rules, the pinned corner in place."""
+    puzzle = generated(tmp_path, 6, 6, 3, 4, 1)
+    seen, show = watched(3)
+    run = {"count": count, "enumerate": enumerate_solutions}[task]
+    with pytest.raises(Enough):
+        run(Request(puzzle, task, "backtrack"), Events(partial=show))
+    for _, tiles in seen:
+        assert_partial_board(puzzle, tiles)
+    gaps = [b - a for (a, _), (b, _) in zip(seen, seen[1:])]
+    assert min(gaps) >= 0.95 * PARTIAL_SECONDS, gaps
+
+
+def test_the_backtracker_with_a_watcher_lists_what_one_without_lists(tmp_path):
+    puzzle = generated(tmp_path, 5, 5, 2, 4, 1)
+    plain: list = []
+    enumerate_solutions(Request(puzzle, "enumerate", "backtrack"), Events(solution=plain.append))
+    watched_out, shown = [], []
+    enumerate_solutions(Request(puzzle, "enumerate", "backtrack"),
+                        Events(solution=watched_out.append, partial=shown.append))
+    assert len(plain) > 100 and watched_out == plain
+    assert shown
+    for tiles in shown:
+        assert_partial_board(puzzle, tiles)
