@@ -132,6 +132,9 @@ typedef struct {
     Run *runs;                      /* the runs of ``spans`` as pointers into ``cands`` */
     uint16_t *placed;               /* per piece, n less the depth it is placed at (0: not placed,
                                      * so that the scan tests it against no other value) */
+    const Cand **board;             /* the search's board (run_with's own) */
+    int shown;                      /* its depths filled at the look in progress: what a watcher
+                                     * is shown (_handback.h) */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid: max(F - H, (F + H) mod 2). */
@@ -263,6 +266,19 @@ static int report(Search *S, const Cand **board, long long breaks) {
     return stop;
 }
 
+/* A watcher's snapshot: (piece, rotation) of each depth filled so far (the board at a look). */
+static PyObject *show_board(void *search) {
+    const Search *S = search;
+    PyObject *list = PyList_New(S->shown);
+    if (!list) return NULL;
+    for (int d = 0; d < S->shown; d++) {
+        PyObject *t = Py_BuildValue("(ii)", (int)S->board[d]->piece, (int)S->board[d]->rot);
+        if (!t) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, d, t);
+    }
+    return list;
+}
+
 /* The cap lowered below the shared bound, a board another search found (a relaxed load: a
  * stale value only delays the drop to the next look).  Returns 1 when no better board can
  * exist (the other found one with every join matching). */
@@ -382,6 +398,7 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
         goto out;
     }
     board[-1] = &grey;
+    S->board = board;
     allow(sq, n, cap);
     uint16_t *const placed = S->placed;    /* the pieces placed (and where: the levels ask) */
     const int sorted = S->prio_sorted;
@@ -541,6 +558,7 @@ take:                               /* square d takes candidate c at ``pen`` mor
     }
     if (nodes >= watch) {
         if (handback_due(&S->hb, (unsigned long long)nodes)) {
+            S->shown = d + 1;       /* depths 0 .. d filled, for a watcher */
             int h = handback_look(&S->hb, (unsigned long long)nodes);
             if (h) { status = h; goto out; }
             if (S->bound) {
@@ -661,8 +679,8 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
 
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
-"       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0, bound=None)\n"
-"    -> (status, nodes, cap)\n\n"
+"       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0, bound=None,\n"
+"       watch=None, every=0.0) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status, named as by every compiled\n"
@@ -678,21 +696,28 @@ PyDoc_STRVAR(search_doc,
 "then the search goes on with that node's next sibling.  ``bound``: a buffer of one int64 that\n"
 "other processes may lower (the fewest breaks found by searches sharing it); it is read at\n"
 "every look at the clock (a few milliseconds) and the cap drops below it, status 'limit' if it\n"
-"is 0.  A signal raises\n"
+"is 0.  ``watch``: called at looks, at most every ``every`` seconds of wall time, with the\n"
+"(piece, rotation) of each depth filled so far (the board the search stands on).  A signal raises\n"
 "its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None, *hist_o = Py_None,
-             *bound_o = Py_None;
+             *bound_o = Py_None, *watch_o = Py_None;
+    double every = 0.0;
     int n, npieces, colours, sub_depth = 0;
     long long cap, node_limit, patience, sub_limit = 0;
     double seconds;
     int cpu, tile = 0, status = -1;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiLO", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiLOOd", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
-                          &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit, &bound_o))
+                          &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit, &bound_o,
+                          &watch_o, &every))
         return NULL;
+    HandbackWatch watch = {NULL, 0.0, 0.0};        /* (the arguments hold the callback's reference) */
+    if (handback_set_watch(&watch, watch_o, every) < 0)
+        return NULL;
+    Py_XDECREF(watch.callback);
     if (!PyCallable_Check(callback)) {
         PyErr_SetString(PyExc_TypeError, "callback must be callable");
         return NULL;
@@ -740,6 +765,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "inconsistent search layout");
     else if (!tile || tile_start(&S, ncands) == 0) {
         handback_start(&S.hb, seconds, cpu, 0);
+        handback_watch(&S.hb, &watch, show_board, &S);
         status = run(&S);
     }
 done:

@@ -285,7 +285,8 @@ HIST_ROWS = ("placed", "broken", "entered", "room")
 def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit: int = 0,
            seconds: float = 0.0, cpu: bool = False, patience: int = 0, tile: bool = False,
            need: list[int] | None = None, hist: Any = None, sub_depth: int = 0,
-           sub_limit: int = 0, bound: Any = None) -> Outcome:
+           sub_limit: int = 0, bound: Any = None,
+           watch: Callable[[list[tuple[int, int]]], None] | None = None) -> Outcome:
     """Run the compiled search until the tree is exhausted, ``node_limit`` nodes in all or
     ``patience`` nodes without a better board (0: no limit), ``seconds`` (0: no limit; wall
     clock, or this process's CPU time if ``cpu``) or ``on_board`` returns true.  At depth d the breaks so far stay within ``max(0, cap - held[d])`` (see
@@ -301,12 +302,15 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     sibling (the tail of a board is searched a bounded time for each beginning).  ``bound``: a
     writable buffer of one int64 in memory shared with other searches (e.g. the ``get_obj()`` of
     a ``multiprocessing.Value("q")``): the fewest breaks any of them has found; the search reads
-    it every few milliseconds and lowers its cap below it (status "limit" if it is 0)."""
-    from . import _edgescore
+    it every few milliseconds and lowers its cap below it (status "limit" if it is 0).  ``watch``:
+    called with the board the search stands on, (piece index, rotation) per depth filled so far
+    (:meth:`Layout.board` reads it), at most once every :data:`~satiling.engines.PARTIAL_SECONDS`,
+    at the looks at the clock the search makes anyway (None: no one watches, at no cost)."""
+    from . import PARTIAL_SECONDS, _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
                                            on_board, tile,
                                            None if need is None else struct.pack(f"<{len(need)}i", *need),
-                                           hist, sub_depth, sub_limit, bound)
+                                           hist, sub_depth, sub_limit, bound, watch, PARTIAL_SECONDS)
     return Outcome(status, nodes, cap)

@@ -38,9 +38,10 @@ class Events:
     ``partial(placements)``: the partial solution the search in progress stands on, the puzzle's
     placements as ``solution`` gets them (pairwise disjoint, not verified: a board on its way,
     often to a dead end), at most once every :data:`~satiling.engines.PARTIAL_SECONDS`.  Only
-    compiled searches in this process can tell: count and enumerate by the exact-cover engine
-    (``walk``) without workers; never a SAT, CP-SAT or MIP solver, nor a solve.  None (the
-    default) costs the search nothing."""
+    compiled searches can tell: count and enumerate by the exact-cover engine (``walk``) or the
+    edge-matching backtracker, without workers; maximise by the scoring search (``backtrack``;
+    the first process's, when there are several: joins may be broken there); never a SAT,
+    CP-SAT, MIP or LNS solver, nor a solve.  None (the default) costs the search nothing."""
 
     found: Callable[[int], None] = _ignore
     work: Callable[[float, float], None] | None = None
@@ -380,7 +381,8 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     result = maximize_matches(req.puzzle, req.time_limit, events.improve, engine=engine,
                               hints=bool(req.options.get("hints")), seed=req.seed or 0,
                               workers=req.threads, tuning=tuning,
-                              start_board=req.extra.get("start_board"))
+                              start_board=req.extra.get("start_board"),
+                              on_partial=paced(events.partial))
     stopped = result.stopped_by
     if result.solution and result.score == result.joins:
         req.puzzle.verify(result.solution)         # a full score claims a solution: check it

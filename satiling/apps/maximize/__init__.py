@@ -60,14 +60,17 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_improve: Callable[[Improvement], None] | None = None, engine: str = "auto",
                      hints: bool = False, workers: int | None = None, greedy_start: bool = True,
                      seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None,
-                     start_board: list[Any] | None = None) -> MaxResult:
+                     start_board: list[Any] | None = None,
+                     on_partial: Callable[[list[Any]], None] | None = None) -> MaxResult:
     """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
     seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
     shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
     processes (default one per core).  ``tuning``: the backtracker's settings (:class:`Tuning`).
     An interrupt ends the search early with the best board so far (``stopped_by``).
     ``start_board``: a board to continue from (backtrack engine): it is the best board so far, and
-    the search hunts only boards better than it."""
+    the search hunts only boards better than it.  ``on_partial``: shown the board the search
+    stands on (tiles, joins broken or not), a few times a second (backtrack engine; the first
+    process's search when there are several)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     engine = maximise_engine(puzzle, engine)
@@ -75,7 +78,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()), puzzle, hints)
     job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
-                 cpu_time, tuning)
+                 cpu_time, tuning, on_partial=on_partial)
     if start_board is not None:
         # refused before the start board is reported: only an engine whose row says it continues
         # a search may take one

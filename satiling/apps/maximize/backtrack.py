@@ -6,11 +6,14 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable
 
 from ...errors import SatilingError
 from .board import Improvement, MaxResult, checked_score
 from .job import MaxJob
+
+#: hears the board a search stands on (tiles)
+Show = Callable[[list[Any]], None]
 
 #: the backtracker searches boards up to this many squares without a schedule (to the proof)
 EXACT_LIMIT = 25
@@ -153,7 +156,7 @@ def run(job: MaxJob) -> MaxResult:
     """The backtrack engine's entry in the engine table.  Without a time limit it runs until
     Ctrl-C (the caller reports the best board so far)."""
     return _backtrack(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed,
-                      job.cpu_time, job.tuning, job.workers, job.known)
+                      job.cpu_time, job.tuning, job.workers, job.known, job.on_partial)
 
 
 #: a start board is continued by this engine: it hunts only boards better than the board's score
@@ -162,28 +165,30 @@ run.continues = True
 
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                cpu_time: bool = False, tuning: Tuning | None = None, workers: int | None = None,
-               known: tuple[list[Any], int] | None = None) -> MaxResult:
+               known: tuple[list[Any], int] | None = None, partial: Show | None = None) -> MaxResult:
     """The scoring search: one per worker process (different seeds), each improving board
-    re-checked here by the scorer before it is reported."""
+    re-checked here by the scorer before it is reported; ``partial`` is shown the board the
+    search (the first worker's) stands on, a few times a second."""
     n = puzzle.rows * puzzle.cols
     tuning = tuning or default_tuning(puzzle)
     workers = default_workers() if workers is None else workers
     if n <= EXACT_LIMIT or workers <= 1:
         return _backtrack_one(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning,
-                              known=known)
+                              known=known, partial=partial)
     return _backtrack_many(puzzle, time_limit, on_improve, hints, start, seed, cpu_time, tuning, workers,
-                           known)
+                           known, partial)
 
 
 def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                    cpu_time: bool, tuning: Tuning, shared: Any = None,
-                   known: tuple[list[Any], int] | None = None) -> MaxResult:
+                   known: tuple[list[Any], int] | None = None, partial: Show | None = None) -> MaxResult:
     """Restarts of the scoring search, each with the candidates in a new random order and the
     cap one below the best board so far, each ending after :meth:`Tuning.patience` nodes without
     a better board.  Small boards get one run without
     a schedule: if it ends, its best board is optimal.  ``shared``: a ``multiprocessing.Value("q")``
     holding the fewest breaks any search in :func:`_backtrack_many` has found; the best board
-    so far is the best of them all, and a running search lowers its cap when another finds one."""
+    so far is the best of them all, and a running search lowers its cap when another finds one.
+    ``partial``: shown the board the search stands on (tiles), a few times a second."""
     from ...engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
@@ -240,6 +245,9 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
             report(puzzle.tiles(lay.board(raw)), breaks)
             return False
 
+        def show(raw: list, lay=lay) -> None:
+            partial(puzzle.tiles(lay.board(raw)))
+
         cap = (best["breaks"] if shared is None else min(best["breaks"], shared.value)) - 1
         hinted = [lay.order.index((t.row, t.col)) for t in puzzle.hints] if hints else []
         held = [0] * n if exact else tuning.held(n, cap, hinted, planner)
@@ -249,7 +257,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                                tile=tuning.tile and not exact, need=need,
                                sub_depth=min(n - 1, int(tuning.sub_depth * n)),
                                sub_limit=0 if exact else tuning.sub_limit,
-                               bound=None if shared is None else shared.get_obj(), hist=hist)
+                               bound=None if shared is None else shared.get_obj(), hist=hist,
+                               watch=None if partial is None else show)
         counted = 0 if hist is None else sum(hist[:n + 1])      # the row of nodes placed
         if counted >= measured_at:
             planner.measure(hist)         # again each time the nodes counted have doubled
@@ -285,10 +294,12 @@ def _first_board(puzzle, hints: bool, seed: int) -> tuple[list, int] | None:
 
 def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
                     cpu_time: bool, tuning: Tuning, workers: int,
-                    known: tuple[list[Any], int] | None = None) -> MaxResult:
+                    known: tuple[list[Any], int] | None = None, partial: Show | None = None) -> MaxResult:
     """``workers`` processes, each :func:`_backtrack_one` with its own seed, all hunting boards
     better than the best any of them has found (a shared count of breaks); their better boards
-    come back through pipes, are checked again here and reported in order of score."""
+    come back through pipes, are checked again here and reported in order of score.  With
+    ``partial``, the first worker also sends the board its search stands on (:class:`Partial`),
+    a few times a second: one picture of the search is enough."""
     import multiprocessing as mp
     from contextlib import closing
     from ...children import worker_messages
@@ -299,8 +310,15 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
     shared = mp.get_context("fork").Value("q", joins + 1 if known is None else known[1])
     jobs = [(puzzle, time_limit, hints, start, seed + 100003 * w, cpu_time, tuning, shared)
             for w in range(workers)]
-    with closing(worker_messages(_work, jobs, error=SatilingError)) as boards:
+    work: Callable[..., None] = _work
+    if partial is not None:                   # the first worker shows its board
+        jobs = [job + (w == 0,) for w, job in enumerate(jobs)]
+        work = _work_watched
+    with closing(worker_messages(work, jobs, error=SatilingError)) as boards:
         for solution in boards:
+            if isinstance(solution, Partial):
+                partial(solution.tiles)
+                continue
             score = checked_score(puzzle, solution, hints)
             if score > best["score"]:
                 best.update(score=score, solution=solution)
@@ -318,3 +336,17 @@ def _work(puzzle, time_limit, hints, start, seed, cpu_time, tuning, shared, send
     """A worker process's search: its better boards go to ``send``."""
     _backtrack_one(puzzle, time_limit, lambda imp: send(imp.solution), hints, start, seed,
                    cpu_time, tuning, shared)
+
+
+@dataclass
+class Partial:
+    """A worker's message: the board its search stands on (tiles), not a better board."""
+
+    tiles: list[Any]
+
+
+def _work_watched(puzzle, time_limit, hints, start, seed, cpu_time, tuning, shared, watch, send) -> None:
+    """:func:`_work` that, with ``watch``, also sends the board its search stands on
+    (:class:`Partial`), a few times a second."""
+    _backtrack_one(puzzle, time_limit, lambda imp: send(imp.solution), hints, start, seed,
+                   cpu_time, tuning, shared, partial=(lambda tiles: send(Partial(tiles))) if watch else None)

@@ -19,7 +19,9 @@ class MaxJob:
     ``workers``: CP-SAT's threads or the backtracker's processes (None: the engine's default);
     ``greedy_start``: CP-SAT starts from the greedy board; ``cpu_time``: the limit counts CPU
     seconds (backtracker); ``tuning``: the backtracker's settings (None: its default);
-    ``known``: the start board to continue from and its breaks, or None."""
+    ``known``: the start board to continue from and its breaks, or None; ``on_partial``: shown
+    the board the search stands on, a few times a second, by an engine that can tell (the
+    backtracker), or None."""
 
     puzzle: Any
     time_limit: float | None
@@ -32,6 +34,7 @@ class MaxJob:
     cpu_time: bool
     tuning: Any = None                  # backtrack.Tuning (backtrack imports this module)
     known: tuple[list[Any], int] | None = None
+    on_partial: Callable[[list[Any]], None] | None = None
 
     def fresh(self, engine: str) -> None:
         """Refuse a start board: ``engine`` searches from scratch and cannot continue one."""
