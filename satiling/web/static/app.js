@@ -822,8 +822,7 @@
     $("elapsed").textContent = fmtSeconds(s);
     const limit = live.run && given(live.run.time_limit) ? Number(live.run.time_limit) : null;
     if (limit) {
-      const share = Math.min(1, s / limit);
-      if (live.clock.running || !FINAL.has(live.state) || live.state !== "done") $("time-bar").value = share;
+      $("time-bar").value = Math.min(1, s / limit);
       $("time-bar-text").textContent = `${fmtSeconds(Math.min(s, limit))} of ${fmtLimit(limit)}`;
     }
   }
