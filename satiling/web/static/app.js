@@ -750,7 +750,10 @@
     live.run = run;
     runHeading(run);
     $("live-browse").href = `#browse/${enc(id)}`;
-    if (puzzles.has(run.puzzle)) { $("watch-puzzle").value = run.puzzle; updateTaskMenu(); }
+    // the menus as the run had them, to run it again with a change
+    if (puzzles.has(run.puzzle)) $("watch-puzzle").value = run.puzzle;
+    if ([...$("task").options].some((o) => o.value === run.task)) $("task").value = run.task;
+    updateTaskMenu();
     taskPanels(run);
     $("live-note").textContent = runNote(run);
     $("found").textContent = fmtNumber(run.found);
