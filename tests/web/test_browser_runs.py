@@ -71,10 +71,10 @@ def rising(values: list[float], least: int) -> bool:
 
 def test_a_count_cut_by_its_time_limit_is_partial_and_its_clock_and_bar_move(
         browser: webdriver.Chrome, server: Server) -> None:
-    """O'Beirne's hexagon has some 124,000 solutions: 3 s of counting is part of the count. The
+    """O'Beirne's hexagon has some 124,000 solutions: 2 s of counting is part of the count. The
     old page said "done" in green with the bar full."""
     driver = browser
-    run = start_run(driver, server, "obeirne-hexagon", "count", time_limit="3")
+    run = start_run(driver, server, "obeirne-hexagon", "count", time_limit="2")
     samples = while_running(driver, lambda: (elapsed(driver), value(driver, "time-bar")), 30)
     clocks, shares = [s[0] for s in samples], [s[1] for s in samples]
     assert rising(clocks, 4), clocks                       # the clock moves while it runs
@@ -88,7 +88,7 @@ def test_a_count_cut_by_its_time_limit_is_partial_and_its_clock_and_bar_move(
     assert f"{kept['found']:,} solutions counted so far" in outcome and "not the whole count" in outcome
     assert value(driver, "progress") < 1                     # the search bar: not finished
     assert "finished" not in text(driver, "progress-text")
-    assert elapsed(driver) >= 3.0
+    assert elapsed(driver) >= 2.0
     row = driver.find_element(By.ID, f"run-{run}")
     assert row.get_attribute("data-state") == "partial"
     # a count keeps no solutions: no link to a page of them
@@ -161,7 +161,7 @@ def _pieces(svg: str) -> str:
 def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome, server: Server) -> None:
     """The old page's clock read 0.0 s from the start of a maximisation to its end."""
     driver = browser
-    start_run(driver, server, "eternity2", "maximise", time_limit="3")
+    start_run(driver, server, "eternity2", "maximise", time_limit="2")
     samples = while_running(driver, lambda: (elapsed(driver), value(driver, "time-bar")), 30)
     assert rising([s[0] for s in samples], 4), samples
     assert rising([s[1] for s in samples], 4), samples
@@ -176,7 +176,7 @@ def test_browse_follows_a_run_to_its_end(browser: webdriver.Chrome, server: Serv
     """Opened while an enumeration runs, Browse says so, then says how it ended, unprompted (the
     old page said "running" until reloaded)."""
     driver = browser
-    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="3")
+    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="2")
     open_page(driver, server, f"#browse/{run}")
     states = []
 
