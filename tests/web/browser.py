@@ -156,7 +156,7 @@ def screenshot(driver: webdriver.Chrome, name: str, whole: bool = True, at: str 
     SHOTS.mkdir(parents=True, exist_ok=True)
     width = driver.execute_script("return window.innerWidth")
     screen = 900 if width >= 500 else 844
-    height = min(max(driver.execute_script("return document.documentElement.scrollHeight"), screen), 2400)
+    height = min(max(driver.execute_script("return document.documentElement.scrollHeight") + 40, screen), 2400)
     resize(driver, width, height if whole else screen)
     if at:
         driver.execute_script("document.getElementById(arguments[0]).scrollIntoView()", at)

@@ -176,7 +176,7 @@ def test_browse_follows_a_run_to_its_end(browser: webdriver.Chrome, server: Serv
     """Opened while an enumeration runs, Browse says so, then says how it ended, unprompted (the
     old page said "running" until reloaded)."""
     driver = browser
-    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="2")
+    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="3")
     open_page(driver, server, f"#browse/{run}")
     states = []
 
@@ -187,7 +187,9 @@ def test_browse_follows_a_run_to_its_end(browser: webdriver.Chrome, server: Serv
     assert "running" in states, states
     assert states[-1] == "partial"
     assert "so far" not in text(driver, "page-info")
-    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg"), 10, "no solutions drawn")
+    kept = record(server, run)["found"]                      # what the stop kept, all of it shown
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == min(kept, 24), 10,
+             lambda: f"{len(driver.find_elements(By.CSS_SELECTOR, '#solutions .card svg'))} solutions drawn of {kept}")
     assert "not all of them" in text(driver, "browse-state")
     open_page(driver, server, "#watch")
     row = wait_for(lambda: driver.find_element(By.ID, f"run-{run}"), 10, "the run is not listed")

@@ -484,11 +484,8 @@
   // poses the puzzle. The downloaded file is the file, whole.
   const ANSWER_LINE = /^\s*(answer|planted)\s*=.*$/gm;
 
-  const CAPTIONS = {
-    polyform: "The puzzle before any search: the board, and below it every piece to place. Not a solution.",
-    edgematch: "The puzzle before any search: the board with its fixed tiles, and every tile to place. Not a solution.",
-    iqlink: "The puzzle before any search: the board with its pre-placed pieces, and the pieces to place. Not a solution.",
-  };
+  // What the picture is: the puzzle posed, never an answer (the old page captioned it "solution").
+  const CAPTION = "The puzzle before any search: not a solution.";
 
   // Facts as the server gives them: {key: value}, [[label, value]] or [{label, value}].
   function factRows(facts) {
@@ -531,7 +528,7 @@
     $("see-name").textContent = d.name;
     $("see-family").textContent = d.family;
     $("see-svg").innerHTML = d.svg;
-    $("see-caption").textContent = CAPTIONS[d.family] || CAPTIONS.polyform;
+    $("see-caption").textContent = CAPTION;
     $("see-obstruction").hidden = !d.obstruction;
     $("see-obstruction").textContent = d.obstruction ? `Settled before any search: ${d.obstruction}` : "";
     // What a puzzle person asks (known counts and their source, cells, pieces) apart from the
@@ -541,6 +538,7 @@
     fillFacts($("see-facts"), facts);
     fillFacts($("see-model"), model);
     $("see-facts").hidden = $("see-facts-head").hidden = !$("see-facts").rows.length;
+    $("see-model-box").open = !$("see-facts").rows.length;     // nothing else beside the picture
     $("see-pending").textContent = d.pending ? "Still measuring the model: the rest follows in a moment." : "";
     $("see-toml").textContent = d.toml.replace(ANSWER_LINE, (line) => `${line.split("=")[0].trim()} = … (not shown here; it is in the downloaded file)`);
     if (tomlUrl) URL.revokeObjectURL(tomlUrl);
