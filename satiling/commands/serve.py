@@ -2,18 +2,24 @@
 
 It prints its address and opens nothing (as Jupyter and TensorBoard do).  It listens on 127.0.0.1
 unless told otherwise; on any other address every API request needs the token it prints with the
-address.  Ctrl-C stops it: the runs still going are stopped, each keeping what it found in the store.
+address.  Ctrl-C stops it: the runs still going are stopped, each keeping what it found in the store
+(Ctrl-C again only repeats the request: the store is closed before the command ends).  One server
+per store: a second on a store in use is refused.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
 import secrets
+import signal
 import socket
 import sqlite3
 import sys
+from typing import Any, Callable, Iterator
 
 from ..errors import SatilingError
+from ..exits import signal_exit
 
 DEFAULT_PORT = 8765
 DEFAULT_STORE = "satiling-runs.sqlite"
@@ -43,6 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
         from ..web import create_app
+        from ..web.store import StoreLock
     except ImportError as e:
         raise SatilingError(f"the web app needs {e.name}: pip install starlette uvicorn") from None
     if not 0 < args.port < 65536:
@@ -50,17 +57,59 @@ def cmd_serve(args: argparse.Namespace) -> int:
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     sock = listening_socket(args.host, args.port)     # bound before the store is opened or the address printed
     try:
-        app = create_app(args.store, token=token)
+        lock = StoreLock(args.store)                  # one server per store: a second is refused here
+        app = create_app(args.store, token=token, lock=lock)
     except (OSError, sqlite3.Error) as e:
         sock.close()
         raise SatilingError(f"{args.store}: cannot open the store: {getattr(e, 'strerror', None) or e}") from None
+    except SatilingError:
+        sock.close()
+        raise
     shown = f"[{args.host}]" if ":" in args.host else args.host
     address = f"http://{shown}:{args.port}/"
     print(f"satiling: serving on {address}" + (f"?token={token}" if token else ""), flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run(sockets=[sock])
+    server = quiet_server(uvicorn.Server)(config)
+    server.on_exit = app.state.web.closing.set          # the pages' event streams end first
+    signals = server.run_until_signalled(sockets=[sock])
+    if signals:
+        print("satiling: interrupted" if signals[0] == signal.SIGINT else "satiling: terminated",
+              file=sys.stderr)
+        return signal_exit(signals[0])
     print("satiling: stopped", file=sys.stderr)
     return 0
+
+
+def quiet_server(base: type) -> type:
+    """uvicorn's server with satiling's way with signals: every Ctrl-C or SIGTERM, however many
+    and however close together, asks for the one graceful stop (the runs stopped, what they found
+    stored, the store closed), never a forced exit halfway through it; and none is raised again
+    once the server has stopped (uvicorn raises it again, into whatever runs then: a traceback).
+    The command says which signal stopped it and exits 130 / 143."""
+
+    class Server(base):  # type: ignore[misc, valid-type]
+        received: list[int]
+        on_exit: Callable[[], None] = staticmethod(lambda: None)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.received.append(sig)
+            self.should_exit = True
+            self.on_exit()
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield                         # the handlers are run_until_signalled's, around it all
+
+        def run_until_signalled(self, sockets: list[socket.socket]) -> list[int]:
+            self.received = []
+            held = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                self.run(sockets=sockets)
+            finally:
+                for sig, previous in held.items():
+                    signal.signal(sig, previous)
+            return self.received
+    return Server
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import multiprocessing
 import secrets
 import threading
 import time
@@ -27,11 +26,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import SatilingError
+from ..schema import check_depth
 from .instances import (LATTICES, FieldError, NotFound, add_instance, bundled, choice, export, facts,
                         generate_toml, paint_toml, piece_sets as sets_of_lattice, source_of, stem,
                         toml_of)
-from .runs import FINAL_STATES, RunManager, Spec, as_json, exit_with_parent
-from .store import RUN_FIELDS, Store, placements_of
+from .child import Spec, start
+from .runs import FINAL_STATES, RunManager, as_json
+from .store import RUN_FIELDS, Store, StoreLock, placements_of
 
 STATIC = Path(__file__).parent / "static"
 #: the largest request body (an instance file, a painted board)
@@ -45,6 +46,8 @@ MAX_PAGE = 100
 #: the largest offset or solution number a request may name (SQLite's integers are 64-bit)
 MAX_INDEX = (1 << 63) - 1
 RUN_TASKS = ("solve", "count", "enumerate", "maximise")
+#: the deepest a request's JSON is nested (a painted piece's cells: 4)
+MAX_DEPTH = 8
 
 
 class TooLarge(SatilingError):
@@ -101,11 +104,9 @@ class Puzzles:
             return future
 
     def _start(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
-        self._jobs, results = ctx.Queue(), ctx.Queue()
-        self._worker = ctx.Process(target=facts_loop, args=(self._jobs, results), daemon=True,
-                                   name="satiling-facts")
-        self._worker.start()
+        from .child import queue
+        self._jobs, results = queue(), queue()
+        self._worker = start(facts_loop, (self._jobs, results), "satiling-facts")
         threading.Thread(target=self._read, args=(results,), daemon=True).start()
 
     def _read(self, results: Any) -> None:
@@ -134,11 +135,10 @@ class Puzzles:
 
 def facts_loop(jobs: Any, results: Any) -> None:
     """The facts process: measure each puzzle asked for, in turn."""
-    import os
     import signal
-    os.setpgrp()                          # the terminal's Ctrl-C is the server's to handle
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    exit_with_parent()
+    from .child import ready
+    signal.signal(signal.SIGINT, signal.SIG_IGN)      # the server ends it
+    ready()
     while True:
         source = jobs.get()
         try:
@@ -152,13 +152,15 @@ def facts_loop(jobs: Any, results: Any) -> None:
 class Web:
     """The app's state: the store, the runs, the puzzles."""
 
-    def __init__(self, store_path: str | Path, token: str | None) -> None:
-        self.store = Store(store_path)
+    def __init__(self, store_path: str | Path, token: str | None, lock: StoreLock | None = None) -> None:
+        self.store = Store(store_path, lock)
+        self.closing = threading.Event()
         self.runs = RunManager(self.store)
         self.puzzles = Puzzles()
         self.token = token
 
     def close(self) -> None:
+        self.closing.set()
         self.runs.close()
         self.puzzles.close()
         self.store.close()
@@ -181,8 +183,14 @@ async def json_body(request: Request) -> Any:
         body = json.loads(b"".join(chunks).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise FieldError(f"the request is not JSON: {e}", None) from None
+    except RecursionError:
+        raise FieldError("the request is nested too deep to be a form's JSON", None) from None
     if not isinstance(body, dict):
         raise FieldError("the request is a JSON object", None)
+    try:
+        check_depth(body, MAX_DEPTH)
+    except SatilingError as e:
+        raise FieldError(f"the request is not a form's JSON: {e}", None) from None
     try:      # JSON's \ud800 escapes a lone surrogate, which is no text: refused here, once
         json.dumps(body, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError as e:
@@ -397,14 +405,14 @@ async def _events(web_: Web, row: dict[str, Any], request: Request) -> AsyncIter
         yield _sse({"type": "end", "state": row["state"], "stop": row["stop"], "found": row["found"],
                     "score": row["score"]})
         return
-    first, seq, _ = live.snapshot()
+    first, seq = live.snapshot()
     for event in first:
         yield _sse(event)
     if any(e["type"] == "end" for e in first):
         return
     quiet = time.monotonic()
-    while True:
-        events, seq, _ = live.since(seq)
+    while not web_.closing.is_set():
+        events, seq = live.since(seq)
         for event in events:
             yield _sse(event)
             if event["type"] == "end":
@@ -526,9 +534,10 @@ class TokenCheck:
         await self.app(scope, receive, send)
 
 
-def create_app(store_path: str | Path, token: str | None = None) -> Starlette:
-    """The web app over the store at ``store_path``; with ``token``, every API request needs it."""
-    state = Web(store_path, token)
+def create_app(store_path: str | Path, token: str | None = None, lock: StoreLock | None = None) -> Starlette:
+    """The web app over the store at ``store_path`` (``lock``: the store's, taken already); with
+    ``token``, every API request needs it."""
+    state = Web(store_path, token, lock)
     api = "/api"
     routes = [
         Route("/", index),

@@ -1,18 +1,17 @@
-"""The web app's runs: a queue, at most one run per core at a time, each in a child process that
-calls :mod:`satiling.run` (the same run code as the command line) and sends what happens through a
-queue; the server writes it all to the store and hands it to the pages watching.
+"""The web app's runs, the server's side: a queue, at most one run per core at a time, each in a
+process of its own (:mod:`.child`) whose events a reader thread writes to the store and hands to
+the pages watching.
 
-    POST /api/runs -> RunManager.submit -> queue -> child: satiling.run.count(...) --events--> reader
-                                                     thread -> store (SQLite) + Live (SSE clients)
+    POST /api/runs -> RunManager.submit -> queue -> child.run_main: satiling.run.perform(...)
+                        --events--> reader thread -> Store (SQLite) + Live (the pages' streams)
 
-The child throttles progress and boards to a few a second; every solution is sent (in batches) and
-stored.  Stop is SIGINT to the child: the run code answers it with what was found
-(``Stop.INTERRUPTED``), as it answers Ctrl-C in a terminal.
+A run ends in one of four states, as the command line's exit code says it (:func:`state_of`):
+``done`` (the search finished: exit 0 or 1), ``partial`` (a time or node limit ended it: exit 3),
+``stopped`` (the stop button or the server's Ctrl-C: exit 130 / 143), ``failed`` (exit 2).
 """
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import queue
 import secrets
@@ -22,164 +21,35 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .child import Spec, queue as child_queue, run_main, start
 from .store import Store
 
-#: at most this many progress events (and boards) a second from one run
-EVENTS_PER_SECOND = 5
-#: solutions are sent in batches of at most this many
-BATCH = 500
 #: a run asked to stop that has not ended after this long is terminated, then killed
 STOP_GRACE = 3.0
 #: the most recent events kept in memory per run, for the pages watching it
 KEEP_EVENTS = 500
+#: the events whose latest a page that connects late gets first, in this order
+LATEST = ("progress", "improve", "board", "solution", "partial", "end")
 
-FINAL_STATES = ("done", "stopped", "failed")
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One run as the child process needs it (picklable: the puzzle is rebuilt from ``source``)."""
-
-    puzzle: str                 # the name the user gave (bundled name or instance id)
-    source: str                 # what catalog.load reads: a bundled name or an instance file path
-    task: str
-    engine: str = "auto"
-    time_limit: float | None = None
-    raw: bool = False
-    symmetry: str | None = None
+FINAL_STATES = ("done", "partial", "stopped", "failed")
 
 
-# -- the child process ------------------------------------------------------------------------------
-def child_main(spec: Spec, out: Any) -> None:
-    """Run ``spec`` and send its events to ``out`` (a multiprocessing queue); the last message
-    is ``{"type": "end", ...}`` or ``{"type": "failed", "error": ...}``."""
-    os.setpgrp()      # the terminal's Ctrl-C stops the server, which stops its runs (not the terminal)
-    exit_with_parent()
-    sender = _Sender(out)
-    try:
-        _child_run(spec, sender)
-    except KeyboardInterrupt:          # stopped before the search began (loading the puzzle)
-        sender.flush()
-        out.put({"type": "end", "stop": "interrupted", "found": sender.found, "score": None})
-    except BaseException as e:         # noqa: BLE001 -- any error ends the run as "failed"
-        from ..errors import SatilingError
-        sender.flush()
-        message = str(e) if isinstance(e, SatilingError) else f"{type(e).__name__}: {e}"
-        out.put({"type": "failed", "error": message})
+def state_of(stop: str | None) -> str:
+    """A run's final state from how it stopped (:class:`satiling.run.Stop`'s words)."""
+    if stop in ("interrupted", "terminated"):
+        return "stopped"
+    if stop in ("time", "nodes"):
+        return "partial"
+    return "done"
 
 
-def exit_with_parent() -> None:
-    """End this process when the server that started it is gone (killed, not stopped): with a
-    process group of its own nothing else would end it, and nobody would store what it finds."""
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+def end_event(state: str, stop: str | None, found: int, seconds: float, score: int | None = None,
+              engine: str | None = None, error: str | None = None) -> dict[str, Any]:
+    """The last event of every run, however it ended: the one place it is made."""
+    return {"type": "end", "state": state, "stop": stop, "found": found, "score": score,
+            "seconds": seconds, "engine": engine, "error": error}
 
 
-def _child_run(spec: Spec, sender: "_Sender") -> None:
-    from .. import catalog
-    from ..run import Events, Request, perform
-    puzzle = catalog.load(spec.source)
-    sender.puzzle = puzzle
-    req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
-                  symmetry=spec.symmetry, source=spec.source)
-    events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
-                    improve=sender.on_improve)
-    end: dict[str, Any] = {"type": "end", "score": None, "joins": None}
-    answer = perform(req, events)
-    end["engine"] = answer.engine              # the engine that ran ("auto" chose it)
-    if spec.task == "solve":
-        if answer.solution is not None:
-            sender.on_solution(answer.solution)
-        end.update(stop=answer.stop.value, found=int(answer.solution is not None), note=answer.how)
-    elif spec.task in ("count", "enumerate"):
-        end.update(stop=answer.stop.value, found=answer.total, note=answer.ruled_out)
-    else:
-        if answer.solution:
-            sender.board(answer.solution, answer.score, answer.joins, force=True)
-        end.update(stop=answer.stop.value, found=int(bool(answer.solution)), score=answer.score,
-                   joins=answer.joins)
-    sender.flush()
-    sender.progress(force=True)
-    sender.out.put(end)
-
-
-@dataclass
-class _Sender:
-    """The child's side: counts, throttles and batches what it sends."""
-
-    out: Any
-    puzzle: Any = None
-    found: int = 0
-    fraction: float | None = None
-    start: float = field(default_factory=time.perf_counter)
-    last: float = 0.0
-    last_board: float = 0.0
-    batch: list[str] = field(default_factory=list)
-    timeleft: Any = None
-
-    def seconds(self) -> float:
-        return time.perf_counter() - self.start
-
-    def on_found(self, n: int) -> None:
-        self.found += n
-        self.progress()
-
-    def on_work(self, done: float, finished: float) -> None:
-        from ..search.timeleft import TimeLeft
-        if self.timeleft is None:
-            self.timeleft = TimeLeft(self.start)
-        self.fraction = done
-        self.timeleft.update(time.perf_counter(), done, finished)
-        self.progress()
-
-    def on_solution(self, placements: list[Any]) -> None:
-        from ..search.runfiles import solution_json
-        self.batch.append(solution_json(self.puzzle, placements))
-        if len(self.batch) >= BATCH:
-            self.flush()
-
-    def on_improve(self, imp: Any) -> None:
-        self.out.put({"type": "improve", "score": imp.score, "joins": imp.joins,
-                      "seconds": round(imp.seconds, 3)})
-        self.board(imp.solution, imp.score, imp.joins)
-
-    def board(self, placements: list[Any], score: int, joins: int, force: bool = False) -> None:
-        """The best board so far, drawn, at most a few times a second."""
-        from ..search.runfiles import solution_json
-        from ..render.edgematch_svg import board_svg
-        now = time.perf_counter()
-        if not placements or (not force and now - self.last_board < 1.0 / EVENTS_PER_SECOND):
-            return
-        self.last_board = now
-        svg = board_svg(self.puzzle, self.puzzle.board_from(placements, strict=False))
-        self.out.put({"type": "board", "svg": svg, "json": solution_json(self.puzzle, placements),
-                      "score": score, "joins": joins})
-
-    def flush(self) -> None:
-        if self.batch:
-            self.out.put({"type": "solutions", "lines": self.batch})
-            self.batch = []
-
-    def progress(self, force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self.last < 1.0 / EVENTS_PER_SECOND:
-            return
-        self.last = now
-        self.flush()
-        seconds = self.seconds()
-        eta = self.timeleft.seconds if self.timeleft is not None else None
-        self.out.put({"type": "progress", "found": self.found, "fraction": self.fraction,
-                      "rate": round(self.found / seconds, 2) if seconds > 0 else None,
-                      "eta": None if eta is None else round(eta, 1), "seconds": round(seconds, 3),
-                      "at": time.time()})       # the wall clock when sent: how late a page hears it
-
-
-# -- the server's side ------------------------------------------------------------------------------
 class Live:
     """What the pages watching one run read: the recent events, numbered, and the latest of each
     kind (a page that connects late gets those first)."""
@@ -201,17 +71,15 @@ class Live:
             if event["type"] == "end":
                 self.finished = True
 
-    def since(self, seq: int) -> tuple[list[dict[str, Any]], int, bool]:
-        """The events numbered ``seq`` on, the next number, and whether the run has ended."""
+    def since(self, seq: int) -> tuple[list[dict[str, Any]], int]:
+        """The events numbered ``seq`` on, and the next number."""
         with self.lock:
-            return [e for n, e in self.events if n >= seq], self.next, self.finished
+            return [e for n, e in self.events if n >= seq], self.next
 
-    def snapshot(self) -> tuple[list[dict[str, Any]], int, bool]:
-        """The latest event of each kind (progress, improve, board, and end once ended), the
-        next number, and whether the run has ended."""
+    def snapshot(self) -> tuple[list[dict[str, Any]], int]:
+        """The latest event of each kind (:data:`LATEST`), and the next number."""
         with self.lock:
-            first = [self.latest[k] for k in ("progress", "improve", "board", "end") if k in self.latest]
-            return first, self.next, self.finished
+            return [self.latest[k] for k in LATEST if k in self.latest], self.next
 
 
 @dataclass
@@ -221,7 +89,6 @@ class _Running:
     out: Any
     stop_asked: float | None = None
     found: int = 0
-    solutions: int = 0
     began: float = field(default_factory=time.monotonic)
 
     def seconds(self) -> float:
@@ -229,12 +96,11 @@ class _Running:
 
 
 class RunManager:
-    """The queue and the children; one reader thread per running child writes to ``store``."""
+    """The queue and the run processes; one reader thread per running process writes to ``store``."""
 
     def __init__(self, store: Store, slots: int | None = None) -> None:
         self.store = store
         self.slots = max(1, slots or os.cpu_count() or 1)
-        self._ctx = multiprocessing.get_context("spawn")
         self._lock = threading.Condition()
         self._queue: list[tuple[str, Spec]] = []
         self._running: dict[str, _Running] = {}
@@ -244,10 +110,10 @@ class RunManager:
         store.stop_orphans()
 
     # -- asked by the app ---------------------------------------------------------------------------
-    def submit(self, spec: Spec) -> str:
+    def submit(self, spec: Spec, title: str = "") -> str:
         run_id = "r-" + secrets.token_hex(6)
         self.store.add_run(run_id, spec.puzzle, spec.task, spec.engine, spec.time_limit, spec.raw,
-                           spec.symmetry)
+                           spec.symmetry, title)
         with self._lock:
             self._live[run_id] = Live()
             self._queue.append((run_id, spec))
@@ -264,9 +130,7 @@ class RunManager:
             for i, (queued, _) in enumerate(self._queue):
                 if queued == run_id:
                     del self._queue[i]
-                    self.store.update_run(run_id, state="stopped", stop="interrupted")
-                    self._live[run_id].add({"type": "end", "state": "stopped", "stop": "interrupted",
-                                            "found": 0, "score": None})
+                    self._end(run_id, end_event("stopped", "interrupted", 0, 0.0))
                     return
             running = self._running.get(run_id)
             if running is None or running.stop_asked is not None:
@@ -279,7 +143,7 @@ class RunManager:
         with self._lock:
             self._closed = True
             for run_id, _ in self._queue:
-                self.store.update_run(run_id, state="stopped", stop="interrupted")
+                self._end(run_id, end_event("stopped", "interrupted", 0, 0.0))
             self._queue.clear()
             running = list(self._running)
         for run_id in running:
@@ -293,12 +157,8 @@ class RunManager:
         """Start queued runs while a slot is free (called with the lock held)."""
         while self._queue and len(self._running) < self.slots and not self._closed:
             run_id, spec = self._queue.pop(0)
-            out = self._ctx.Queue()
-            # not daemonic: a run may start processes of its own (maximise's portfolio); close()
-            # stops every child
-            process = self._ctx.Process(target=child_main, args=(spec, out), daemon=False,
-                                        name=f"satiling-run-{run_id}")
-            process.start()
+            out = child_queue()
+            process = start(run_main, (spec, out), f"satiling-run-{run_id}")
             self._running[run_id] = _Running(spec, process, out)
             self.store.update_run(run_id, state="running", started=time.time())
             thread = threading.Thread(target=self._read, args=(run_id,), daemon=True)
@@ -306,49 +166,53 @@ class RunManager:
             thread.start()
 
     def _read(self, run_id: str) -> None:
-        """Store and publish the child's events until it ends; then free its slot."""
+        """Store and publish the run's events until it ends; then free its slot."""
         running = self._running[run_id]
-        live = self._live[run_id]
-        final: dict[str, Any] | None = None
+        final: _Final | None = None
         while final is None:
             try:
                 event = running.out.get(timeout=0.2)
             except queue.Empty:
                 if not running.process.is_alive():
-                    final = self._drain(running, run_id, live)
+                    final = self._drain(running, run_id)
                 else:
                     self._escalate(running)
                 continue
-            final = self._take(run_id, running, live, event)
+            final = self._take(run_id, running, event)
         running.process.join(2.0)
-        live.add(final)
         with self._lock:
+            self._end(run_id, *final)
             del self._running[run_id]
             self._threads = [t for t in self._threads if t is not threading.current_thread()]
             self._start_queued()
 
-    def _drain(self, running: _Running, run_id: str, live: Live) -> dict[str, Any]:
-        """The child is gone: take what is left in its queue, else it died without an answer."""
+    def _end(self, run_id: str, end: dict[str, Any], more: dict[str, Any] | None = None) -> None:
+        """Store the run's end (``more``: its last board, its joins and note) and publish it."""
+        more = dict(more or {})
+        board = more.pop("board", None)
+        fields = {k: end[k] for k in ("state", "stop", "found", "seconds", "error")}
+        fields.update((k, end[k]) for k in ("engine", "score") if end[k] is not None)
+        self.store.finish(run_id, {**fields, **more}, board)
+        live = self._live.get(run_id)
+        if live is not None:
+            live.add(end)
+
+    def _drain(self, running: _Running, run_id: str) -> "_Final":
+        """The process is gone: take what is left in its queue, else it died without an answer."""
         try:
             while True:
-                final = self._take(run_id, running, live, running.out.get(timeout=0.5))
+                final = self._take(run_id, running, running.out.get(timeout=0.5))
                 if final is not None:
                     return final
         except queue.Empty:
             pass
-        code = running.process.exitcode
         if running.stop_asked is not None:
-            self.store.update_run(run_id, state="stopped", stop="interrupted", found=running.found,
-                                  seconds=running.seconds())
-            return {"type": "end", "state": "stopped", "stop": "interrupted", "found": running.found,
-                    "score": None, "seconds": running.seconds()}
-        error = f"the run's process ended without an answer (exit code {code})"
-        self.store.update_run(run_id, state="failed", error=error, seconds=running.seconds())
-        return {"type": "end", "state": "failed", "stop": None, "found": running.found,
-                "score": None, "error": error, "seconds": running.seconds()}
+            return end_event("stopped", "interrupted", running.found, running.seconds()), None
+        error = f"the run's process ended without an answer (exit code {running.process.exitcode})"
+        return end_event("failed", None, running.found, running.seconds(), error=error), None
 
     def _escalate(self, running: _Running) -> None:
-        """A child that ignores SIGINT for :data:`STOP_GRACE` seconds gets SIGTERM, then SIGKILL."""
+        """A run that ignores SIGINT for :data:`STOP_GRACE` seconds gets SIGTERM, then SIGKILL."""
         if running.stop_asked is None:
             return
         late = time.monotonic() - running.stop_asked
@@ -357,44 +221,35 @@ class RunManager:
         elif late > STOP_GRACE:
             _signal(running.process, signal.SIGTERM)
 
-    def _take(self, run_id: str, running: _Running, live: Live,
-              event: dict[str, Any]) -> dict[str, Any] | None:
-        """Store one event of the child; the final one is returned (not yet published)."""
-        kind = event["type"]
+    def _take(self, run_id: str, running: _Running, event: dict[str, Any]) -> "_Final | None":
+        """Store one event of the run and publish it; the final one is returned, not yet stored
+        (with what is stored with it)."""
+        kind, live = event["type"], self._live[run_id]
         if kind == "solutions":
-            if running.spec.task == "maximise":
-                return None
-            self.store.add_solutions(run_id, running.solutions, event["lines"])
-            running.solutions += len(event["lines"])
-            return None
-        if kind == "progress":
-            running.found = max(running.found, event["found"] or 0)
-            self.store.add_progress(run_id, event)
-            self.store.update_run(run_id, found=running.found)
-            live.add(event)
+            self.store.add_solutions(run_id, event["first"], event["lines"],
+                                     counted=running.spec.task == "enumerate")
         elif kind == "improve":
-            self.store.add_score(run_id, event["seconds"], event["score"])
-            self.store.update_run(run_id, score=event["score"], joins=event["joins"])
-            live.add(event)
-        elif kind == "board":
-            self.store.add_solutions(run_id, 0, [event["json"]])     # the best board so far
+            self.store.improve(run_id, event["seconds"], event["score"], event["joins"], event["board"])
             running.found = 1
-            self.store.update_run(run_id, found=1, score=event["score"], joins=event["joins"])
-            live.add({"type": "board", "svg": event["svg"]})
+            live.add({k: v for k, v in event.items() if k != "board"})
+        elif kind == "progress":
+            running.found = max(running.found, event["found"] or 0)
+            if running.spec.task == "count":      # a count's figure: it stores no solutions
+                self.store.update_run(run_id, found=running.found)
+            live.add(event)
+        elif kind in ("board", "solution", "partial"):
+            live.add(event)
         elif kind == "end":
-            state = "stopped" if event["stop"] in ("interrupted", "terminated") else "done"
-            engine = {"engine": event["engine"]} if event.get("engine") else {}
-            seconds = running.seconds()
-            self.store.update_run(run_id, state=state, stop=event["stop"], found=event["found"],
-                                  score=event.get("score"), joins=event.get("joins"),
-                                  note=event.get("note"), seconds=seconds, **engine)
-            return {"type": "end", "state": state, "stop": event["stop"], "found": event["found"],
-                    "score": event.get("score"), "seconds": seconds, **engine}
+            end = end_event(state_of(event["stop"]), event["stop"], event["found"], running.seconds(),
+                            event["score"], event.get("engine"))
+            return end, {k: event[k] for k in ("board", "joins", "note")}
         elif kind == "failed":
-            self.store.update_run(run_id, state="failed", error=event["error"], seconds=running.seconds())
-            return {"type": "end", "state": "failed", "stop": None, "found": running.found,
-                    "score": None, "error": event["error"], "seconds": running.seconds()}
+            return end_event("failed", None, running.found, running.seconds(), error=event["error"]), None
         return None
+
+
+#: a run's end event, and what is stored with it
+_Final = tuple[dict[str, Any], "dict[str, Any] | None"]
 
 
 def _signal(process: Any, sig: int) -> None:

@@ -1,0 +1,279 @@
+"""A run's own process: it calls :mod:`satiling.run` (the same run code as the command line) and
+sends what happens through a queue to the server, which stores it and hands it to the pages.
+
+What it sends (each a dict with a ``type``):
+
+* ``improve`` with the board's JSON line: every better board of a maximisation, board and score
+  together, never throttled (the server stores the two in one step, so no kill leaves a score
+  without its board);
+* ``solutions``: every solution of an enumeration, in batches;
+* ``progress`` at least every :data:`TICK` seconds from a clock of its own (the seconds always
+  current, even while a search finds nothing), more often while solutions come, at most
+  :data:`EVENTS_PER_SECOND` a second;
+* ``board`` (a maximisation's best board drawn), ``solution`` (the latest found, drawn) and
+  ``partial`` (the board the search stands on, drawn): pictures, at most a few a second each; a
+  picture held back by that pace is sent at the next tick, so the last one is never lost;
+* last, ``end`` or ``failed``.
+
+Stop is SIGINT: the run code answers it with what was found (``Stop.INTERRUPTED``), as it
+answers Ctrl-C in a terminal.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+#: at most this many progress events a second from one run (while solutions come)
+EVENTS_PER_SECOND = 5
+#: seconds between two looks of the run's clock: a progress event at least this often
+TICK = 0.4
+#: at most this many pictures of one kind a second
+PICTURES_PER_SECOND = 4
+#: solutions are sent in batches of at most this many
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One run as its process needs it (picklable: the puzzle is rebuilt from ``source``)."""
+
+    puzzle: str                 # the name the user gave (bundled name or instance id)
+    source: str                 # what catalog.load reads: a bundled name or an instance file path
+    task: str
+    engine: str = "auto"
+    time_limit: float | None = None
+    raw: bool = False
+    symmetry: str | None = None
+
+
+def start(target: Callable[..., None], args: tuple, name: str) -> Any:
+    """The one way the web app starts a process of its own (a run, the facts of puzzles): a fresh
+    interpreter (spawn: nothing of the server's threads or store is inherited) that dies with the
+    server however the server ends, as every process satiling starts does.  Not daemonic: a run
+    may start processes of its own (maximise's portfolio); the server stops each itself."""
+    from ..children import this_process
+    process = multiprocessing.get_context("spawn").Process(
+        target=_begin, args=(this_process(), target, args), daemon=False, name=name)
+    # the process starts with Ctrl-C and SIGTERM held (the mask outlives the exec) until it can
+    # answer them: one that landed while the interpreter started was a traceback
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return process
+
+
+HELD = {signal.SIGINT, signal.SIGTERM}
+
+
+def _begin(parent: Any, target: Callable[..., None], args: tuple) -> None:
+    from ..children import die_with_parent
+    die_with_parent(parent)
+    os.setpgrp()      # the terminal's Ctrl-C stops the server, which stops its processes
+    target(*args)     # which lets the signals held at its start in (:func:`ready`) once it can
+
+
+def ready() -> None:
+    """Let in the signals a process of :func:`start` was started with held (one that came since
+    arrives now)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
+
+
+def queue() -> Any:
+    """A queue such a process sends on."""
+    return multiprocessing.get_context("spawn").Queue()
+
+
+# -- the run -------------------------------------------------------------------------------------------
+def run_main(spec: Spec, out: Any) -> None:
+    """Run ``spec`` and send its events to ``out``; the last message is ``{"type": "end", ...}``
+    or ``{"type": "failed", "error": ...}``."""
+    sender = Sender(out, spec)
+    try:
+        ready()
+        sender.end(_perform(spec, sender))
+    except KeyboardInterrupt:          # stopped before the search began (loading the puzzle)
+        sender.end(None)
+    except BaseException as e:         # noqa: BLE001 -- any error ends the run as "failed"
+        from ..errors import SatilingError
+        sender.fail(str(e) if isinstance(e, SatilingError) else f"{type(e).__name__}: {e}")
+
+
+def _perform(spec: Spec, sender: "Sender") -> Any:
+    from .. import catalog
+    from ..run import Events, Request, perform
+    puzzle = catalog.load(spec.source)
+    sender.puzzle = puzzle
+    req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
+                  symmetry=spec.symmetry, source=spec.source)
+    hooks: dict[str, Any] = dict(found=sender.on_found, work=sender.on_work,
+                                 solution=sender.on_solution, improve=sender.on_improve)
+    if "partial" in getattr(Events, "__dataclass_fields__", {}):    # run code that can show it
+        hooks["partial"] = sender.on_partial
+    sender.ticking()
+    return perform(req, Events(**hooks))
+
+
+class Sender:
+    """The run's side: counts, throttles, draws and batches what it sends.  The search calls the
+    ``on_*`` hooks; a clock thread calls :meth:`tick`; one lock keeps the two apart."""
+
+    def __init__(self, out: Any, spec: Spec) -> None:
+        self.out, self.spec, self.puzzle = out, spec, None
+        self.lock = threading.Lock()
+        self.begun = time.perf_counter()
+        self.found = 0
+        self.sent = 0                       # solutions sent (the next one's index)
+        self.batch: list[str] = []
+        self.fraction: float | None = None
+        self.timeleft: Any = None
+        self.last_progress = 0.0
+        self.pictures: dict[str, tuple[Callable[[], dict[str, Any]], float]] = {}   # kind -> (draw, when)
+        self.drawn: dict[str, float] = {}
+        self.stopped = threading.Event()
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.begun
+
+    # -- the search's hooks ------------------------------------------------------------------------
+    def on_found(self, n: int) -> None:
+        with self.lock:
+            self.found += n
+            self._progress(force=False)
+
+    def on_work(self, done: float, finished: float) -> None:
+        from ..search.timeleft import TimeLeft
+        with self.lock:
+            if self.timeleft is None:
+                self.timeleft = TimeLeft(self.begun)
+            self.fraction = done
+            self.timeleft.update(time.perf_counter(), done, finished)
+            self._progress(force=False)
+
+    def on_solution(self, placements: list[Any]) -> None:
+        from ..search.runfiles import solution_json
+        with self.lock:
+            index = self.sent + len(self.batch)
+            self.batch.append(solution_json(self.puzzle, placements))
+            self._picture("solution", lambda: {"index": index, "svg": self._svg(placements)})
+            if len(self.batch) >= BATCH:
+                self._flush()
+
+    def on_improve(self, imp: Any) -> None:
+        from ..search.runfiles import solution_json
+        board = solution_json(self.puzzle, imp.solution)
+        with self.lock:
+            self.out.put({"type": "improve", "score": imp.score, "joins": imp.joins,
+                          "seconds": round(imp.seconds, 3), "board": board})
+            self._picture("board", lambda: {"svg": self._board_svg(imp.solution)})
+
+    def on_partial(self, placements: list[Any]) -> None:
+        held = list(placements)
+        with self.lock:
+            self._picture("partial", lambda: {"svg": self._svg(held)}, send=False)
+
+    # -- the clock -----------------------------------------------------------------------------------
+    def ticking(self) -> None:
+        """Start the clock thread: a progress event every :data:`TICK` seconds, and the pictures
+        the pace held back."""
+        def loop() -> None:
+            while not self.stopped.wait(TICK / 2):
+                self.tick()
+        threading.Thread(target=loop, daemon=True, name="satiling-run-clock").start()
+
+    def tick(self) -> None:
+        with self.lock:
+            if self.stopped.is_set():
+                return
+            for kind in list(self.pictures):
+                self._send_picture(kind)
+            if time.perf_counter() - self.last_progress >= TICK:
+                self._progress(force=True)
+
+    # -- sending --------------------------------------------------------------------------------------
+    def _picture(self, kind: str, draw: Callable[[], dict[str, Any]], send: bool = True) -> None:
+        """Keep ``draw`` as the latest picture of ``kind``; send it now if the pace allows
+        (``send``: else at the next tick, off the search's thread)."""
+        self.pictures[kind] = (draw, time.perf_counter())
+        if send:
+            self._send_picture(kind)
+
+    def _send_picture(self, kind: str) -> None:
+        now = time.perf_counter()
+        if now - self.drawn.get(kind, -1.0) < 1.0 / PICTURES_PER_SECOND:
+            return
+        draw, _ = self.pictures.pop(kind)
+        self.drawn[kind] = now
+        self._flush()                     # a solution's picture never comes before the solution
+        self.out.put({"type": kind, **draw()})
+
+    def _svg(self, placements: list[Any]) -> str:
+        from ..render import to_svg
+        return to_svg(self.puzzle, placements)
+
+    def _board_svg(self, placements: list[Any]) -> str:
+        from ..render.edgematch_svg import board_svg
+        return board_svg(self.puzzle, self.puzzle.board_from(placements, strict=False))
+
+    def _flush(self) -> None:
+        if self.batch:
+            self.out.put({"type": "solutions", "first": self.sent, "lines": self.batch})
+            self.sent += len(self.batch)
+            self.batch = []
+
+    def _progress(self, force: bool) -> None:
+        now = time.perf_counter()
+        if not force and now - self.last_progress < 1.0 / EVENTS_PER_SECOND:
+            return
+        self.last_progress = now
+        self._flush()
+        seconds = now - self.begun
+        eta = self.timeleft.seconds if self.timeleft is not None else None
+        limit = self.spec.time_limit
+        self.out.put({"type": "progress", "found": self.found, "fraction": self.fraction,
+                      "limit_fraction": None if not limit else round(min(1.0, seconds / limit), 4),
+                      "rate": round(self.found / seconds, 2) if seconds > 0 else None,
+                      "eta": None if eta is None else round(eta, 1), "seconds": round(seconds, 3),
+                      "at": time.time()})       # the wall clock when sent: how late a page hears it
+
+    # -- the end ----------------------------------------------------------------------------------------
+    def end(self, answer: Any) -> None:
+        """The run's answer (None: stopped before its search began) and the last pictures."""
+        task = self.spec.task
+        end: dict[str, Any] = {"type": "end", "stop": "interrupted", "found": self.found,
+                               "score": None, "joins": None, "note": None, "board": None}
+        if answer is not None:
+            end.update(stop=answer.stop.value, engine=answer.engine)
+            if task == "solve":
+                end.update(found=int(answer.solution is not None), note=answer.how)
+                if answer.solution is not None:
+                    self.on_solution(answer.solution)
+            elif task in ("count", "enumerate"):
+                end.update(found=answer.total, note=answer.ruled_out)
+            else:
+                end.update(found=int(bool(answer.solution)), score=answer.score, joins=answer.joins)
+                if answer.solution:
+                    from ..search.runfiles import solution_json
+                    end["board"] = solution_json(self.puzzle, answer.solution)
+                    self._picture("board", lambda: {"svg": self._board_svg(answer.solution)}, send=False)
+        self._last(end)
+
+    def fail(self, message: str) -> None:
+        self._last({"type": "failed", "error": message})
+
+    def _last(self, message: dict[str, Any]) -> None:
+        self.stopped.set()
+        with self.lock:
+            self._flush()
+            for kind in list(self.pictures):
+                self.drawn.pop(kind, None)
+                if self.puzzle is not None:
+                    self._send_picture(kind)
+            self._progress(force=True)
+            self.out.put(message)
