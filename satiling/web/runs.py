@@ -5,9 +5,8 @@ the pages watching.
     POST /api/runs -> RunManager.submit -> queue -> child.run_main: satiling.run.perform(...)
                         --events--> reader thread -> Store (SQLite) + Live (the pages' streams)
 
-A run ends in one of four states, as the command line's exit code says it (:func:`state_of`):
-``done`` (the search finished: exit 0 or 1), ``partial`` (a time or node limit ended it: exit 3),
-``stopped`` (the stop button or the server's Ctrl-C: exit 130 / 143), ``failed`` (exit 2).
+A run ends ``done``, ``stopped`` (the stop button or the server's Ctrl-C) or ``failed``
+(:func:`state_of`); ``stop`` says how (a time limit: ``time``).
 """
 from __future__ import annotations
 
@@ -38,8 +37,6 @@ def state_of(stop: str | None) -> str:
     """A run's final state from how it stopped (:class:`satiling.run.Stop`'s words)."""
     if stop in ("interrupted", "terminated"):
         return "stopped"
-    if stop in ("time", "nodes"):
-        return "partial"
     return "done"
 
 
