@@ -257,8 +257,9 @@ class Sender:
             elif task in ("count", "enumerate"):
                 end.update(found=answer.total, note=answer.ruled_out)
             else:
-                end.update(found=int(bool(answer.solution)), score=answer.score, joins=answer.joins)
-                if answer.solution:
+                end.update(found=int(bool(answer.solution)), joins=answer.joins)
+                if answer.solution:                   # no board, no score (not a score of 0)
+                    end["score"] = answer.score
                     from ..search.runfiles import solution_json
                     end["board"] = solution_json(self.puzzle, answer.solution)
                     self._picture("board", lambda: {"svg": self._board_svg(answer.solution)}, send=False)
