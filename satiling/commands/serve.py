@@ -49,7 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
         from ..web import create_app
-        from ..web.store import StoreLock
+        from ..web.store import Store, StoreLock
     except ImportError as e:
         raise SatilingError(f"the web app needs {e.name}: pip install starlette uvicorn") from None
     if not 0 < args.port < 65536:
@@ -58,6 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = listening_socket(args.host, args.port)     # bound before the store is opened or the address printed
     try:
         lock = StoreLock(args.store)                  # one server per store: a second is refused here
+        Store(args.store, lock).close(release=False)  # one that cannot be opened too (the app opens it again)
         app = create_app(args.store, token=token, lock=lock)
     except (OSError, sqlite3.Error) as e:
         sock.close()
@@ -70,7 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"satiling: serving on {address}" + (f"?token={token}" if token else ""), flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
     server = quiet_server(uvicorn.Server)(config)
-    server.on_exit = app.state.web.closing.set          # the pages' event streams end first
+    server.on_exit = app.state.closing.set              # the pages' event streams end first
     signals = server.run_until_signalled(sockets=[sock])
     if signals:
         print("satiling: interrupted" if signals[0] == signal.SIGINT else "satiling: terminated",

@@ -7,6 +7,7 @@ What it sends (each a dict with a ``type``):
   together, never throttled (the server stores the two in one step, so no kill leaves a score
   without its board);
 * ``solutions``: every solution of an enumeration, in batches;
+* ``started`` when the task begins: the run's clock starts then, as its time limit does;
 * ``progress`` at least every :data:`TICK` seconds from a clock of its own (the seconds always
   current, even while a search finds nothing), more often while solutions come, at most
   :data:`EVENTS_PER_SECOND` a second;
@@ -32,6 +33,8 @@ from typing import Any, Callable
 EVENTS_PER_SECOND = 5
 #: seconds between two looks of the run's clock: a progress event at least this often
 TICK = 0.4
+#: seconds between two looks of the clock thread (for what is due)
+LOOK = 0.1
 #: at most this many pictures of one kind a second
 PICTURES_PER_SECOND = 4
 #: solutions are sent in batches of at most this many
@@ -112,12 +115,10 @@ def _perform(spec: Spec, sender: "Sender") -> Any:
     sender.puzzle = puzzle
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
                   symmetry=spec.symmetry, source=spec.source)
-    hooks: dict[str, Any] = dict(found=sender.on_found, work=sender.on_work,
-                                 solution=sender.on_solution, improve=sender.on_improve)
-    if "partial" in getattr(Events, "__dataclass_fields__", {}):    # run code that can show it
-        hooks["partial"] = sender.on_partial
-    sender.ticking()
-    return perform(req, Events(**hooks))
+    events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
+                    improve=sender.on_improve, partial=sender.on_partial)
+    sender.begin()
+    return perform(req, events)
 
 
 class Sender:
@@ -127,19 +128,28 @@ class Sender:
     def __init__(self, out: Any, spec: Spec) -> None:
         self.out, self.spec, self.puzzle = out, spec, None
         self.lock = threading.Lock()
-        self.begun = time.perf_counter()
+        self.begun: float | None = None     # when the task began (perf_counter)
         self.found = 0
         self.sent = 0                       # solutions sent (the next one's index)
         self.batch: list[str] = []
         self.fraction: float | None = None
         self.timeleft: Any = None
         self.last_progress = 0.0
-        self.pictures: dict[str, tuple[Callable[[], dict[str, Any]], float]] = {}   # kind -> (draw, when)
+        self.pictures: dict[str, Callable[[], dict[str, Any]]] = {}     # kind -> its latest, to draw
         self.drawn: dict[str, float] = {}
         self.stopped = threading.Event()
 
-    def seconds(self) -> float:
-        return time.perf_counter() - self.begun
+    def begin(self) -> None:
+        """The task begins: the run's clock starts here, as its time limit does (``started``
+        tells the server when, so the run's record, its events and its end read one clock), and
+        the clock thread with it."""
+        self.begun = time.perf_counter()
+        self.out.put({"type": "started", "at": time.time()})
+        self.ticking()
+
+    def seconds(self, now: float | None = None) -> float:
+        """The run's clock: since its task began (0 before)."""
+        return 0.0 if self.begun is None else (now or time.perf_counter()) - self.begun
 
     # -- the search's hooks ------------------------------------------------------------------------
     def on_found(self, n: int) -> None:
@@ -151,7 +161,7 @@ class Sender:
         from ..search.timeleft import TimeLeft
         with self.lock:
             if self.timeleft is None:
-                self.timeleft = TimeLeft(self.begun)
+                self.timeleft = TimeLeft(self.begun or time.perf_counter())
             self.fraction = done
             self.timeleft.update(time.perf_counter(), done, finished)
             self._progress(force=False)
@@ -161,7 +171,8 @@ class Sender:
         with self.lock:
             index = self.sent + len(self.batch)
             self.batch.append(solution_json(self.puzzle, placements))
-            self._picture("solution", lambda: {"index": index, "svg": self._svg(placements)})
+            held = list(placements)
+            self._picture("solution", lambda: {"index": index, "svg": self._svg(held)})
             if len(self.batch) >= BATCH:
                 self._flush()
 
@@ -169,6 +180,7 @@ class Sender:
         from ..search.runfiles import solution_json
         board = solution_json(self.puzzle, imp.solution)
         with self.lock:
+            self.found = 1                  # a board, as the run's record counts it
             self.out.put({"type": "improve", "score": imp.score, "joins": imp.joins,
                           "seconds": round(imp.seconds, 3), "board": board})
             self._picture("board", lambda: {"svg": self._board_svg(imp.solution)})
@@ -176,42 +188,46 @@ class Sender:
     def on_partial(self, placements: list[Any]) -> None:
         held = list(placements)
         with self.lock:
-            self._picture("partial", lambda: {"svg": self._svg(held)}, send=False)
+            self._picture("partial", lambda: {"svg": self._svg(held)})
 
     # -- the clock -----------------------------------------------------------------------------------
     def ticking(self) -> None:
         """Start the clock thread: a progress event every :data:`TICK` seconds, and the pictures
         the pace held back."""
         def loop() -> None:
-            while not self.stopped.wait(TICK / 2):
+            while not self.stopped.wait(LOOK):
                 self.tick()
         threading.Thread(target=loop, daemon=True, name="satiling-run-clock").start()
 
     def tick(self) -> None:
+        """Send what is due: the pictures the pace allows (drawn here, outside the lock, so the
+        search is never kept waiting on a drawing) and the progress."""
         with self.lock:
             if self.stopped.is_set():
                 return
-            for kind in list(self.pictures):
-                self._send_picture(kind)
+            due = self._due()
             if time.perf_counter() - self.last_progress >= TICK:
                 self._progress(force=True)
+        for kind, draw in due:
+            self.out.put({"type": kind, **draw()})
 
     # -- sending --------------------------------------------------------------------------------------
-    def _picture(self, kind: str, draw: Callable[[], dict[str, Any]], send: bool = True) -> None:
-        """Keep ``draw`` as the latest picture of ``kind``; send it now if the pace allows
-        (``send``: else at the next tick, off the search's thread)."""
-        self.pictures[kind] = (draw, time.perf_counter())
-        if send:
-            self._send_picture(kind)
+    def _picture(self, kind: str, draw: Callable[[], dict[str, Any]]) -> None:
+        """Keep ``draw`` as the latest picture of ``kind``: the clock thread draws and sends it
+        as the pace allows."""
+        self.pictures[kind] = draw
 
-    def _send_picture(self, kind: str) -> None:
-        now = time.perf_counter()
-        if now - self.drawn.get(kind, -1.0) < 1.0 / PICTURES_PER_SECOND:
-            return
-        draw, _ = self.pictures.pop(kind)
-        self.drawn[kind] = now
-        self._flush()                     # a solution's picture never comes before the solution
-        self.out.put({"type": kind, **draw()})
+    def _due(self, every: bool = False) -> list[tuple[str, Callable[[], dict[str, Any]]]]:
+        """The pictures to send now (``every``: whatever the pace), taken from those kept; the
+        solutions found so far are sent first (a solution's picture never comes before it)."""
+        now, due = time.perf_counter(), []
+        for kind in list(self.pictures):
+            if every or now - self.drawn.get(kind, -1.0) >= 1.0 / PICTURES_PER_SECOND:
+                self.drawn[kind] = now
+                due.append((kind, self.pictures.pop(kind)))
+        if due:
+            self._flush()
+        return due
 
     def _svg(self, placements: list[Any]) -> str:
         from ..render import to_svg
@@ -233,7 +249,7 @@ class Sender:
             return
         self.last_progress = now
         self._flush()
-        seconds = now - self.begun
+        seconds = self.seconds(now)
         eta = self.timeleft.seconds if self.timeleft is not None else None
         limit = self.spec.time_limit
         self.out.put({"type": "progress", "found": self.found, "fraction": self.fraction,
@@ -262,7 +278,7 @@ class Sender:
                     end["score"] = answer.score
                     from ..search.runfiles import solution_json
                     end["board"] = solution_json(self.puzzle, answer.solution)
-                    self._picture("board", lambda: {"svg": self._board_svg(answer.solution)}, send=False)
+                    self._picture("board", lambda: {"svg": self._board_svg(answer.solution)})
         self._last(end)
 
     def fail(self, message: str) -> None:
@@ -272,9 +288,8 @@ class Sender:
         self.stopped.set()
         with self.lock:
             self._flush()
-            for kind in list(self.pictures):
-                self.drawn.pop(kind, None)
-                if self.puzzle is not None:
-                    self._send_picture(kind)
+            if self.puzzle is not None:
+                for kind, draw in self._due(every=True):
+                    self.out.put({"type": kind, **draw()})
             self._progress(force=True)
             self.out.put(message)

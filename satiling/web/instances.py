@@ -17,6 +17,7 @@ from .. import catalog
 from ..bundled import parse_toml, read_toml
 from ..errors import SatilingError
 from ..schema import CONTROL, MAX_FILE_BYTES
+from .errors import FieldError, NotFound
 from .store import Store
 
 INSTANCE_ID = re.compile(r"i-[0-9a-f]{12}")
@@ -25,18 +26,6 @@ TOPOLOGIES = ("plane", "cylinder", "torus")
 FREEDOMS = ("free", "one-sided", "fixed")
 #: how long an export may take (a model of millions of placements takes tens of seconds)
 EXPORT_SECONDS = 300
-
-
-class FieldError(SatilingError):
-    """A bad value in a request, with the name of the form field it concerns."""
-
-    def __init__(self, message: str, field: str | None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class NotFound(SatilingError):
-    """An unknown puzzle or run: HTTP 404."""
 
 
 def bundled() -> list[dict[str, str]]:
@@ -284,15 +273,41 @@ def stem(source: str) -> str:
 
 
 # -- what is known before any search --------------------------------------------------------------
+#: what ``puzzle.info()`` says of the model built for the search rather than of the puzzle
+MODEL_KEYS = ("placements", "legal placements", "linked rule")
+
+
+def about(puzzle: Any, toml: str) -> dict[str, Any]:
+    """What the instance file says of its puzzle, at once: its opening comment (known solution
+    counts and where they come from, in the file's own words) and its ``source``."""
+    lines = []
+    for line in toml.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line.lstrip("#").strip())
+    out: dict[str, Any] = {}
+    if lines:
+        out["about"] = " ".join(line for line in lines if line)
+    source = getattr(puzzle, "source", "")
+    if isinstance(source, str) and source:
+        out["source"] = source
+    return out
+
+
 def facts(source: str) -> dict[str, Any]:
-    """What ``satiling info`` says of the puzzle (its facts and the model's sizes) and the
-    argument that settles it before a search, if any.  Slow on the largest puzzles (Eternity's
-    1.4 million placements): the app runs it in a process of its own."""
+    """What ``satiling info`` says of the puzzle, its facts (cells, pieces, symmetries, ...)
+    apart from its model's sizes (placements, variables, clauses, ...), and the argument that
+    settles it before a search, if any.  Slow on the largest puzzles (Eternity's 1.4 million
+    placements): the app runs it in a process of its own."""
     puzzle = catalog.load(source)
     info = dict(puzzle.info())
+    model = {k: info.pop(k) for k in MODEL_KEYS if k in info}
     shape = puzzle.model_shape()
-    info.update((shape if shape is not None else puzzle.problem()).stats())
-    return {"info": _plain(info), "obstruction": puzzle.obstruction()}
+    model.update((shape if shape is not None else puzzle.problem()).stats())
+    obstruction = puzzle.obstruction()
+    if obstruction:
+        info["obstruction"] = obstruction
+    return {"facts": _plain(info), "model": _plain(model), "obstruction": obstruction}
 
 
 def _plain(info: dict[str, Any]) -> dict[str, Any]:

@@ -5,8 +5,9 @@ the pages watching.
     POST /api/runs -> RunManager.submit -> queue -> child.run_main: satiling.run.perform(...)
                         --events--> reader thread -> Store (SQLite) + Live (the pages' streams)
 
-A run ends ``done``, ``stopped`` (the stop button or the server's Ctrl-C) or ``failed``
-(:func:`state_of`); ``stop`` says how (a time limit: ``time``).
+A run ends in one of four states (:func:`state_of`), as the command line's exit code says it:
+``done`` (the search finished: exit 0 or 1), ``partial`` (a time or node limit ended it: exit 3),
+``stopped`` (the stop button or the server's Ctrl-C: exit 130 / 143), ``failed`` (exit 2).
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ import secrets
 import signal
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from .child import Spec, queue as child_queue, run_main, start
 from .store import Store
@@ -37,6 +38,8 @@ def state_of(stop: str | None) -> str:
     """A run's final state from how it stopped (:class:`satiling.run.Stop`'s words)."""
     if stop in ("interrupted", "terminated"):
         return "stopped"
+    if stop in ("time", "nodes"):
+        return "partial"
     return "done"
 
 
@@ -57,6 +60,7 @@ class Live:
         self.next = 0
         self.latest: dict[str, dict[str, Any]] = {}
         self.finished = False
+        self.listeners: set[Callable[[], None]] = set()
 
     def add(self, event: dict[str, Any]) -> None:
         with self.lock:
@@ -67,6 +71,18 @@ class Live:
             self.latest[event["type"]] = event
             if event["type"] == "end":
                 self.finished = True
+            listeners = list(self.listeners)
+        for wake in listeners:            # the pages' streams send it at once (no polling delay)
+            wake()
+
+    def listen(self, wake: Callable[[], None]) -> None:
+        """Call ``wake()`` (from the thread that adds) whenever an event is added."""
+        with self.lock:
+            self.listeners.add(wake)
+
+    def unlisten(self, wake: Callable[[], None]) -> None:
+        with self.lock:
+            self.listeners.discard(wake)
 
     def since(self, seq: int) -> tuple[list[dict[str, Any]], int]:
         """The events numbered ``seq`` on, and the next number."""
@@ -86,10 +102,11 @@ class _Running:
     out: Any
     stop_asked: float | None = None
     found: int = 0
-    began: float = field(default_factory=time.monotonic)
+    started: float | None = None        # when its task began (Unix seconds; the run's clock)
 
     def seconds(self) -> float:
-        return round(time.monotonic() - self.began, 3)
+        """The run's clock: since its task began, as its process reads it (0 before)."""
+        return 0.0 if self.started is None else round(max(0.0, time.time() - self.started), 3)
 
 
 class RunManager:
@@ -156,8 +173,7 @@ class RunManager:
             run_id, spec = self._queue.pop(0)
             out = child_queue()
             process = start(run_main, (spec, out), f"satiling-run-{run_id}")
-            self._running[run_id] = _Running(spec, process, out)
-            self.store.update_run(run_id, state="running", started=time.time())
+            self._running[run_id] = _Running(spec, process, out)     # "running" once its task begins
             thread = threading.Thread(target=self._read, args=(run_id,), daemon=True)
             self._threads.append(thread)
             thread.start()
@@ -222,7 +238,10 @@ class RunManager:
         """Store one event of the run and publish it; the final one is returned, not yet stored
         (with what is stored with it)."""
         kind, live = event["type"], self._live[run_id]
-        if kind == "solutions":
+        if kind == "started":              # its task begins: running, and its clock starts
+            running.started = event["at"]
+            self.store.update_run(run_id, state="running", started=event["at"])
+        elif kind == "solutions":
             self.store.add_solutions(run_id, event["first"], event["lines"],
                                      counted=running.spec.task == "enumerate")
         elif kind == "improve":
@@ -230,6 +249,7 @@ class RunManager:
             running.found = 1
             live.add({k: v for k, v in event.items() if k != "board"})
         elif kind == "progress":
+            event = self._now(running, event)
             running.found = max(running.found, event["found"] or 0)
             if running.spec.task == "count":      # a count's figure: it stores no solutions
                 self.store.update_run(run_id, found=running.found)
@@ -243,6 +263,17 @@ class RunManager:
         elif kind == "failed":
             return end_event("failed", None, running.found, running.seconds(), error=event["error"]), None
         return None
+
+    @staticmethod
+    def _now(running: _Running, event: dict[str, Any]) -> dict[str, Any]:
+        """A progress event on the run's clock as the server reads it now: the process sent it
+        a moment ago, or longer when a compiled search kept the process's sending thread waiting,
+        and a page must never see the clock go back."""
+        if running.started is None:
+            return event
+        seconds, limit = running.seconds(), running.spec.time_limit
+        return {**event, "seconds": seconds,
+                "limit_fraction": None if not limit else round(min(1.0, seconds / limit), 4)}
 
 
 #: a run's end event, and what is stored with it

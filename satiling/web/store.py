@@ -110,10 +110,12 @@ class Store:
             if column not in have:
                 self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
-    def close(self) -> None:
+    def close(self, release: bool = True) -> None:
+        """Close the file (``release``: and let go of the lock)."""
         with self._lock:
             self._db.close()
-        self.owner.release()
+        if release:
+            self.owner.release()
 
     def _run(self, sql: str, args: Iterable[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -153,11 +155,12 @@ class Store:
             self._transaction([_update(run_id, fields)])
 
     def run(self, run_id: str) -> dict[str, Any] | None:
-        rows = self._run("SELECT * FROM runs WHERE id = ?", (run_id,))
+        """The run's row, with ``stored``: the number of its solutions in the store."""
+        rows = self._run(f"{_WITH_STORED} WHERE id = ?", (run_id,))
         return dict(rows[0]) if rows else None
 
     def runs(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self._run("SELECT * FROM runs ORDER BY created DESC")]
+        return [dict(r) for r in self._run(f"{_WITH_STORED} ORDER BY created DESC")]
 
     # -- what a run finds: boards with their scores, solutions with their count ------------------------
     def improve(self, run_id: str, seconds: float, score: int, joins: int, board: str) -> None:
@@ -222,6 +225,9 @@ class Store:
         """The posted instances, newest first: id, title, family."""
         return [dict(r) for r in self._run("SELECT id, title, family FROM instances "
                                            "ORDER BY created DESC")]
+
+
+_WITH_STORED = "SELECT *, (SELECT COUNT(*) FROM solutions WHERE run = runs.id) AS stored FROM runs"
 
 
 def _update(run_id: str, fields: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:

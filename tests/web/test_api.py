@@ -91,18 +91,22 @@ def test_gallery_lists_every_bundled_puzzle(client):
     assert families["eternity2"] == "edgematch" and families["iqlink-starter"] == "iqlink"
 
 
-def test_bundled_puzzle_drawn_with_its_info(client):
+def test_bundled_puzzle_drawn_with_its_facts_apart_from_its_model(client):
     p = described(client, "pentomino-3x20")
     assert p["svg"].lstrip().startswith(("<svg", "<?xml"))
-    assert p["info"]["cells"] == 60 and p["info"]["pieces"] == 12
-    assert p["info"]["placements"] == catalog.load("pentomino-3x20").info()["placements"]
+    assert p["facts"]["cells"] == 60 and p["facts"]["pieces"] == 12
+    assert p["model"]["placements"] == catalog.load("pentomino-3x20").info()["placements"]
+    assert "placements" not in p["facts"] and "cells" not in p["model"] and "variables" in p["model"]
+    # the instance file's own words: the known counts and where they come from
+    assert "3x20 2 distinct" in p["facts"]["about"] and "Knuth" in p["facts"]["source"]
     assert p["obstruction"] is None
     assert tomllib.loads(p["toml"])["piece_set"] == "pentominoes"
 
 
 def test_gallery_card_without_facts(client):
     card = client.get("/api/puzzles/eternity?facts=0").json()
-    assert card["svg"] and card["info"] == {} and card["pending"] is False
+    assert card["svg"] and card["model"] == {} and card["pending"] is False
+    assert set(card["facts"]) <= {"about", "source"}
 
 
 def test_parity_argument_shown_before_any_search(client):
@@ -141,7 +145,7 @@ def test_good_instance_is_stored_and_served(client):
     p = r.json()
     assert p["name"].startswith("i-") and len(p["name"]) == 14
     again = described(client, p["name"])
-    assert again["info"]["topology"].startswith("cylinder") and again["toml"] == GOOD
+    assert again["facts"]["topology"].startswith("cylinder") and again["toml"] == GOOD
     assert again["svg"] == p["svg"]
 
 
@@ -188,13 +192,13 @@ def test_painted_board_becomes_an_instance(client):
     made = client.post("/api/paint", json={"lattice": "square", "topology": "plane", "cells": cells,
                                            "pieces": "pentominoes", "freedom": "free", "title": "6x10"})
     p = described(client, made.json()["name"])
-    assert p["info"]["cells"] == 60 and p["info"]["pieces"] == 12
+    assert p["facts"]["cells"] == 60 and p["facts"]["pieces"] == 12
     own = client.post("/api/paint", json={"lattice": "square", "topology": "cylinder",
                                           "cells": [[r, c] for r in range(2) for c in range(4)],
                                           "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]], "count": 4}],
                                           "freedom": "free", "title": "dominoes"}).json()
     own = described(client, own["name"])
-    assert own["info"]["topology"].startswith("cylinder") and own["info"]["pieces"] == 4
+    assert own["facts"]["topology"].startswith("cylinder") and own["facts"]["pieces"] == 4
 
 
 def test_wrapped_triangle_and_hexagon_boards_painted_in_lattice_coordinates(client):
@@ -203,14 +207,14 @@ def test_wrapped_triangle_and_hexagon_boards_painted_in_lattice_coordinates(clie
                                             "cells": [list(c) for c in hexagon.parallelogram(4, 7)],
                                             "pieces": "tetrahexes", "freedom": "free"}).json()
     torus = described(client, torus["name"])
-    assert "parallelogram = [4, 7]" in torus["toml"] and torus["info"]["cells"] == 28
-    assert torus["info"]["topology"].startswith("torus")
+    assert "parallelogram = [4, 7]" in torus["toml"] and torus["facts"]["cells"] == 28
+    assert torus["facts"]["topology"].startswith("torus")
     strip = client.post("/api/paint", json={"lattice": "triangle", "topology": "cylinder",
                                             "cells": [list(c) for c in triangle.parallelogram(3, 4)],
                                             "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]], "count": 12}],
                                             "freedom": "free"}).json()
     strip = described(client, strip["name"])
-    assert "parallelogram = [3, 4]" in strip["toml"] and strip["info"]["cells"] == 24
+    assert "parallelogram = [3, 4]" in strip["toml"] and strip["facts"]["cells"] == 24
 
 
 def test_bad_paint_names_its_field(client):
@@ -541,7 +545,8 @@ def test_a_second_server_on_a_store_in_use_is_refused_and_marks_nothing(tmp_path
     # in one process too: a second app on the store is refused when it starts
     with TestClient(create_app(tmp_path / "two.sqlite")):
         with pytest.raises(SatilingError, match="in use by another satiling serve"):
-            create_app(tmp_path / "two.sqlite")
+            with TestClient(create_app(tmp_path / "two.sqlite")):
+                pass
 
 
 EMPTY = '{"puzzle":"pentomino-3x20","placements":[]}'
@@ -653,3 +658,107 @@ def test_serve_killed_during_a_maximisation_keeps_the_board_of_its_score(tmp_pat
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         satiling(["score", "eternity2", str(path)])
     assert re.search(r"^score (\d+)/480", out.getvalue(), re.M).group(1) == str(run["score"])
+
+
+# -- what a run says as it goes, and how it ends --------------------------------------------------------
+def events_of(client, run_id: str) -> list[dict]:
+    """Every event of a run's stream, to its end."""
+    return [json.loads(line[6:]) for line in client.get(f"/api/runs/{run_id}/events").text.splitlines()
+            if line.startswith("data: ")]
+
+
+def cli(*args: str) -> int:
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "satiling.cli", *args], capture_output=True,
+                          timeout=300).returncode
+
+
+def test_the_menus_are_the_engine_tables(client):
+    from satiling.engines.table import ALL, names
+    meta = client.get("/api/meta").json()
+    assert meta["tasks"] == list(ALL)
+    for task in ALL:
+        assert [e["name"] for e in meta["engines"][task]] == list(names(task))
+        assert all(e["label"].startswith(e["name"]) for e in meta["engines"][task])
+
+
+def test_a_puzzle_is_drawn_as_satiling_show_draws_it(client):
+    from satiling.render.pieces import puzzle_svg
+    for name in ("pentomino-6x10", "clue1", "iqlink-starter"):
+        page = client.get(f"/api/puzzles/{name}?facts=0").json()
+        assert page["svg"] == puzzle_svg(catalog.load(name)), name
+    iqlink = client.get("/api/puzzles/iqlink-starter?facts=0").json()["svg"]
+    assert "3 pieces to place" in iqlink and ": solution" not in iqlink
+    assert iqlink.count("<title>") > client.get("/api/puzzles/iqlink-empty?facts=0").json()["svg"].count(
+        "<title>") - 12          # the pre-placed pieces are drawn (the empty board has none)
+
+
+def test_each_state_says_what_the_command_lines_exit_code_says(client):
+    """done (exit 0), partial (a time limit: exit 3, the count so far or no answer), stopped."""
+    done = wait(client, start(client, puzzle="pentomino-3x20", task="count"))
+    assert (done["state"], done["stop"], done["found"]) == ("done", "done", 2)
+    assert cli("count", "pentomino-3x20") == 0
+    counted = wait(client, start(client, puzzle="obeirne-hexagon", task="count", time_limit=2), 120)
+    assert (counted["state"], counted["stop"]) == ("partial", "time") and counted["found"] >= 0
+    assert cli("count", "obeirne-hexagon", "--time-limit", "2") == 3
+    solved = wait(client, start(client, puzzle="eternity2", task="solve", time_limit=3), 120)
+    assert (solved["state"], solved["stop"], solved["found"], solved["stored"]) == ("partial", "time", 0, 0)
+    assert cli("solve", "eternity2", "--time-limit", "3") == 3
+    end = events_of(client, solved["id"])[-1]
+    assert (end["type"], end["state"], end["stop"]) == ("end", "partial", "time")
+
+
+def test_the_clock_moves_in_every_task(client):
+    """Progress at least every half second or so from the run's own clock, with the share of
+    the time limit: in a maximisation (which reports boards, not progress) and in a count that
+    finds nothing (Eternity II's)."""
+    for task in ("maximise", "count"):
+        run_id = start(client, puzzle="eternity2", task=task, time_limit=3)
+        ticks = [e for e in events_of(client, run_id) if e["type"] == "progress"]
+        seconds = [e["seconds"] for e in ticks]
+        assert len(ticks) >= 4 and seconds == sorted(seconds) and len(set(seconds)) == len(seconds), task
+        assert max(b - a for a, b in zip(seconds, seconds[1:])) < 2.0, (task, seconds)
+        shares = [e["limit_fraction"] for e in ticks]       # of the task's own clock (from its start)
+        assert shares == sorted(shares) and 0 < shares[-1] <= 1 and shares[-1] > 0.5, shares
+        run = wait(client, run_id)          # one clock: the events', the record's, the end's
+        assert seconds[-1] <= run["seconds"] + 0.05 and run["started"] is not None
+        assert run["state"] == "partial"
+
+
+def test_watch_gets_the_solution_found_and_the_board_at_work(client):
+    solve = events_of(client, start(client, puzzle="pentomino-6x10", task="solve"))
+    solutions = [e for e in solve if e["type"] == "solution"]
+    assert solutions and solutions[-1]["index"] == 0 and "<svg" in solutions[-1]["svg"]
+    enumerated = events_of(client, start(client, puzzle="pentomino-3x20", task="enumerate"))
+    assert {e["index"] for e in enumerated if e["type"] == "solution"} <= {0, 1}
+    assert [e for e in enumerated if e["type"] == "solution"][-1]["index"] == 1
+    # the walk's board at work, a few times a second while O'Beirne's hexagon is counted
+    count = events_of(client, start(client, puzzle="obeirne-hexagon", task="count", time_limit=3))
+    boards = [e for e in count if e["type"] == "partial"]
+    assert len(boards) >= 3 and all("<svg" in e["svg"] for e in boards), [e["type"] for e in count]
+    assert len({e["svg"] for e in boards}) >= 2                           # pieces go down and up
+    assert not [e for e in count if e["type"] in ("board", "improve", "solution")]   # not a count's
+
+
+def test_titles_kept_and_solutions_stored_counted(client):
+    cells = [[r, c] for r in range(3) for c in range(20)]
+    painted = client.post("/api/paint", json={"cells": cells, "pieces": "pentominoes",
+                                              "title": "my long box"}).json()
+    posted = client.post("/api/instances", json={"toml": GOOD}).json()
+    generated = client.post("/api/generate", json={"rows": 3, "cols": 3, "seed": 1}).json()
+    own = {p["name"]: p for p in client.get("/api/instances").json()}
+    assert own[painted["name"]] == {"name": painted["name"], "title": "my long box", "family": "polyform"}
+    assert own[posted["name"]]["title"] == "tetrominoes on a cylinder"
+    assert own[generated["name"]]["title"] == generated["title"] != ""
+    runs = {}
+    for name, task in ((painted["name"], "enumerate"), (painted["name"], "count"),
+                       (posted["name"], "solve"), (generated["name"], "maximise")):
+        runs[task] = wait(client, start(client, puzzle=name, task=task, **(
+            {"time_limit": 30} if task == "maximise" else {})), 90)
+    assert runs["enumerate"]["title"] == runs["count"]["title"] == "my long box"
+    assert (runs["enumerate"]["stored"], runs["count"]["stored"]) == (2, 0)
+    assert runs["solve"]["stored"] == runs["solve"]["found"] == 1
+    assert runs["maximise"]["stored"] == 1 and runs["maximise"]["title"] == generated["title"]
+    listed = {r["id"]: r for r in client.get("/api/runs").json()}
+    assert listed[runs["enumerate"]["id"]]["title"] == "my long box"

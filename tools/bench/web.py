@@ -5,8 +5,11 @@
 - page ready: GET / and its static files (and the gallery's list), wall time, median of N;
 - progress latency: from the engine's progress report (the event's `at`, the server's clock) to
   the server-sent event read by a client on the same machine (median and worst over a count);
-- a count through the web app (POST to the run's end state) against `satiling count` on the same
-  puzzle in a process of its own (wall time both, each with its process start);
+- the live board: the partial boards (`partial` events) a client watching the count receives,
+  how many and how many a second;
+- a count through the web app (POST to the run's end state, watched by one client) against
+  `satiling count` on the same puzzle in a process of its own, in turn in the same run (wall time
+  both, each with its process start): the ratio (the target: within 1.2x);
 - 10 server-sent-event clients watching one count against none (the same count, wall time);
 - a gallery page: `enumerate pentomino-6x10 --raw` stored (9356 solutions), then
   `solutions?offset=K&limit=24` at several offsets (the page's 24 pictures drawn on demand).
@@ -70,13 +73,15 @@ def start(c: httpx.Client, **body) -> str:
 def finish(c: httpx.Client, run_id: str) -> dict:
     while True:
         run = c.get(f"/api/runs/{run_id}").json()
-        if run["state"] in ("done", "stopped", "failed"):
+        if run["state"] in ("done", "partial", "stopped", "failed"):
             return run
         time.sleep(0.02)
 
 
-def watch(base: str, run_id: str, lags: list[float] | None = None) -> None:
-    """Read the run's events to the end; with ``lags``, record each progress event's lateness."""
+def watch(base: str, run_id: str, lags: list[float] | None = None,
+          boards: list[float] | None = None) -> None:
+    """Read the run's events to the end; with ``lags``, record each progress event's lateness,
+    with ``boards`` when each partial board came."""
     with httpx.stream("GET", f"{base}api/runs/{run_id}/events", timeout=None) as r:
         for line in r.iter_lines():
             if not line.startswith("data: "):
@@ -84,16 +89,19 @@ def watch(base: str, run_id: str, lags: list[float] | None = None) -> None:
             event = json.loads(line[6:])
             if lags is not None and event["type"] == "progress" and "at" in event:
                 lags.append(time.time() - event["at"])
+            if boards is not None and event["type"] == "partial":
+                boards.append(time.monotonic())
             if event["type"] == "end":
                 return
 
 
-def timed_count(base: str, name: str, watchers: int, lags: list[float] | None = None) -> float:
+def timed_count(base: str, name: str, watchers: int, lags: list[float] | None = None,
+                boards: list[float] | None = None) -> float:
     """Wall seconds from POST to the end state of ``count NAME``, with ``watchers`` SSE clients."""
     with httpx.Client(base_url=base, timeout=60) as c:
         t = time.perf_counter()
         run_id = start(c, puzzle=name, task="count")
-        threads = [threading.Thread(target=watch, args=(base, run_id, lags if i == 0 else None))
+        threads = [threading.Thread(target=watch, args=(base, run_id) + ((lags, boards) if i == 0 else ()))
                    for i in range(max(watchers, 1 if lags is not None else 0))]
         for th in threads:
             th.start()
@@ -139,12 +147,20 @@ def main() -> None:
             wait_up(base)
             print(f"page ready (GET /, app.js, app.css, /api/puzzles): {page_ready(base, 5):.3f} s")
             lags: list[float] = []
-            web = [timed_count(base, args.count, 0, lags) for _ in range(args.repeat)]
-            cli = [cli_count(args.count) for _ in range(args.repeat)]
+            web, cli, boards = [], [], []
+            for _ in range(args.repeat):          # in turn: both see the same load
+                seen: list[float] = []
+                web.append(timed_count(base, args.count, 0, lags, seen))
+                boards.append(seen)
+                cli.append(cli_count(args.count))
             print(f"progress latency, engine to SSE client: median {statistics.median(lags) * 1000:.0f} ms, "
                   f"worst {max(lags) * 1000:.0f} ms ({len(lags)} events)")
+            shown = [(len(b), (b[-1] - b[0]) if len(b) > 1 else 0.0) for b in boards]
+            print("partial boards received while counting: " + ", ".join(
+                f"{n} in {s:.1f} s ({(n - 1) / s if s else 0:.1f} a second)" for n, s in shown))
             w, k = statistics.median(web), statistics.median(cli)
-            print(f"count {args.count}: web app {w:.2f} s, satiling count {k:.2f} s: ratio {w / k:.2f}")
+            print(f"count {args.count}: web app {w:.2f} s (runs: {', '.join(f'{x:.2f}' for x in web)}), "
+                  f"satiling count {k:.2f} s (runs: {', '.join(f'{x:.2f}' for x in cli)}): ratio {w / k:.2f}")
             ten = [timed_count(base, args.count, 10) for _ in range(args.repeat)]
             t10 = statistics.median(ten)
             print(f"count {args.count} watched by 10 SSE clients: {t10:.2f} s against {w:.2f} s "

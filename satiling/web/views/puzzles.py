@@ -1,0 +1,124 @@
+"""The puzzles: the gallery (bundled and the user's own), a puzzle's page (drawn as ``satiling
+show`` draws it, its facts apart from its model's), exports, posted, painted and generated
+instances, and the menus a run is asked with."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from ...errors import SatilingError
+from ..instances import (LATTICES, about, add_instance, bundled, choice, export, generate_toml,
+                         paint_toml, piece_sets as sets_of_lattice, source_of, stem, toml_of)
+from ..state import Web
+from .common import json_body, web
+
+#: how long a puzzle's page waits for its facts before answering without them
+FACTS_WAIT = 2.0
+#: the file suffix of each export format whose suffix is not its name
+SUFFIX = {"dimacs": "cnf", "cpsat": "pbtxt", "lpsolve": "lp", "xcsp3": "xml"}
+
+
+async def list_puzzles(request: Request) -> Response:
+    return JSONResponse(await run_in_threadpool(bundled))
+
+
+async def list_instances(request: Request) -> Response:
+    """The user's own puzzles (posted, painted, generated), newest first."""
+    rows = await run_in_threadpool(web(request).store.instances)
+    return JSONResponse([{"name": r["id"], "title": r["title"] or "", "family": r["family"]}
+                         for r in rows])
+
+
+async def show_puzzle(request: Request) -> Response:
+    with_facts = request.query_params.get("facts", "1") != "0"
+    return JSONResponse(await describe(web(request), request.path_params["name"], with_facts))
+
+
+async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, Any]:
+    """A puzzle's page: its file, its picture (``satiling show``'s: the board with its fixed or
+    pre-placed pieces, and every piece to place), what its instance file says of it, and its
+    facts and model's sizes, measured once in the facts process (those not ready within
+    :data:`FACTS_WAIT` seconds say so, ``pending``: ask again; none with ``with_facts`` False,
+    for the gallery's cards)."""
+    from ...render.pieces import puzzle_svg
+
+    def drawn() -> dict[str, Any]:
+        source = source_of(web_.store, name)
+        puzzle = web_.puzzles.load(source)
+        toml = toml_of(web_.store, name)
+        return {"name": name, "title": puzzle.title or "", "family": puzzle.family, "toml": toml,
+                "svg": puzzle_svg(puzzle), "facts": about(puzzle, toml), "model": {},
+                "obstruction": None, "pending": False, "source": source}
+
+    out = await run_in_threadpool(drawn)
+    source = out.pop("source")
+    if with_facts:
+        try:
+            known = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(web_.puzzles.facts(source))),
+                                           FACTS_WAIT)
+            out["facts"].update(known["facts"])
+            out.update(model=known["model"], obstruction=known["obstruction"])
+        except asyncio.TimeoutError:
+            out.update(model={"model": "still being measured: ask again in a moment"}, pending=True)
+        except SatilingError as e:
+            out.update(model={"model": f"cannot be measured: {e}"})
+    return out
+
+
+async def export_puzzle(request: Request) -> Response:
+    web_ = web(request)
+    name, fmt = request.path_params["name"], request.query_params.get("format", "dimacs")
+    source = source_of(web_.store, name)
+    data = await run_in_threadpool(export, source, fmt)
+    filename = f"{stem(source)}.{SUFFIX.get(fmt, fmt)}"
+    return Response(data, media_type="text/plain; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def post_instance(request: Request) -> Response:
+    body = await json_body(request)
+    return await _stored(web(request), lambda: body.get("toml"))
+
+
+async def post_paint(request: Request) -> Response:
+    body = await json_body(request)
+    return await _stored(web(request), lambda: paint_toml(body))
+
+
+async def post_generate(request: Request) -> Response:
+    body = await json_body(request)
+    return await _stored(web(request), lambda: generate_toml(body))
+
+
+async def _stored(web_: Web, make_toml: Callable[[], Any]) -> Response:
+    inst_id = await run_in_threadpool(lambda: add_instance(web_.store, make_toml()))
+    return JSONResponse(await describe(web_, inst_id))
+
+
+async def piece_sets(request: Request) -> Response:
+    lattice = choice(request.query_params.get("lattice", "square"), LATTICES, "lattice")
+    return JSONResponse(await run_in_threadpool(sets_of_lattice, lattice))
+
+
+async def meta(request: Request) -> Response:
+    """The tasks a run can be asked for, and each task's engines, from the engine table."""
+    return JSONResponse(menus())
+
+
+def menus() -> dict[str, Any]:
+    from ...engines.table import ALL, names, row
+    engines = {task: [{"name": name, "label": _label(name, row(name).help)} for name in names(task)]
+               for task in ALL}
+    return {"tasks": list(ALL), "engines": engines}
+
+
+def _label(name: str, help_text: str) -> str:
+    """An engine in a menu: its name and what it is, in the table's first words."""
+    if name == "auto":
+        return "auto (satiling chooses for the puzzle)"
+    words = help_text.split(":")[0].split(" (")[0].split(";")[0]
+    return f"{name} ({words.removeprefix('the ')})"

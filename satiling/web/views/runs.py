@@ -1,0 +1,182 @@
+"""The runs: start one (checked first, field by field), list them, stop one, read its solutions and
+its scores."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from ...errors import SatilingError
+from ..child import Spec
+from ..errors import FieldError, NotFound
+from ..instances import source_of
+from ..runs import FINAL_STATES
+from ..state import Web
+from ..store import RUN_FIELDS
+from .common import draw, json_body, run_row, web, whole
+
+#: the fields of a run's request (POST /api/runs), in the order they are checked
+REQUEST_FIELDS = ("puzzle", "task", "engine", "time_limit", "raw", "symmetry")
+#: the most solutions one gallery page draws
+MAX_PAGE = 100
+
+
+async def post_run(request: Request) -> Response:
+    web_ = web(request)
+    body = await json_body(request)
+    spec, title = await run_in_threadpool(checked_spec, web_, body)
+    return JSONResponse({"id": web_.runs.submit(spec, title)})
+
+
+def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
+    """The run asked for and its puzzle's title, checked by :class:`satiling.run.Request` (a
+    bad argument is a 400 before anything is queued; the run's process checks it again).  The
+    request is built a field at a time, so a refusal names the field that caused it."""
+    unknown = sorted(set(body) - set(REQUEST_FIELDS))
+    if unknown:
+        raise FieldError(f"unknown field {unknown[0]!r} (a run takes {', '.join(REQUEST_FIELDS)})",
+                         unknown[0])
+    name = body.get("puzzle")
+    source = source_of(web_.store, name)
+    task = body.get("task", "solve")
+    for field, unset in (("raw", False), ("symmetry", None)):
+        if task not in ("count", "enumerate") and body.get(field, unset) != unset:
+            raise FieldError(f"{field} applies to count and enumerate, not {task}", field)
+    puzzle = web_.puzzles.load(source)
+    given = {"engine": body.get("engine", "auto"), "time_limit": body.get("time_limit"),
+             "raw": body.get("raw", False), "symmetry": body.get("symmetry")}
+    request = _checked(puzzle, task, source, given)
+    _engine_checked(request)
+    spec = Spec(puzzle=name, source=source, task=task, engine=request.engine,
+                time_limit=request.time_limit, raw=request.raw, symmetry=request.symmetry)
+    return spec, puzzle.title or ""
+
+
+def _checked(puzzle: Any, task: Any, source: str, given: dict[str, Any]) -> Any:
+    """The run's :class:`~satiling.run.Request`, its fields added one at a time: the first whose
+    value is refused is the field named."""
+    from ...run import Request
+    if task not in ("solve", "count", "enumerate", "maximise"):
+        raise FieldError(f"unknown task {task!r} (choose from solve, count, enumerate, maximise)", "task")
+    settings: dict[str, Any] = {}
+    for field in ("task", *given):
+        if field != "task":
+            settings[field] = given[field]
+        try:
+            request = Request(puzzle, task, source=source, **settings)
+        except SatilingError as e:
+            raise FieldError(str(e), field) from None
+    return request
+
+
+def _engine_checked(request: Any) -> None:
+    """The engine chosen (or asked for) can take this puzzle's model; maximise is for edge
+    matching."""
+    from ...run.engines import choose
+    if request.task == "maximise":
+        if not hasattr(request.puzzle, "match_problem"):
+            raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
+        return
+    try:
+        choose(request)
+    except SatilingError as e:
+        raise FieldError(str(e), "engine") from None
+
+
+def run_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A run as the API lists it (``stored``: its solutions in the store)."""
+    out = {k: row[k] for k in RUN_FIELDS}
+    out["title"] = out["title"] or ""
+    if row["state"] == "running" and row["started"]:
+        out["seconds"] = round(time.time() - row["started"], 3)
+    limit = row["time_limit"]
+    out.update(time_limit=limit, raw=bool(row["raw"]), symmetry=row["symmetry"],
+               stored=row["stored"], limit_fraction=None)
+    if limit and out["seconds"] is not None:
+        out["limit_fraction"] = round(min(1.0, out["seconds"] / limit), 4)
+    return out
+
+
+async def list_runs(request: Request) -> Response:
+    rows = await run_in_threadpool(web(request).store.runs)
+    return JSONResponse([run_json(r) for r in rows])
+
+
+async def show_run(request: Request) -> Response:
+    web_ = web(request)
+
+    def get() -> dict[str, Any]:
+        row = run_row(web_, request.path_params["run_id"])
+        out = run_json(row)
+        out.update(error=row["error"], note=row["note"], best_svg=None)
+        if row["task"] == "maximise":
+            first = web_.store.solutions(row["id"], 0, 1)
+            if first:
+                out["best_svg"] = draw(web_, row, first[0][1])
+        return out
+    return JSONResponse(await run_in_threadpool(get))
+
+
+async def stop_run(request: Request) -> Response:
+    web_ = web(request)
+    row = await run_in_threadpool(run_row, web_, request.path_params["run_id"])
+    if row["state"] not in FINAL_STATES:
+        web_.runs.stop(row["id"])
+    return JSONResponse({"id": row["id"], "state": row["state"]})
+
+
+async def run_solutions(request: Request) -> Response:
+    web_ = web(request)
+    offset = whole(request.query_params.get("offset", "0"), "offset")
+    limit = min(whole(request.query_params.get("limit", "24"), "limit"), MAX_PAGE)
+
+    def page() -> dict[str, Any]:
+        row = run_row(web_, request.path_params["run_id"])
+        items = [{"index": k, "svg": draw(web_, row, line)}
+                 for k, line in web_.store.solutions(row["id"], offset, limit)]
+        return {"total": web_.store.solution_count(row["id"]), "items": items}
+    return JSONResponse(await run_in_threadpool(page))
+
+
+async def one_solution(request: Request) -> Response:
+    web_ = web(request)
+    number, kind = request.path_params["k"], request.path_params["kind"]
+    try:
+        k = whole(number, "k")
+    except FieldError:
+        k = -1
+    if kind not in ("svg", "json") or k < 0:
+        raise NotFound(f"no such file: solutions/{number[:20]}.{kind[:10]}")
+
+    def get() -> tuple[str, str]:
+        row = run_row(web_, request.path_params["run_id"])
+        rows = web_.store.solutions(row["id"], k, 1)
+        if not rows or rows[0][0] != k:
+            raise NotFound(f"run {row['id']} has no solution {k}")
+        return row["id"], draw(web_, row, rows[0][1]) if kind == "svg" else rows[0][1] + "\n"
+    run_id, text = await run_in_threadpool(get)
+    media = "image/svg+xml" if kind == "svg" else "application/json"
+    return Response(text, media_type=media, headers={
+        "Content-Disposition": f'attachment; filename="{run_id}-{k}.{kind}"'})
+
+
+async def all_solutions(request: Request) -> Response:
+    web_ = web(request)
+    row = await run_in_threadpool(run_row, web_, request.path_params["run_id"])
+
+    def lines() -> Any:
+        for line in web_.store.iter_solutions(row["id"]):
+            yield line + "\n"
+    return StreamingResponse(lines(), media_type="application/jsonl", headers={
+        "Content-Disposition": f'attachment; filename="{row["id"]}.jsonl"'})
+
+
+async def run_scores(request: Request) -> Response:
+    web_ = web(request)
+
+    def get() -> list[list[float]]:
+        return web_.store.scores(run_row(web_, request.path_params["run_id"])["id"])
+    return JSONResponse(await run_in_threadpool(get))
