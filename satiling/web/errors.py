@@ -1,5 +1,6 @@
 """The web app's errors: each carries its HTTP status and the form field it concerns, so the app's
-one exception handler answers ``{"error", "field"}`` without reading the message."""
+one exception handler answers ``{"error", "field"}`` without reading the message.  (A missing
+token, 403, is answered before any view, by the app's token check.)"""
 from __future__ import annotations
 
 from ..errors import SatilingError
@@ -30,9 +31,3 @@ class TooLarge(WebError):
     """A request body over the app's cap."""
 
     status = 413
-
-
-class Forbidden(WebError):
-    """A missing or wrong token."""
-
-    status = 403
