@@ -28,7 +28,7 @@ from ..errors import SatilingError
 from .errors import WebError
 from .state import Web
 from .store import StoreLock
-from .views import events, puzzles, runs
+from .views import events, puzzles, runs, workbench
 
 STATIC = Path(__file__).parent / "static"
 
@@ -88,6 +88,7 @@ def routes() -> list[Any]:
     run = f"{api}/runs/{{run_id}}"
     return [
         Route("/", index),
+        *workbench.routes(api),
         Route(f"{api}/meta", puzzles.meta),
         Route(f"{api}/puzzles", puzzles.list_puzzles),
         Route(f"{api}/puzzles/{{name}}", puzzles.show_puzzle),

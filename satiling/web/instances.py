@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import catalog
+from .. import catalog, share
 from ..bundled import parse_toml, read_toml
 from ..errors import SatilingError
 from ..schema import CONTROL, MAX_FILE_BYTES
@@ -53,6 +53,8 @@ def source_of(store: Store, name: str) -> str:
         raise FieldError("a run names its puzzle (a bundled name or a stored instance's id)", "puzzle")
     if not isinstance(name, str):
         raise NotFound(f"unknown puzzle {name!r}")
+    if share.is_share(name):
+        return shared(name)
     if INSTANCE_ID.fullmatch(name):
         path = store.instances_dir / f"{name}.toml"
         if store.instance(name) is None:
@@ -65,9 +67,25 @@ def source_of(store: Store, name: str) -> str:
     raise NotFound(f"unknown puzzle {name!r} (see the gallery)")
 
 
+def shared(text: str) -> str:
+    """A share text (``satiling:...``, :mod:`satiling.share`) as a puzzle's source: one that
+    does not read, or names a file (which would be read on the server), is refused naming the
+    puzzle field."""
+    try:
+        data = share.decode(text)
+    except SatilingError as e:
+        raise FieldError(str(e), "puzzle") from None
+    if "pieces_file" in data:
+        raise FieldError("a shared puzzle gives its pieces inline ('pieces'), not as pieces_file", "puzzle")
+    return text
+
+
 def toml_of(store: Store, name: str) -> str:
-    """The instance file's text of a bundled puzzle or a stored instance."""
+    """The instance file's text of a bundled puzzle, a stored instance or a share text."""
     source = source_of(store, name)
+    if share.is_share(name):
+        from .toml_text import toml_text
+        return toml_text(share.decode(name))
     if INSTANCE_ID.fullmatch(name):
         return store.instance(name)["toml"]
     from ..registry import instance_folders
