@@ -525,7 +525,7 @@
     }
     $("see-body").hidden = false;
     $("see-title").textContent = d.title || d.name;
-    $("see-name").textContent = d.name;
+    $("see-name").textContent = d.name.startsWith("satiling:") ? `${d.name.slice(0, 24)}… (shared: its link below)` : d.name;
     $("see-family").textContent = d.family;
     $("see-svg").innerHTML = d.svg;
     $("see-caption").textContent = CAPTION;
@@ -554,6 +554,7 @@
       links.append(a, " ");
     }
     $("see-watch").onclick = () => { location.hash = `#watch/${enc(d.name)}`; };
+    document.dispatchEvent(new CustomEvent("satiling:see", { detail: d }));   // workbench.js
   }
 
   // ---- 3. Watch: the task and engine menus, from the server's engine table ------------------------
@@ -627,7 +628,8 @@
     const keep = select.value;
     select.textContent = "";
     for (const p of puzzles.values()) {
-      const label = p.name.startsWith("i-") ? `${p.title || "instance"} (${p.name})` : p.name;
+      const label = p.name.startsWith("i-") ? `${p.title || "instance"} (${p.name})`
+        : (p.name.startsWith("satiling:") ? `${p.title || "a shared puzzle"} (shared)` : p.name);
       select.append(el("option", { value: p.name, textContent: label }));
     }
     if (keep && puzzles.has(keep)) select.value = keep;
@@ -696,6 +698,7 @@
     $("best-board").textContent = "";
     $("best-json").removeAttribute("href");
     $("best-svg-link").removeAttribute("href");
+    $("best-png-link").removeAttribute("href");
     $("stop").disabled = true;
     drawPlot();
   }
@@ -962,6 +965,7 @@
       const k = page.items[0].index;
       $("best-json").href = withToken(`api/runs/${enc(id)}/solutions/${k}.json`);
       $("best-svg-link").href = withToken(`api/runs/${enc(id)}/solutions/${k}.svg`);
+      $("best-png-link").href = withToken(`api/runs/${enc(id)}/solutions/${k}.png`);
       $("best-json").dataset.index = k;
     } catch (e) { /* no board stored yet */ }
   }
@@ -1027,8 +1031,10 @@
 
   function puzzleCell(run) {
     const title = run.title || titleOf(run.puzzle);
-    const td = el("td", { className: "puzzle" }, el("span", { className: "run-title", textContent: title || run.puzzle }));
-    if (title && title !== run.puzzle) td.append(el("span", { className: "run-name mono", textContent: run.puzzle }));
+    // a shared puzzle's name is its whole share text: shortened
+    const name = run.puzzle.startsWith("satiling:") ? `${run.puzzle.slice(0, 18)}…` : run.puzzle;
+    const td = el("td", { className: "puzzle" }, el("span", { className: "run-title", textContent: title || name }));
+    if (title && title !== run.puzzle) td.append(el("span", { className: "run-name mono", textContent: name }));
     return td;
   }
 
@@ -1140,12 +1146,14 @@
       const base = `api/runs/${enc(id)}/solutions/${item.index}`;
       const svgLink = el("a", { href: withToken(`${base}.svg`), textContent: "SVG" });
       svgLink.setAttribute("download", `${id}-${item.index}.svg`);
+      const pngLink = el("a", { href: withToken(`${base}.png`), textContent: "PNG" });
+      pngLink.setAttribute("download", `${id}-${item.index}.png`);
       const jsonLink = el("a", { href: withToken(`${base}.json`), textContent: "JSON" });
       jsonLink.setAttribute("download", `${id}-${item.index}.json`);
       const card = el("div", { className: "card solution" },
         el("div", { className: "picture" }),
         el("div", { className: "card-title", textContent: `no. ${fmtNumber(item.index + 1)}` }),
-        el("div", { className: "links" }, svgLink, " ", jsonLink));
+        el("div", { className: "links" }, svgLink, " ", pngLink, " ", jsonLink));
       card.querySelector(".picture").innerHTML = item.svg;
       card.dataset.index = item.index;
       gallery.append(card);
@@ -1217,5 +1225,7 @@
     document.body.dataset.ready = "1";
   }
 
+  // what workbench.js uses
+  window.satilingPage = { api, withToken, el, enc, svgEl };
   start();
 })();

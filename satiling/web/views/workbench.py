@@ -126,6 +126,7 @@ def bench(puzzle: Any, name: str) -> dict[str, Any]:
     if len(every) > MAX_PLACEMENTS:
         raise FieldError(f"{len(every)} placements are too many to pin by hand here (at most "
                          f"{MAX_PLACEMENTS}): use [[placed]] in the instance file", "puzzle")
+    from ...render.pieces import _colours
     shapes = {p.name: puzzle.orientations(p) for p in puzzle.pieces}
     index = {(p, s): i for p, ss in shapes.items() for i, s in enumerate(ss)}
     placements = []
@@ -136,9 +137,9 @@ def bench(puzzle: Any, name: str) -> dict[str, Any]:
     return {"name": name, "lattice": lat.name,
             "cells": [{"cell": list(c), "points": [[round(x, 2), round(y, 2)] for x, y in lat.polygon(c)]}
                       for c in sorted(puzzle.region)],
-            "pieces": [{"name": p.name, "count": p.count, "size": len(p.shape),
+            "pieces": [{"name": p.name, "count": p.count, "size": len(p.shape), "colour": colour,
                         "orientations": [[list(c) for c in s] for s in shapes[p.name]]}
-                       for p in puzzle.pieces],
+                       for p, colour in zip(puzzle.pieces, _colours(puzzle))],
             "placements": placements,
             "placed": [pl.to_json() for pl in puzzle.placed]}
 

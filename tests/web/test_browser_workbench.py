@@ -1,0 +1,170 @@
+"""The workbench on See, in a real browser: pieces pinned by hand (a clash refused, undo and
+redo), then counted (389 raw tilings of the 6x10 box with X where the CLI's example pins it:
+`satiling count` of that instance, itself checked against an enumeration in the CLI's tests),
+the forced placements drawn, the share link opened on a second server with an empty store, and
+the PNG links serving PNG.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Iterator
+
+import pytest
+
+from .browser import (Server, chromium, open_page, screenshot, resize, PHONE, WIDE, text,
+                      wait_end, wait_for, webdriver, found)
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402  (after the skip)
+from selenium.webdriver.common.by import By  # noqa: E402
+
+X_CELLS = [[0, 2], [1, 1], [1, 2], [1, 3], [2, 2]]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def second(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Another server, its store empty: it never saw a puzzle the first one made."""
+    running = Server(tmp_path_factory.mktemp("other") / "y.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()
+
+
+def cell(driver: webdriver.Chrome, r: int, c: int):
+    return driver.find_element(By.CSS_SELECTOR, f'#wb-board polygon[data-cell="{r},{c}"]')
+
+
+def pinned(driver: webdriver.Chrome) -> list[list[int]]:
+    return sorted(json.loads("[" + p.get_attribute("data-cell") + "]")
+                  for p in driver.find_elements(By.CSS_SELECTOR, "#wb-board polygon.pinned"))
+
+
+def choose(driver: webdriver.Chrome, piece: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f'.wb-piece[data-piece="{piece}"]').click()
+    wait_for(lambda: text(driver, "wb-orientation").startswith(piece), 5, f"{piece} not chosen")
+
+
+def first_bytes(driver: webdriver.Chrome, element_id: str) -> list[int]:
+    """The first 8 bytes of what the link with ``element_id`` serves, fetched by the page."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "fetch(document.getElementById(arguments[0]).href).then(r => r.arrayBuffer())"
+        ".then(b => done([...new Uint8Array(b).slice(0, 8)])).catch(e => done(String(e)));", element_id)
+
+
+PNG = list(b"\x89PNG\r\n\x1a\n")
+
+
+def see(driver: webdriver.Chrome, server: Server, name: str) -> None:
+    open_page(driver, server, f"#see/{name}")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#wb-board polygon"), 20, "no workbench board")
+
+
+def test_pin_by_hand_refuse_a_clash_undo_redo_count_and_forced(browser, server) -> None:
+    driver = browser
+    see(driver, server, "pentomino-6x10")
+    assert first_bytes(driver, "picture-png") == PNG                       # the puzzle as PNG
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#wb-board polygon")) == 60
+    choose(driver, "X")
+    ActionChains(driver).move_to_element(cell(driver, 1, 2)).perform()     # the preview
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#wb-board .preview")) == 5, 5, "no preview")
+    cell(driver, 1, 2).click()
+    wait_for(lambda: pinned(driver) == X_CELLS, 5, lambda: f"X not pinned: {pinned(driver)}")
+    choose(driver, "I")                      # an I held at [2,3] crosses X either way it lies
+    cell(driver, 2, 3).click()
+    assert text(driver, "wb-error").startswith("refused"), text(driver, "wb-error")
+    assert pinned(driver) == X_CELLS
+    cell(driver, 5, 5).click()               # clear of X: pinned
+    wait_for(lambda: len(pinned(driver)) == 10, 5, "I not pinned")
+    with_i = pinned(driver)
+    screenshot(driver, "workbench-pins", whole=False, at="workbench")
+    driver.find_element(By.ID, "wb-undo").click()
+    assert pinned(driver) == X_CELLS
+    driver.find_element(By.ID, "wb-redo").click()
+    assert pinned(driver) == with_i
+    driver.find_element(By.ID, "wb-undo").click()
+    assert pinned(driver) == X_CELLS and not driver.find_element(By.ID, "wb-undo").get_attribute("disabled")
+    driver.find_element(By.ID, "wb-forced").click()
+    wait_for(lambda: driver.find_element(By.ID, "wb-result").get_attribute("data-count"), 60,
+             lambda: f"no forced answer: {text(driver, 'wb-result')!r} {text(driver, 'wb-error')!r}")
+    assert text(driver, "wb-result").startswith("1 placement in every solution"), text(driver, "wb-result")
+    drawn = driver.find_element(By.CSS_SELECTOR, "#wb-picture svg").get_attribute("outerHTML")
+    assert drawn.count("<title>X") or ">X<" in drawn                     # the forced X drawn
+    screenshot(driver, "workbench-forced", whole=False, at="workbench")
+    driver.find_element(By.ID, "wb-count").click()
+    wait_for(lambda: driver.execute_script("return location.hash").startswith("#run/"), 20,
+             lambda: f"no run: {text(driver, 'wb-error')!r}")
+    assert wait_end(driver, 60) == "done"
+    assert found(driver) == 389                # satiling count --raw of the pinned instance
+
+
+def test_the_share_link_opens_the_pinned_puzzle_on_a_server_with_an_empty_store(browser, server, second) -> None:
+    driver = browser
+    see(driver, server, "pentomino-6x10")
+    if pinned(driver) != X_CELLS:
+        driver.find_element(By.ID, "wb-clear").click()
+        choose(driver, "X")
+        cell(driver, 1, 2).click()
+    driver.find_element(By.ID, "wb-apply").click()
+    wait_for(lambda: driver.execute_script("return location.hash").startswith("#see/satiling:"), 20,
+             lambda: f"not opened: {text(driver, 'wb-error')!r}")
+    # the view has the shared puzzle (its title says what is pinned) and its link (its own address)
+    wait_for(lambda: text(driver, "see-title") == "12 pentominoes in a 6x10 rectangle, X pinned", 20,
+             lambda: f"the shared puzzle is not shown: {text(driver, 'see-title')!r}")
+    hash_ = driver.execute_script("return location.hash")
+    link = wait_for(lambda: (driver.find_element(By.ID, "share-link").get_attribute("href") or "")
+                    .endswith(hash_) and driver.find_element(By.ID, "share-link").get_attribute("href"),
+                    20, "no share link of the shared puzzle")
+    assert link == server.url + hash_ and "#see/satiling:1" in link and "token" not in link
+    here = driver.find_element(By.ID, "see-svg").get_attribute("innerHTML")
+    wait_for(lambda: pinned(driver) == X_CELLS, 20, "the pins are not on the shared puzzle's board")
+    screenshot(driver, "workbench-share", whole=False, at="see-title")
+    assert json.loads(second.get("api/instances")) == []                  # it never saw it
+    driver.get(second.url + link[len(server.url):])
+    wait_for(lambda: driver.execute_script("return document.body.dataset.ready"), 20, "not ready")
+    wait_for(lambda: driver.find_element(By.ID, "see-svg").get_attribute("innerHTML") == here, 20,
+             "the second server draws another puzzle")
+    wait_for(lambda: pinned(driver) == X_CELLS, 20, "the second server's board lacks the pin")
+    assert text(driver, "see-title") and driver.find_element(By.ID, "share-link").get_attribute("href") \
+        == second.url + link[len(server.url):]
+
+
+def test_png_links_beside_the_svg_ones_serve_png(browser, server) -> None:
+    driver = browser
+    open_page(driver, server, "#watch/pentomino-3x20")
+    from .browser import start_run
+    run = start_run(driver, server, "pentomino-3x20", "enumerate")
+    assert wait_end(driver, 60) == "done"
+    open_page(driver, server, f"#browse/{run}")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card")) == 2, 20, "no solutions")
+    links = driver.find_elements(By.CSS_SELECTOR, "#solutions .card .links a")
+    assert [a.text for a in links] == ["SVG", "PNG", "JSON"] * 2
+    for k, a in enumerate(a for a in links if a.text == "PNG"):
+        driver.execute_script("arguments[0].id = arguments[1]", a, f"png-{k}")
+        assert re.search(rf"/solutions/{k}\.png", a.get_attribute("href"))
+        assert first_bytes(driver, f"png-{k}") == PNG
+
+
+def test_the_workbench_at_phone_width(browser, server) -> None:
+    driver = browser
+    resize(driver, PHONE, 844)
+    try:
+        see(driver, server, "pentomino-6x10")
+        width = driver.execute_script("return document.getElementById('wb-board').getBoundingClientRect().right")
+        assert width <= PHONE, width                                        # the board fits
+        screenshot(driver, "workbench-phone", whole=False, at="workbench")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        resize(driver, WIDE, 900)
