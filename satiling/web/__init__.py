@@ -6,6 +6,13 @@ routes, ``views`` the endpoints by resource, ``state`` what the app holds while 
 beside this file."""
 from __future__ import annotations
 
-from .app import create_app
+from typing import Any
 
 __all__ = ["create_app"]
+
+
+def create_app(*args: Any, **kwargs: Any) -> Any:
+    """:func:`satiling.web.app.create_app` (imported when called: a run's process imports this
+    package for its own module, and needs none of Starlette)."""
+    from .app import create_app as make
+    return make(*args, **kwargs)

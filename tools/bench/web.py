@@ -1,6 +1,6 @@
 """The web app's figures: `satiling serve` started on a fresh store and measured as a browser uses it.
 
-    python tools/bench/web.py [--count NAME] [--port PORT] [--repeat N]
+    python tools/bench/web.py [--count NAME] [--port PORT] [--repeat N (5)]
 
 - page ready: GET / and its static files (and the gallery's list), wall time, median of N;
 - progress latency: from the engine's progress report (the event's `at`, the server's clock) to
@@ -79,9 +79,9 @@ def finish(c: httpx.Client, run_id: str) -> dict:
 
 
 def watch(base: str, run_id: str, lags: list[float] | None = None,
-          boards: list[float] | None = None) -> None:
+          boards: list[float] | None = None, ended: list[float] | None = None) -> None:
     """Read the run's events to the end; with ``lags``, record each progress event's lateness,
-    with ``boards`` when each partial board came."""
+    with ``boards`` when each partial board came, with ``ended`` when the end came."""
     with httpx.stream("GET", f"{base}api/runs/{run_id}/events", timeout=None) as r:
         for line in r.iter_lines():
             if not line.startswith("data: "):
@@ -92,23 +92,27 @@ def watch(base: str, run_id: str, lags: list[float] | None = None,
             if boards is not None and event["type"] == "partial":
                 boards.append(time.monotonic())
             if event["type"] == "end":
+                if ended is not None:
+                    ended.append(time.perf_counter())
                 return
 
 
 def timed_count(base: str, name: str, watchers: int, lags: list[float] | None = None,
                 boards: list[float] | None = None) -> float:
-    """Wall seconds from POST to the end state of ``count NAME``, with ``watchers`` SSE clients."""
+    """Wall seconds from POST to the end of ``count NAME`` as a page hears it (its stream's
+    ``end``: no polling beside the count), with ``watchers`` SSE clients (at least one)."""
     with httpx.Client(base_url=base, timeout=60) as c:
         t = time.perf_counter()
         run_id = start(c, puzzle=name, task="count")
-        threads = [threading.Thread(target=watch, args=(base, run_id) + ((lags, boards) if i == 0 else ()))
-                   for i in range(max(watchers, 1 if lags is not None else 0))]
+        ended: list[float] = []
+        threads = [threading.Thread(target=watch, args=(base, run_id) + (
+            (lags, boards, ended) if i == 0 else ())) for i in range(max(watchers, 1))]
         for th in threads:
             th.start()
-        run = finish(c, run_id)
-        seconds = time.perf_counter() - t
         for th in threads:
-            th.join(30)
+            th.join()
+        seconds = ended[0] - t
+        run = c.get(f"/api/runs/{run_id}").json()
     if run["state"] != "done":
         raise SystemExit(f"count {name} ended {run['state']}: {run}")
     return seconds
@@ -138,7 +142,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", default="pentomino-8x8-square", help="the puzzle counted")
     ap.add_argument("--port", type=int, default=18779)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     base = f"http://127.0.0.1:{args.port}/"
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,8 +164,9 @@ def main() -> None:
                 f"{n} in {s:.1f} s ({(n - 1) / s if s else 0:.1f} a second)" for n, s in shown))
             w, k = statistics.median(web), statistics.median(cli)
             print(f"count {args.count}: web app {w:.2f} s (runs: {', '.join(f'{x:.2f}' for x in web)}), "
-                  f"satiling count {k:.2f} s (runs: {', '.join(f'{x:.2f}' for x in cli)}): ratio {w / k:.2f}")
-            ten = [timed_count(base, args.count, 10) for _ in range(args.repeat)]
+                  f"satiling count {k:.2f} s (runs: {', '.join(f'{x:.2f}' for x in cli)}): ratio {w / k:.2f}; "
+                  f"median of the pairs' ratios {statistics.median(x / y for x, y in zip(web, cli)):.2f}")
+            ten = [timed_count(base, args.count, 10) for _ in range(3)]
             t10 = statistics.median(ten)
             print(f"count {args.count} watched by 10 SSE clients: {t10:.2f} s against {w:.2f} s "
                   f"unwatched: ratio {t10 / w:.2f}")
