@@ -69,7 +69,10 @@ PNG = list(b"\x89PNG\r\n\x1a\n")
 
 def see(driver: webdriver.Chrome, server: Server, name: str) -> None:
     open_page(driver, server, f"#see/{name}")
-    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#wb-board polygon"), 20, "no workbench board")
+    wait_for(lambda: driver.execute_script(
+        "const b = document.getElementById('wb-board');"
+        "return b.dataset.name === arguments[0] && b.querySelector('polygon') !== null", name),
+        20, f"no workbench board of {name}")
 
 
 def test_pin_by_hand_refuse_a_clash_undo_redo_count_and_forced(browser, server) -> None:
@@ -103,6 +106,13 @@ def test_pin_by_hand_refuse_a_clash_undo_redo_count_and_forced(browser, server) 
     drawn = driver.find_element(By.CSS_SELECTOR, "#wb-picture svg").get_attribute("outerHTML")
     assert drawn.count("<title>X") or ">X<" in drawn                     # the forced X drawn
     screenshot(driver, "workbench-forced", whole=False, at="workbench")
+    driver.execute_script("document.getElementById('wb-result').removeAttribute('data-count')")
+    driver.find_element(By.ID, "wb-hint").click()              # one placement more, not the pin
+    wait_for(lambda: driver.find_element(By.ID, "wb-result").get_attribute("data-count"), 60,
+             lambda: f"no hint: {text(driver, 'wb-result')!r} {text(driver, 'wb-error')!r}")
+    hint = re.match(r"A hint: (\w) on ((\[\d+,\d+\] ?)+)\.", text(driver, "wb-result"))
+    assert hint and hint.group(1) != "X", text(driver, "wb-result")
+    assert driver.find_elements(By.CSS_SELECTOR, "#wb-picture svg")
     driver.find_element(By.ID, "wb-count").click()
     wait_for(lambda: driver.execute_script("return location.hash").startswith("#run/"), 20,
              lambda: f"no run: {text(driver, 'wb-error')!r}")
@@ -168,3 +178,24 @@ def test_the_workbench_at_phone_width(browser, server) -> None:
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         resize(driver, WIDE, 900)
+
+
+@pytest.mark.parametrize("name, size", [("hexiamond-6x6", 6), ("tetrahex-4x7", 4)])
+def test_pins_by_hand_on_the_triangle_and_hexagon_lattices(browser, server, name, size) -> None:
+    """A piece pinned where the pointer holds it: its cells (the piece's size of them) pinned,
+    the cell clicked among them; a second click takes it off."""
+    driver = browser
+    see(driver, server, name)
+    first = driver.find_element(By.CSS_SELECTOR, ".wb-piece").get_attribute("data-piece")
+    choose(driver, first)
+    polys = driver.find_elements(By.CSS_SELECTOR, "#wb-board polygon")
+    target = polys[len(polys) // 2]
+    at = json.loads("[" + target.get_attribute("data-cell") + "]")
+    target.click()
+    wait_for(lambda: len(pinned(driver)) == size, 5, lambda: f"{pinned(driver)} {text(driver, 'wb-error')!r}")
+    assert at in pinned(driver)
+    screenshot(driver, f"workbench-{name}", whole=False, at="workbench")
+    target.click()
+    wait_for(lambda: pinned(driver) == [], 5, "the pin was not taken off")
+    driver.find_element(By.ID, "wb-undo").click()
+    assert len(pinned(driver)) == size

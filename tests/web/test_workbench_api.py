@@ -122,6 +122,10 @@ def test_the_workbench_lists_every_placement_with_its_orientation_and_cell(clien
     assert got == {(p.piece, p.cells) for p in puzzle.unpinned_placements()}
     for p in bench["placements"]:
         assert p["at"] in p["cells"] and 0 <= p["o"] < orientations[p["piece"]]
+    # on a cylinder a placement across the seam has its orientation too
+    wrapped = client.get("/api/puzzles/tetromino-cylinder-4x5/workbench").json()
+    assert len(wrapped["placements"]) == len(catalog.load("tetromino-cylinder-4x5").unpinned_placements())
+    assert all(p["o"] >= 0 and p["at"] in p["cells"] for p in wrapped["placements"])
     refused(client.get("/api/puzzles/soma-cube/workbench"), "puzzle")
     refused(client.get("/api/puzzles/clue1/workbench"), "puzzle")
 

@@ -88,6 +88,7 @@
   function drawBoard() {
     const svg = $("wb-board");
     svg.textContent = "";
+    svg.dataset.name = wb.name;          // the puzzle it is the board of
     wb.polys = new Map();
     const xs = [], ys = [];
     for (const c of wb.bench.cells) for (const [x, y] of c.points) { xs.push(x); ys.push(y); }
@@ -164,7 +165,9 @@
     labels.textContent = "";
     for (const pin of wb.pins) {
       const pts = pin.cells.map((c) => centre(wb.polys.get(key(c))));
-      const [x, y] = pts.reduce((a, p) => [a[0] + p[0] / pts.length, a[1] + p[1] / pts.length], [0, 0]);
+      const mid = pts.reduce((a, p) => [a[0] + p[0] / pts.length, a[1] + p[1] / pts.length], [0, 0]);
+      // on the cell nearest the piece's middle (its middle may fall on an edge)
+      const [x, y] = pts.reduce((b, p) => (Math.hypot(p[0] - mid[0], p[1] - mid[1]) < Math.hypot(b[0] - mid[0], b[1] - mid[1]) ? p : b));
       const t = svgEl("text", { x: x.toFixed(2), y: y.toFixed(2), class: "wb-label", "font-size": "0.55" });
       t.textContent = pin.piece;
       labels.append(t);

@@ -132,6 +132,9 @@ def bench(puzzle: Any, name: str) -> dict[str, Any]:
     placements = []
     for pl in every:
         orientation = index.get((pl.piece, lat.normalize(pl.cells)), -1)
+        if orientation < 0 and puzzle.wrap is not None:       # across a seam: its cells reduced
+            orientation = next((i for i, s in enumerate(shapes[pl.piece])
+                                if puzzle.wrap.is_placement(list(pl.cells), [s])), -1)
         placements.append({"piece": pl.piece, "o": orientation, "cells": [list(c) for c in pl.cells],
                            "at": list(_anchor(pl.cells))})
     return {"name": name, "lattice": lat.name,
