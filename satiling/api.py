@@ -354,7 +354,7 @@ class EdgeMatching(Solvable, EdgeMatchPuzzle):
         data: dict[str, Any] = {"family": "edgematch", "rows": rows, "cols": cols, "title": title,
                                 "pieces": [_sequence(p, "a piece's colours")
                                            for p in _sequence(pieces, "pieces")]}
-        for key, tiles in (("fixed", list(fixed)), ("hint", list(hints))):
+        for key, tiles in (("fixed", _listed(fixed, "fixed")), ("hint", _listed(hints, "hints"))):
             if tiles:
                 data[key] = [_tile(t) for t in tiles]
         _become(self, load_data(data, _label(name), Path.cwd()))
@@ -444,11 +444,11 @@ def _pieces(pieces: Any, freedom: str | None) -> dict[str, Any]:
         raise SatilingError(f"pieces are a set's name, a dict of shapes or a list, not "
                             f"{type(pieces).__name__}")
     sets = [p for p in pieces if isinstance(p, str)]
-    own = [dict(p) for p in pieces if not isinstance(p, str)]
+    if any(not isinstance(p, (str, dict)) for p in pieces):
+        raise SatilingError("a piece of your own is a dict like {'name': 'D', 'ascii': '##'}")
+    own = [dict(p) for p in pieces if isinstance(p, dict)]
     if len(sets) > 1:
         raise SatilingError(f"one bundled piece set at a time, not {', '.join(sets)}")
-    if any(not isinstance(p, dict) for p in own):
-        raise SatilingError("a piece of your own is a dict like {'name': 'D', 'ascii': '##'}")
     out: dict[str, Any] = {}
     if sets:
         out["piece_set"] = sets[0] if freedom is None else {"name": sets[0], "freedom": freedom}
@@ -508,6 +508,16 @@ def _cells(cells: Any, what: str) -> list[list[int]]:
     if not all(_ints(c) for c in cells):
         raise SatilingError(f"{what}: a cell is a tuple of whole numbers like (0, 1)")
     return [list(c) for c in sorted(tuple(c) for c in cells)]
+
+
+def _listed(value: Any, what: str) -> list[Any]:
+    """Any iterable of items (a list, a tuple, a generator), not a string or a dict."""
+    if isinstance(value, (str, bytes, dict)):
+        raise SatilingError(f"{what} is a list, not {type(value).__name__}")
+    try:
+        return list(value)
+    except TypeError:
+        raise SatilingError(f"{what} is a list, not {type(value).__name__}") from None
 
 
 def _sequence(value: Any, what: str) -> list[Any]:
