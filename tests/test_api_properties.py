@@ -160,6 +160,8 @@ class Library(RuleBasedStateMachine):
         topology=((None, None, None, "cylinder", "torus"), ("klein",)), wrap=((None,), ("torus", "x")),
         cells=(("exact", "at-most", "at-most"), ("at-least",)),
         pieces_rule=(("exact", "at-most", "at-most"), ("",)),
+        placed=(((), (), [("D", [(0, 0), (0, 1)])]), ([("D", [(0, 0)])], [("Q", [(0, 0), (0, 1)])],
+                                                       [{"piece": "D"}], "D", [("D", "ab")])),
         name=(("polyform", "mine"), ("", "a\0b")), title=(("", "t"), ())))
     def polyform(self, kwargs):
         ok, puzzle = self.call("Polyform", satiling.Polyform, **kwargs)
@@ -221,6 +223,17 @@ class Library(RuleBasedStateMachine):
         for s in first or ():
             assert isinstance(s, Solution) and puzzle.verify(s)
         return multiple(*(first or ()))
+
+    @rule(puzzle=puzzles, options=OPTIONS, kwargs=keywords(
+        method=(("auto", "exact", "sat", "enumerate"), ("dlx", "")), time_limit=COUNT_TIME))
+    def forced(self, puzzle, options, kwargs):
+        ok, held = self.call("forced", puzzle.forced, **kwargs, **options)
+        assert not ok or isinstance(held, list)
+
+    @rule(puzzle=puzzles, options=OPTIONS, kwargs=keywords(seed=((None, 3), (2 ** 70, -1, "1")),
+                                                           time_limit=COUNT_TIME))
+    def hint(self, puzzle, options, kwargs):
+        self.call("hint", puzzle.hint, **kwargs, **options)
 
     # -- solutions, good and bad ------------------------------------------------------------------
     @rule(puzzle=puzzles, solution=solutions, change=st.sampled_from(
@@ -304,7 +317,7 @@ def in_a_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
-FAST = settings(max_examples=25, stateful_step_count=20, deadline=None, derandomize=True,
+FAST = settings(max_examples=40, stateful_step_count=20, deadline=None, derandomize=True,
                 database=None, suppress_health_check=list(HealthCheck))
 
 
