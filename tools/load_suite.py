@@ -47,8 +47,14 @@ def failures(report: Path) -> tuple[list[str], dict[str, int]]:
     root = ET.parse(report).getroot()
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
     totals = {k: sum(int(s.get(k, 0)) for s in suites) for k in ("tests", "failures", "errors", "skipped")}
-    failed = [test_id(case.get("classname", ""), case.get("name", "")) for case in root.iter("testcase")
-              if case.find("failure") is not None or case.find("error") is not None]
+    failed = []
+    for case in root.iter("testcase"):
+        problem = case.find("failure")
+        problem = case.find("error") if problem is None else problem
+        if problem is not None:
+            why = (problem.get("message") or "").strip().splitlines()[:1]
+            failed.append(f"{test_id(case.get('classname', ''), case.get('name', ''))}: "
+                          f"{why[0][:160] if why else '(no message)'}")
     return failed, totals
 
 
@@ -65,9 +71,15 @@ def test_id(classname: str, name: str) -> str:
 def one_run(python: str, pytest_args: list[str], folder: Path, n: int) -> tuple[bool, list[str], str]:
     report = folder / f"run{n}.xml"
     began = time.monotonic()
-    code = subprocess.run([python, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}",
-                           *pytest_args], cwd=ROOT, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.DEVNULL).returncode
+    suite = subprocess.Popen([python, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}",
+                              *pytest_args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        code = suite.wait()
+    finally:                              # stopped early: the suite's workers go with it
+        if suite.poll() is None:
+            os.killpg(suite.pid, signal.SIGKILL)
+            suite.wait()
     failed, totals = failures(report)
     summary = (f"{totals.get('tests', 0)} tests, {totals.get('failures', 0)} failed, "
                f"{totals.get('errors', 0)} errors, {totals.get('skipped', 0)} skipped; exit {code}; "
@@ -83,6 +95,8 @@ def main() -> int:
     parser.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"),
                         help="the interpreter with the test tools (default .venv/bin/python)")
     args, rest = parser.parse_known_args()
+    # SIGTERM (and SIGINT, which a background job ignores) end the runs and the load cleanly
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     pytest_args = rest[1:] if rest[:1] == ["--"] else rest
     green = 0
     busy = start_load(args.per_core)
