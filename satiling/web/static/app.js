@@ -105,10 +105,10 @@
 
   // ---- what a run's state means, in words ------------------------------------------------------
 
-  // The state shown: the server's, except that a run a time or node limit ended, which older
-  // servers call "done", is "partial" (what the command line's exit code 3 says).
+  // The state shown: the server's, except that a run its time limit ended, which older servers
+  // call "done", is "partial" (what the command line's exit code 3 says).
   function shownState(run) {
-    if (run.state === "done" && (run.stop === "time" || run.stop === "limit")) return "partial";
+    if (run.state === "done" && run.stop === "time") return "partial";
     return run.state || "";
   }
 
@@ -119,7 +119,7 @@
     return run.task !== "count";
   }
 
-  const LIMIT_WORDS = { time: "the time limit", limit: "the node limit" };
+  const LIMIT_WORDS = { time: "the time limit", nodes: "the node limit" };
 
   // One sentence saying how a run ended (or where it is), never "done" for a part of an answer.
   function outcomeText(run) {
@@ -148,7 +148,7 @@
     if (state === "partial" && run.stop === "time" && given(run.time_limit)) {
       return `No answer in ${fmtLimit(Number(run.time_limit))}: the time limit ended the search.`;
     }
-    if (state === "partial" && run.stop === "limit") return "No answer within the node limit.";
+    if (state === "partial" && run.stop === "nodes") return "No answer within the node limit.";
     return `${what}: no answer.`;
   }
 
@@ -933,8 +933,8 @@
     } catch (e) { /* keep what the stream said */ }
   }
 
-  // A solve's solution, an enumeration's last one, from the store; the partial board, stale now,
-  // stays only where no solution replaces it.
+  // A solve's solution, an enumeration's last one, from the store; the board at work, stale now,
+  // stays only where the search was cut short and no solution replaces it (where it got to).
   async function showFinalSolution(run) {
     const id = live.id;
     const wanted = (run.task === "solve" || run.task === "enumerate") && storesSolutions(run) && Number(run.found) > 0;
@@ -951,7 +951,7 @@
       } catch (e) { /* none stored */ }
     }
     if (live.id !== id) return;
-    if (live.solution) $("partial-box").hidden = true;
+    if (live.solution || shownState(run) === "done") $("partial-box").hidden = true;
     else if (!$("partial-box").hidden) $("partial-caption").textContent = "Where the search was when it ended";
   }
 
