@@ -158,6 +158,47 @@ def _pieces(svg: str) -> str:
     return "".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
 
 
+def test_a_count_shows_the_board_at_work(browser: webdriver.Chrome, server: Server) -> None:
+    """The 12 pentominoes and the square in 8x8, counted (16146: Goodger): while it runs the page
+    shows the board the engine stands on, a few pictures a second (a count hears how many
+    solutions, not which: its picture is the search's board)."""
+    driver = browser
+    start_run(driver, server, "pentomino-8x8-square", "count")
+    pictured: list[bool] = []
+
+    def board_now() -> str:
+        board = driver.execute_script(       # read at once: the page replaces it a few times a second
+            "const b = document.querySelector('#partial-board svg'); return b ? b.outerHTML : ''")
+        if board and elapsed(driver) > 1.0 and not pictured:
+            screenshot(driver, "live", whole=False)      # the README's picture: a count at work
+            pictured.append(True)
+        return board
+    samples = while_running(driver, board_now, 60)
+    pictures = {board for board in samples if board}
+    assert len(pictures) >= 2, f"{len(pictures)} partial boards seen in {len(samples)} looks"
+    assert wait_end(driver, 60) == "done"
+    assert found(driver) == 16146
+    assert int(driver.find_element(By.ID, "partial-board").get_attribute("data-snapshots")) >= 2
+    # finished, the search has no board at work any more
+    wait_for(lambda: not shown(driver, "partial-box"), 5, "the board at work is still shown after the end")
+    assert not shown(driver, "maximise-box")
+
+
+def test_an_enumeration_shows_the_latest_solution_found(browser: webdriver.Chrome, server: Server) -> None:
+    """While O'Beirne's hexagon is enumerated the Watch view shows the latest solution found, its
+    number rising; each such solution is one the run keeps."""
+    driver = browser
+    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="3")
+
+    def latest() -> int | None:
+        number = re.search(r"no\. ([\d,]+)", text(driver, "solution-caption")) if shown(driver, "solution-box") else None
+        return int(number.group(1).replace(",", "")) if number else None
+    numbers = [n for n in while_running(driver, latest, 30) if n is not None]
+    assert len(set(numbers)) >= 2 and numbers == sorted(numbers), numbers
+    assert wait_end(driver, 30) == "partial"
+    assert numbers[-1] <= record(server, run)["found"]
+
+
 def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome, server: Server) -> None:
     """The old page's clock read 0.0 s from the start of a maximisation to its end."""
     driver = browser
