@@ -89,7 +89,6 @@ def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers:
     # the model's facts, once measured (the see view's picture shows them)
     wait_for(lambda: not text(driver, "see-pending") and driver.find_elements(By.CSS_SELECTOR, "#see-model tr"),
              120, lambda: text(driver, "see-pending"))
-    screenshot(driver, "see")
     RUNS["count"] = start_run(driver, servers[-1], text(driver, "see-name"), "count")
     assert wait_end(driver, 30) == "done"
     assert found(driver) == 2339

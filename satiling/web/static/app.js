@@ -112,11 +112,9 @@
     return run.state || "";
   }
 
-  // Whether the run keeps its solutions (Browse has something to show): the server says so;
-  // older servers keep a solve's, an enumeration's and a maximisation's, never a count's.
+  // Whether the run keeps its solutions (Browse has something to show): a count keeps none.
   function storesSolutions(run) {
-    if (given(run.stored)) return !!run.stored;
-    return run.task !== "count";
+    return !!run.stored;
   }
 
   const LIMIT_WORDS = { time: "the time limit", nodes: "the node limit" };
@@ -532,10 +530,12 @@
     $("see-obstruction").hidden = !d.obstruction;
     $("see-obstruction").textContent = d.obstruction ? `Settled before any search: ${d.obstruction}` : "";
     // What a puzzle person asks (known counts and their source, cells, pieces) apart from the
-    // model's sizes; a server without `facts` gives its one table, the model's.
-    const facts = given(d.facts) ? d.facts : null;
-    const model = given(d.model) ? d.model : d.info;
-    fillFacts($("see-facts"), facts);
+    // model's sizes.
+    const facts = d.facts;
+    const model = d.model;
+    // the instance file's own words (its known counts and where they come from) as a paragraph
+    $("see-about").textContent = facts && facts.about ? facts.about : "";
+    fillFacts($("see-facts"), facts ? Object.fromEntries(Object.entries(facts).filter(([k]) => k !== "about")) : null);
     fillFacts($("see-model"), model);
     $("see-facts").hidden = $("see-facts-head").hidden = !$("see-facts").rows.length;
     $("see-model-box").open = !$("see-facts").rows.length;     // nothing else beside the picture
@@ -573,20 +573,8 @@
     maximise: "Edge matching: the board with the most matching edges in the time given.",
   };
 
-  // Until every server has GET /api/meta: the engines of the server before it.
-  const OLD_META = {
-    tasks: ["solve", "count", "enumerate", "maximise"],
-    engines: {
-      solve: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"], ["race", "race"], ["cpsat", "cpsat"]],
-      count: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
-      enumerate: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
-      maximise: [["auto", "auto"], ["backtrack", "backtrack"], ["lns", "lns"], ["rc2", "rc2"], ["cpsat", "cpsat"]],
-    },
-  };
-  for (const t of Object.keys(OLD_META.engines)) OLD_META.engines[t] = OLD_META.engines[t].map(([name, label]) => ({ name, label }));
-
   async function loadMeta() {
-    try { META = await api("api/meta"); } catch (e) { if (e.status === 404) META = OLD_META; else throw e; }
+    META = await api("api/meta");
     const select = $("task");
     select.textContent = "";
     for (const task of META.tasks) select.append(el("option", { value: task, textContent: TASK_WORDS[task] || task }));
