@@ -86,8 +86,8 @@ def test_see_keeps_the_answer_out_and_the_facts_apart_from_the_model(browser: we
     # 6x10: its published count and where it comes from, in the puzzle's facts; the model's sizes
     # (variables, groups) in a table of their own
     see(driver, server, "pentomino-6x10")
-    facts = wait_for(lambda: not text(driver, "see-pending") and text(driver, "see-facts"), 120,
-                     "the facts never came")
+    facts = wait_for(lambda: not text(driver, "see-pending") and text(driver, "see-facts")
+                     and text(driver, "see-about") + "\n" + text(driver, "see-facts"), 120, "the facts never came")
     assert "2339" in facts.replace(",", "") and "Knuth" in facts, facts
     assert "variables" not in facts and "lazy" not in facts
     model = driver.find_element(By.ID, "see-model").get_attribute("textContent")

@@ -126,7 +126,7 @@
     const secs = given(run.seconds) ? ` in ${fmtSeconds(Number(run.seconds))}` : "";
     const score = given(run.score) ? (given(run.joins) ? `${run.score} / ${run.joins}` : String(run.score)) : null;
     if (state === "queued") return "Waiting for a free core.";
-    if (state === "running") return "Running.";
+    if (state === "running") return "";                 // the state says it; the figures follow
     if (state === "failed") return `Failed: ${run.error || "the run broke off"}.`;
     if (state === "done") {
       if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")}, the whole search.`;
@@ -568,8 +568,8 @@
   };
   const TASK_HINTS = {
     solve: "Finds one solution and shows it, or proves there is none.",
-    count: "Counts every solution; the bar is the engine's estimate of the search done. Shows the latest solution found as it goes.",
-    enumerate: "Finds and keeps every solution, to browse a page at a time.",
+    count: "Counts every solution; the bar is the engine's estimate of the search done, the picture the board the search stands on.",
+    enumerate: "Finds and keeps every solution, to browse a page at a time; shows the latest found as it goes.",
     maximise: "Edge matching: the board with the most matching edges in the time given.",
   };
 
