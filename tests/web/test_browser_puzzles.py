@@ -17,7 +17,7 @@ from typing import Iterator
 
 import pytest
 
-from .browser import (Server, chromium, open_page, screenshot, shown, start_run, text, wait_end,
+from .browser import (Server, chromium, open_page, run_row, screenshot, shown, start_run, text, wait_end,
                       wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
@@ -116,8 +116,8 @@ def test_a_posted_puzzle_keeps_its_title_everywhere(browser: webdriver.Chrome, s
     run = start_run(driver, server, name, "enumerate")
     assert wait_end(driver, 30) == "done"
     assert TITLE in text(driver, "live-puzzle")
-    row = wait_for(lambda: driver.find_element(By.ID, f"run-{run}"), 10, "the run is not listed")
-    assert row.find_element(By.CSS_SELECTOR, ".puzzle .run-title").text == TITLE
+    row = wait_for(lambda: run_row(driver, run), 10, "the run is not listed")
+    assert row["title"] == TITLE
     assert json.loads(server.get(f"api/runs/{run}"))["title"] == TITLE
     open_page(driver, server, f"#browse/{run}")
     cards = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg"), 10, "nothing to browse")

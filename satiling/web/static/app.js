@@ -506,7 +506,8 @@
 
   async function showPuzzle(name) {
     $("see-empty").hidden = !!name;
-    $("see-body").hidden = true;
+    // another puzzle's page goes at once; the same one's stays while its facts are asked again
+    if ($("see-name").textContent !== name) $("see-body").hidden = true;
     if (!name) return;
     let d;
     try {
@@ -839,7 +840,8 @@
       $("eta").textContent = fmtSeconds(ev.eta);
       if (given(ev.seconds)) tick(Number(ev.seconds));
       if (given(ev.fraction)) showFraction(Math.min(0.999, Number(ev.fraction)));   // full only when finished
-      if (given(ev.limit_fraction)) $("time-bar").value = Math.min(1, Number(ev.limit_fraction));
+      // the clock moves the bar between ticks; a tick never moves it back
+      if (given(ev.limit_fraction)) $("time-bar").value = Math.max($("time-bar").value, Math.min(1, Number(ev.limit_fraction)));
       if (live.scores.length) drawPlot();
     } else if (ev.type === "solution") {
       showSolution(ev.svg, ev.index);
