@@ -18,7 +18,7 @@ def cli():
 #: the longest modules, started first: under ``--dist loadscope`` a module is one worker's, and a
 #: long one begun near the end would keep the other worker idle while it ran
 FIRST = ("tests/cli/test_readme.py", "tests/search/test_scale.py", "tests/web/test_browser.py",
-         "tests/web/test_browser_runs.py", "tests/web/test_browser_phone.py",
+         "tests/web/test_browser_runs.py", "tests/web/test_browser_puzzles.py", "tests/web/test_browser_phone.py",
          "tests/web/test_browser_workbench.py", "tests/web/test_workbench_api.py")
 
 

@@ -203,6 +203,17 @@ def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, 
     return driver.execute_script("return decodeURIComponent(location.hash.slice(5))")
 
 
+def run_row(driver: webdriver.Chrome, run_id: str) -> dict | None:
+    """The runs table's row of a run, read at once (the page rebuilds the table every second):
+    its state, title, found and whether it links to solutions; None while it is not listed."""
+    return driver.execute_script("""
+        const r = document.getElementById('run-' + arguments[0]);
+        if (!r) return null;
+        const t = (s) => { const e = r.querySelector(s); return e ? e.textContent : null; };
+        return {state: r.dataset.state, title: t('.run-title'), found: t('.found'),
+                solutions: !!r.querySelector('.solutions-link')};""", run_id)
+
+
 def run_state(driver: webdriver.Chrome) -> str:
     return text(driver, "run-state")
 

@@ -19,7 +19,7 @@ from typing import Iterator
 
 import pytest
 
-from .browser import (SHOTS, Server, chromium, found, open_page, run_state, screenshot, start_run, text,
+from .browser import (SHOTS, Server, chromium, found, open_page, run_row, run_state, screenshot, start_run, text,
                       wait_end, wait_for, webdriver)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402  (after the skip)
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -89,7 +89,6 @@ def test_paint_the_6x10_board_and_count_2339(browser: webdriver.Chrome, servers:
     # the model's facts, once measured (the see view's picture shows them)
     wait_for(lambda: not text(driver, "see-pending") and driver.find_elements(By.CSS_SELECTOR, "#see-model tr"),
              120, lambda: text(driver, "see-pending"))
-    screenshot(driver, "see")
     RUNS["count"] = start_run(driver, servers[-1], text(driver, "see-name"), "count")
     assert wait_end(driver, 30) == "done"
     assert found(driver) == 2339
@@ -213,8 +212,8 @@ def test_a_restarted_server_lists_the_runs_and_their_solutions(browser: webdrive
         assert rows[RUNS["maximise"]] == "partial"
         page = json.loads(servers[-1].get(f"api/runs/{RUNS['maximise']}/solutions?offset=0&limit=1"))
         assert page["total"] >= 1
-    row = driver.find_element(By.ID, f"run-{RUNS['stopped']}")
-    assert row.find_element(By.CSS_SELECTOR, ".found").text.replace(",", "") == RUNS["stopped-found"]
+    row = wait_for(lambda: run_row(driver, RUNS["stopped"]), 10, "the stopped run is not listed")
+    assert row["found"].replace(",", "") == RUNS["stopped-found"]
     driver.get(servers[-1].url + f"#browse/{RUNS['enumerate']}")
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == 2, 10,
              "the enumerated solutions are gone after the restart")

@@ -21,7 +21,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from .browser import (ENDS, Server, chromium, elapsed, found, open_page, run_state, screenshot,
+from .browser import (ENDS, Server, chromium, elapsed, found, open_page, run_row, run_state, screenshot,
                       shown, start_run, text, value, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
@@ -59,9 +59,20 @@ def while_running(driver: webdriver.Chrome, sample: Callable[[], object], second
     samples = []
     deadline = time.monotonic() + seconds
     while run_state(driver) == "running" and time.monotonic() < deadline:
-        samples.append(sample())
+        taken = sample()
+        if run_state(driver) != "running":       # it ended meanwhile: the sample may be the end's
+            break
+        samples.append(taken)
         time.sleep(0.2)
     return samples
+
+
+def clock_and_bar(driver: webdriver.Chrome) -> tuple[float, float]:
+    """The clock (seconds) and the time-limit bar, read at one moment."""
+    words, bar = driver.execute_script(
+        "return [document.getElementById('elapsed').textContent, document.getElementById('time-bar').value]")
+    minutes = re.search(r"(\d+) min", words)
+    return (int(minutes.group(1)) * 60 if minutes else 0) + float(re.search(r"([\d.]+) s", words).group(1)), float(bar)
 
 
 def rising(values: list[float], least: int) -> bool:
@@ -71,14 +82,14 @@ def rising(values: list[float], least: int) -> bool:
 
 def test_a_count_cut_by_its_time_limit_is_partial_and_its_clock_and_bar_move(
         browser: webdriver.Chrome, server: Server) -> None:
-    """O'Beirne's hexagon has some 124,000 solutions: 2 s of counting is part of the count. The
+    """O'Beirne's hexagon has some 124,000 solutions: 3 s of counting is part of the count. The
     old page said "done" in green with the bar full."""
     driver = browser
-    run = start_run(driver, server, "obeirne-hexagon", "count", time_limit="2")
-    samples = while_running(driver, lambda: (elapsed(driver), value(driver, "time-bar")), 30)
+    run = start_run(driver, server, "obeirne-hexagon", "count", time_limit="3")
+    samples = while_running(driver, lambda: clock_and_bar(driver), 30)
     clocks, shares = [s[0] for s in samples], [s[1] for s in samples]
-    assert rising(clocks, 4), clocks                       # the clock moves while it runs
-    assert rising(shares, 4) and 0 < shares[-1] <= 1, shares   # the share of the limit used
+    assert rising(clocks, 3), clocks                       # the clock moves while it runs
+    assert rising(shares, 3) and 0 < shares[-1] <= 1, shares   # the share of the limit used
     assert not shown(driver, "maximise-box")                # no score plot for a count
     assert wait_end(driver, 30) == "partial"
     COLOURS["partial"] = colour(driver)
@@ -88,11 +99,10 @@ def test_a_count_cut_by_its_time_limit_is_partial_and_its_clock_and_bar_move(
     assert f"{kept['found']:,} solutions counted so far" in outcome and "not the whole count" in outcome
     assert value(driver, "progress") < 1                     # the search bar: not finished
     assert "finished" not in text(driver, "progress-text")
-    assert elapsed(driver) >= 2.0
-    row = driver.find_element(By.ID, f"run-{run}")
-    assert row.get_attribute("data-state") == "partial"
-    # a count keeps no solutions: no link to a page of them
-    assert not row.find_elements(By.CSS_SELECTOR, ".solutions-link")
+    assert elapsed(driver) >= 3.0
+    row = wait_for(lambda: run_row(driver, run), 10, "the run is not listed")
+    assert row["state"] == "partial"
+    assert not row["solutions"]            # a count keeps no solutions: no link to a page of them
     assert not shown(driver, "live-browse")
 
 
@@ -158,13 +168,54 @@ def _pieces(svg: str) -> str:
     return "".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
 
 
+def test_a_count_shows_the_board_at_work(browser: webdriver.Chrome, server: Server) -> None:
+    """The 12 pentominoes and the square in 8x8, counted (16146: Goodger): while it runs the page
+    shows the board the engine stands on, a few pictures a second (a count hears how many
+    solutions, not which: its picture is the search's board)."""
+    driver = browser
+    start_run(driver, server, "pentomino-8x8-square", "count")
+    pictured: list[bool] = []
+
+    def board_now() -> str:
+        board = driver.execute_script(       # read at once: the page replaces it a few times a second
+            "const b = document.querySelector('#partial-board svg'); return b ? b.outerHTML : ''")
+        if board and elapsed(driver) > 1.0 and not pictured:
+            screenshot(driver, "live", whole=False)      # the README's picture: a count at work
+            pictured.append(True)
+        return board
+    samples = while_running(driver, board_now, 60)
+    pictures = {board for board in samples if board}
+    assert len(pictures) >= 2, f"{len(pictures)} partial boards seen in {len(samples)} looks"
+    assert wait_end(driver, 60) == "done"
+    assert found(driver) == 16146
+    assert int(driver.find_element(By.ID, "partial-board").get_attribute("data-snapshots")) >= 2
+    # finished, the search has no board at work any more
+    wait_for(lambda: not shown(driver, "partial-box"), 5, "the board at work is still shown after the end")
+    assert not shown(driver, "maximise-box")
+
+
+def test_an_enumeration_shows_the_latest_solution_found(browser: webdriver.Chrome, server: Server) -> None:
+    """While O'Beirne's hexagon is enumerated the Watch view shows the latest solution found, its
+    number rising; each such solution is one the run keeps."""
+    driver = browser
+    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="3")
+
+    def latest() -> int | None:
+        number = re.search(r"no\. ([\d,]+)", text(driver, "solution-caption")) if shown(driver, "solution-box") else None
+        return int(number.group(1).replace(",", "")) if number else None
+    numbers = [n for n in while_running(driver, latest, 30) if n is not None]
+    assert len(set(numbers)) >= 2 and numbers == sorted(numbers), numbers
+    assert wait_end(driver, 30) == "partial"
+    assert numbers[-1] <= record(server, run)["found"]
+
+
 def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome, server: Server) -> None:
     """The old page's clock read 0.0 s from the start of a maximisation to its end."""
     driver = browser
-    start_run(driver, server, "eternity2", "maximise", time_limit="2")
-    samples = while_running(driver, lambda: (elapsed(driver), value(driver, "time-bar")), 30)
-    assert rising([s[0] for s in samples], 4), samples
-    assert rising([s[1] for s in samples], 4), samples
+    start_run(driver, server, "eternity2", "maximise", time_limit="3")
+    samples = while_running(driver, lambda: clock_and_bar(driver), 30)
+    assert rising([s[0] for s in samples], 3), samples
+    assert rising([s[1] for s in samples], 3), samples
     assert shown(driver, "maximise-box") and not shown(driver, "found-box")
     assert wait_end(driver, 30) == "partial"          # the best board in the time given
     assert "the best board so far scores" in text(driver, "run-outcome")
@@ -192,5 +243,5 @@ def test_browse_follows_a_run_to_its_end(browser: webdriver.Chrome, server: Serv
              lambda: f"{len(driver.find_elements(By.CSS_SELECTOR, '#solutions .card svg'))} solutions drawn of {kept}")
     assert "not all of them" in text(driver, "browse-state")
     open_page(driver, server, "#watch")
-    row = wait_for(lambda: driver.find_element(By.ID, f"run-{run}"), 10, "the run is not listed")
-    assert row.find_elements(By.CSS_SELECTOR, ".solutions-link")    # an enumeration keeps its solutions
+    row = wait_for(lambda: run_row(driver, run), 10, "the run is not listed")
+    assert row["solutions"]                                   # an enumeration keeps its solutions

@@ -105,21 +105,19 @@
 
   // ---- what a run's state means, in words ------------------------------------------------------
 
-  // The state shown: the server's, except that a run a time or node limit ended, which older
-  // servers call "done", is "partial" (what the command line's exit code 3 says).
+  // The state shown: the server's, except that a run its time limit ended, which older servers
+  // call "done", is "partial" (what the command line's exit code 3 says).
   function shownState(run) {
-    if (run.state === "done" && (run.stop === "time" || run.stop === "limit")) return "partial";
+    if (run.state === "done" && run.stop === "time") return "partial";
     return run.state || "";
   }
 
-  // Whether the run keeps its solutions (Browse has something to show): the server says so;
-  // older servers keep a solve's, an enumeration's and a maximisation's, never a count's.
+  // Whether the run keeps its solutions (Browse has something to show): a count keeps none.
   function storesSolutions(run) {
-    if (given(run.stored)) return !!run.stored;
-    return run.task !== "count";
+    return !!run.stored;
   }
 
-  const LIMIT_WORDS = { time: "the time limit", limit: "the node limit" };
+  const LIMIT_WORDS = { time: "the time limit", nodes: "the node limit" };
 
   // One sentence saying how a run ended (or where it is), never "done" for a part of an answer.
   function outcomeText(run) {
@@ -128,7 +126,7 @@
     const secs = given(run.seconds) ? ` in ${fmtSeconds(Number(run.seconds))}` : "";
     const score = given(run.score) ? (given(run.joins) ? `${run.score} / ${run.joins}` : String(run.score)) : null;
     if (state === "queued") return "Waiting for a free core.";
-    if (state === "running") return "Running.";
+    if (state === "running") return "";                 // the state says it; the figures follow
     if (state === "failed") return `Failed: ${run.error || "the run broke off"}.`;
     if (state === "done") {
       if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")}, the whole search.`;
@@ -148,7 +146,7 @@
     if (state === "partial" && run.stop === "time" && given(run.time_limit)) {
       return `No answer in ${fmtLimit(Number(run.time_limit))}: the time limit ended the search.`;
     }
-    if (state === "partial" && run.stop === "limit") return "No answer within the node limit.";
+    if (state === "partial" && run.stop === "nodes") return "No answer within the node limit.";
     return `${what}: no answer.`;
   }
 
@@ -508,7 +506,8 @@
 
   async function showPuzzle(name) {
     $("see-empty").hidden = !!name;
-    $("see-body").hidden = true;
+    // another puzzle's page goes at once; the same one's stays while its facts are asked again
+    if ($("see-name").textContent !== name) $("see-body").hidden = true;
     if (!name) return;
     let d;
     try {
@@ -532,10 +531,12 @@
     $("see-obstruction").hidden = !d.obstruction;
     $("see-obstruction").textContent = d.obstruction ? `Settled before any search: ${d.obstruction}` : "";
     // What a puzzle person asks (known counts and their source, cells, pieces) apart from the
-    // model's sizes; a server without `facts` gives its one table, the model's.
-    const facts = given(d.facts) ? d.facts : null;
-    const model = given(d.model) ? d.model : d.info;
-    fillFacts($("see-facts"), facts);
+    // model's sizes.
+    const facts = d.facts;
+    const model = d.model;
+    // the instance file's own words (its known counts and where they come from) as a paragraph
+    $("see-about").textContent = facts && facts.about ? facts.about : "";
+    fillFacts($("see-facts"), facts ? Object.fromEntries(Object.entries(facts).filter(([k]) => k !== "about")) : null);
     fillFacts($("see-model"), model);
     $("see-facts").hidden = $("see-facts-head").hidden = !$("see-facts").rows.length;
     $("see-model-box").open = !$("see-facts").rows.length;     // nothing else beside the picture
@@ -568,25 +569,13 @@
   };
   const TASK_HINTS = {
     solve: "Finds one solution and shows it, or proves there is none.",
-    count: "Counts every solution; the bar is the engine's estimate of the search done. Shows the latest solution found as it goes.",
-    enumerate: "Finds and keeps every solution, to browse a page at a time.",
+    count: "Counts every solution; the bar is the engine's estimate of the search done, the picture the board the search stands on.",
+    enumerate: "Finds and keeps every solution, to browse a page at a time; shows the latest found as it goes.",
     maximise: "Edge matching: the board with the most matching edges in the time given.",
   };
 
-  // Until every server has GET /api/meta: the engines of the server before it.
-  const OLD_META = {
-    tasks: ["solve", "count", "enumerate", "maximise"],
-    engines: {
-      solve: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"], ["race", "race"], ["cpsat", "cpsat"]],
-      count: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
-      enumerate: [["auto", "auto"], ["walk", "walk (exact cover)"], ["backtrack", "backtrack (edge matching)"], ["sat", "sat"]],
-      maximise: [["auto", "auto"], ["backtrack", "backtrack"], ["lns", "lns"], ["rc2", "rc2"], ["cpsat", "cpsat"]],
-    },
-  };
-  for (const t of Object.keys(OLD_META.engines)) OLD_META.engines[t] = OLD_META.engines[t].map(([name, label]) => ({ name, label }));
-
   async function loadMeta() {
-    try { META = await api("api/meta"); } catch (e) { if (e.status === 404) META = OLD_META; else throw e; }
+    META = await api("api/meta");
     const select = $("task");
     select.textContent = "";
     for (const task of META.tasks) select.append(el("option", { value: task, textContent: TASK_WORDS[task] || task }));
@@ -851,7 +840,8 @@
       $("eta").textContent = fmtSeconds(ev.eta);
       if (given(ev.seconds)) tick(Number(ev.seconds));
       if (given(ev.fraction)) showFraction(Math.min(0.999, Number(ev.fraction)));   // full only when finished
-      if (given(ev.limit_fraction)) $("time-bar").value = Math.min(1, Number(ev.limit_fraction));
+      // the clock moves the bar between ticks; a tick never moves it back
+      if (given(ev.limit_fraction)) $("time-bar").value = Math.max($("time-bar").value, Math.min(1, Number(ev.limit_fraction)));
       if (live.scores.length) drawPlot();
     } else if (ev.type === "solution") {
       showSolution(ev.svg, ev.index);
@@ -933,8 +923,8 @@
     } catch (e) { /* keep what the stream said */ }
   }
 
-  // A solve's solution, an enumeration's last one, from the store; the partial board, stale now,
-  // stays only where no solution replaces it.
+  // A solve's solution, an enumeration's last one, from the store; the board at work, stale now,
+  // stays only where the search was cut short and no solution replaces it (where it got to).
   async function showFinalSolution(run) {
     const id = live.id;
     const wanted = (run.task === "solve" || run.task === "enumerate") && storesSolutions(run) && Number(run.found) > 0;
@@ -951,7 +941,7 @@
       } catch (e) { /* none stored */ }
     }
     if (live.id !== id) return;
-    if (live.solution) $("partial-box").hidden = true;
+    if (live.solution || shownState(run) === "done") $("partial-box").hidden = true;
     else if (!$("partial-box").hidden) $("partial-caption").textContent = "Where the search was when it ended";
   }
 

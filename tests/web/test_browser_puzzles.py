@@ -1,0 +1,149 @@
+"""The See view poses a puzzle as `satiling show` draws it, and a user's puzzles keep their titles,
+in a real browser.
+
+See's picture is checked against the command line's (`satiling show NAME --svg`), the facts
+against the instance file's published count and source; a posted puzzle's title is looked for
+wherever the page names a puzzle; the task and engine menus against the server's engine table.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from xml.etree import ElementTree
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from .browser import (Server, chromium, open_page, run_row, screenshot, shown, start_run, text, wait_end,
+                      wait_for, webdriver)
+from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()
+
+
+def show_svg(name: str, folder: Path) -> str:
+    """What `satiling show NAME --svg` draws."""
+    out = folder / f"{name}.svg"
+    done = subprocess.run([sys.executable, "-m", "satiling.cli", "show", name, "--svg", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out.read_text()
+
+
+def drawing(svg: str) -> list[tuple[str, tuple, str]]:
+    """An SVG as its elements in order, each with its attributes and text: the same for the
+    file and for the browser's copy of it (which writes `<circle ...></circle>` for `<circle/>`)."""
+    root = ElementTree.fromstring(svg)
+    return [(e.tag.rsplit("}", 1)[-1], tuple(sorted(e.attrib.items())), (e.text or "").strip())
+            for e in root.iter()]
+
+
+def see(driver: webdriver.Chrome, server: Server, name: str) -> str:
+    """Open NAME on See; the picture it shows."""
+    open_page(driver, server, f"#see/{name}")
+    svg = wait_for(lambda: text(driver, "see-name") == name and driver.find_elements(By.CSS_SELECTOR, "#see-svg > svg"),
+                   60, f"{name} is not drawn")
+    return svg[0].get_attribute("outerHTML")
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "eternity2", "iqlink-wizard"])
+def test_see_draws_the_puzzle_as_satiling_show_does(browser: webdriver.Chrome, server: Server,
+                                                     tmp_path: Path, name: str) -> None:
+    """The old page drew 6x10 as an empty grid without its twelve pentominoes, Eternity II without
+    its starter piece, IQ-Link's challenge as bare pegs captioned "solution"."""
+    driver = browser
+    page = see(driver, server, name)
+    assert drawing(page) == drawing(show_svg(name, tmp_path))
+    caption = text(driver, "see-caption").lower()
+    assert "the puzzle" in caption and "not a solution" in caption
+    assert "solution" not in "".join(re.findall(r"<text[^>]*>([^<]*)</text>", page)).lower()
+
+
+def test_see_keeps_the_answer_out_and_the_facts_apart_from_the_model(browser: webdriver.Chrome,
+                                                                      server: Server) -> None:
+    driver = browser
+    see(driver, server, "iqlink-wizard")
+    answer = re.search(r'^answer = "(\w+)"', (Path(__file__).parents[2] / "instances" / "iqlink-wizard.toml")
+                       .read_text(), re.M).group(1)
+    wait_for(lambda: text(driver, "see-toml"), 10, "no instance text")
+    assert answer not in text(driver, "see-toml")
+    # 6x10: its published count and where it comes from, in the puzzle's facts; the model's sizes
+    # (variables, groups) in a table of their own
+    see(driver, server, "pentomino-6x10")
+    facts = wait_for(lambda: not text(driver, "see-pending") and text(driver, "see-facts")
+                     and text(driver, "see-about") + "\n" + text(driver, "see-facts"), 120, "the facts never came")
+    assert "2339" in facts.replace(",", "") and "Knuth" in facts, facts
+    assert "variables" not in facts and "lazy" not in facts
+    model = driver.find_element(By.ID, "see-model").get_attribute("textContent")
+    assert "variables" in model
+    screenshot(driver, "see")
+    # a board settled before any search says how, in words
+    see(driver, server, "tetromino-4x5")
+    obstruction = wait_for(lambda: shown(driver, "see-obstruction") and text(driver, "see-obstruction"), 60,
+                           "no argument shown for tetromino-4x5")
+    assert "checkerboard" in obstruction.lower()
+
+
+TITLE = "Three rows of twenty, my own"
+
+
+def test_a_posted_puzzle_keeps_its_title_everywhere(browser: webdriver.Chrome, server: Server) -> None:
+    """The old page named a user's puzzle by its id (i-0a5fb29a52ad) in the runs table, the Watch
+    view and Browse, and listed it nowhere on Pose."""
+    driver = browser
+    open_page(driver, server, "#pose")
+    box = driver.find_element(By.ID, "upload-toml")
+    box.send_keys(f'title = "{TITLE}"\npiece_set = "pentominoes"\n[region]\nrows = 3\ncols = 20\n')
+    driver.find_element(By.ID, "upload-send").click()
+    wait_for(lambda: text(driver, "see-title") == TITLE, 20, lambda: text(driver, "upload-error"))
+    name = text(driver, "see-name")
+    run = start_run(driver, server, name, "enumerate")
+    assert wait_end(driver, 30) == "done"
+    assert TITLE in text(driver, "live-puzzle")
+    row = wait_for(lambda: run_row(driver, run), 10, "the run is not listed")
+    assert row["title"] == TITLE
+    assert json.loads(server.get(f"api/runs/{run}"))["title"] == TITLE
+    open_page(driver, server, f"#browse/{run}")
+    cards = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg"), 10, "nothing to browse")
+    assert len(cards) == 2                                   # Knuth, Dancing Links (2000)
+    assert TITLE in text(driver, "browse-title")
+    # a reloaded page lists it among the user's own puzzles, apart from the bundled ones
+    open_page(driver, server, "#pose")
+    mine = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'#my-gallery .card[data-name="{name}"]'), 10,
+                    "the puzzle is not among the user's own")
+    assert mine[0].find_element(By.CSS_SELECTOR, ".card-title").text == TITLE
+    assert not driver.find_elements(By.CSS_SELECTOR, f'#gallery .card[data-name="{name}"]')
+
+
+
+def test_the_task_and_engine_menus_come_from_the_server(browser: webdriver.Chrome, server: Server) -> None:
+    """index.html wrote the engines by hand; the page now asks GET /api/meta."""
+    driver = browser
+    html = server.get("").decode()
+    for menu in ("engine", "task"):
+        written = re.search(rf'<select id="{menu}"[^>]*>(.*?)</select>', html, re.S)
+        assert written and "<option" not in written.group(1), f"#{menu} has options written in the page"
+    meta = json.loads(server.get("api/meta"))
+    open_page(driver, server, "#watch/pentomino-6x10")
+    tasks = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "task")).options]
+    assert tasks == meta["tasks"]
+    for task in ("solve", "count"):
+        Select(driver.find_element(By.ID, "task")).select_by_value(task)
+        engines = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine")).options]
+        assert engines == [e["name"] for e in meta["engines"][task]]
