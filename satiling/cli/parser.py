@@ -252,7 +252,9 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help="edge matching: split the backtracker's search into jobs on N local "
                         f"processes (1 to {MAX_WORKERS}); the first solution any job meets wins")
     s.add_argument("--dask", metavar="ADDRESS",
-                   help="edge matching: run those jobs on the Dask cluster whose scheduler is at ADDRESS")
+                   help="edge matching: run those jobs on the Dask cluster whose scheduler is at "
+                        "ADDRESS; with --maximize-matches, one search per worker thread of the "
+                        "cluster, all sharing the best board's score")
     s.add_argument("--seed", type=int, metavar="S",
                    help="edge matching: the backtracker's random seed (solve: restarts with "
                         "randomised value orders, reproducible; --maximize-matches: the searches')")

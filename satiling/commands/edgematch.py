@@ -230,6 +230,10 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
     far and exit 130 / 143."""
     from ..run.tasks import check_maximise
     check_maximise(req)                   # before the best board's file is looked at
+    if req.dask:                          # an unreachable cluster: its error line alone
+        from ..search.workers import dask_client
+        with dask_client(req.dask):
+            pass
     keeper = BestBoard(req.puzzle, best) if best else None
     try:
         return _maximize_keeping(req, keeper, svg, as_json)
@@ -256,7 +260,10 @@ def _maximize_keeping(req: Any, keeper: BestBoard | None, svg: str | None, as_js
             keeper.keep(imp.score, imp.solution, imp.seconds)
         print_improvement(imp)
 
-    result = maximise(req, Events(improve=improve))
+    def note(text: str) -> None:
+        print(f"satiling: {req.puzzle.name}: {text}", file=sys.stderr, flush=True)
+
+    result = maximise(req, Events(improve=improve, note=note))
     stopped, puzzle = result.stopped_by, req.puzzle
     if not result.solution:
         why = "interrupted" if stopped is not None else "no board within the time limit"

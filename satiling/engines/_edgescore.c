@@ -60,7 +60,10 @@
  * The search hands control back by time (_handback.h): Ctrl-C and the deadline act within a few
  * milliseconds whatever a node costs.  At each of those looks it also reads ``bound``, when given:
  * the fewest breaks of any board that searches in other processes have found; the cap drops
- * below it, so no search hunts boards that another has already beaten.
+ * below it, so no search hunts boards that another has already beaten.  Called from a thread
+ * other than the main one (``nogil``), it runs without the GIL between its looks, so that the
+ * searches in threads of one process (a Dask worker's) run side by side; in the main thread its
+ * code is the same as without that option.
  *
  * edgescore_ref.py is the same search in Python; a test holds the two to the same node sequence.
  */
@@ -135,6 +138,8 @@ typedef struct {
     const Cand **board;             /* the search's board (run_with's own) */
     int shown;                      /* its depths filled at the look in progress: what a watcher
                                      * is shown (_handback.h) */
+    PyThreadState *ts;              /* while the search runs without the GIL, the thread's state
+                                     * (NULL: it holds the GIL) */
 } Search;
 
 /* Broken half-edges of one colour that no later join can avoid: max(F - H, (F + H) mod 2). */
@@ -279,6 +284,16 @@ static PyObject *show_board(void *search) {
     return list;
 }
 
+/* The GIL given up (``nogil``) and taken back: to look at the clock, to report a board, to
+ * return. */
+static inline void gil_take(Search *S) {
+    if (S->ts) { PyEval_RestoreThread(S->ts); S->ts = NULL; }
+}
+
+static inline void gil_drop(Search *S) {
+    if (!S->ts) S->ts = PyEval_SaveThread();
+}
+
 /* The cap lowered below the shared bound, a board another search found (a relaxed load: a
  * stale value only delays the drop to the next look).  Returns 1 when no better board can
  * exist (the other found one with every join matching). */
@@ -382,7 +397,7 @@ static inline __attribute__((always_inline)) const Cand *first_free(
  * ``subtrees`` (``sub_limit`` > 0) are constants where run() calls it, so each use of the options
  * gets a search of its own without the tests of the others. */
 static inline __attribute__((always_inline)) int run_with(Search *S, const int tile, const int counting,
-                                                          const int subtrees) {
+                                                          const int subtrees, const int nogil) {
     const int n = S->n, C = S->colours;
     /* board[-1]: a grey square, the rim's neighbour, so that a square reads its neighbours'
      * colours without asking whether they are on the board */
@@ -400,6 +415,7 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     board[-1] = &grey;
     S->board = board;
     allow(sq, n, cap);
+    if (nogil) gil_drop(S);
     uint16_t *const placed = S->placed;    /* the pieces placed (and where: the levels ask) */
     const int sorted = S->prio_sorted;
     long long *const hist = counting ? S->hist : NULL, *placed_at = S->placed_at;
@@ -426,8 +442,10 @@ enter:                              /* square d gets its first candidate */
     if (d == n) {
         if (breaks <= cap) {
             S->nodes = nodes;
+            if (nogil) gil_take(S);
             int r = report(S, board, breaks);
             if (r) { status = r < 0 ? ENGINE_ERROR : ENGINE_LIMIT; goto out; }
+            if (nogil) gil_drop(S);
             cap = breaks - 1;
             allow(sq, n, cap);
             S->last = nodes;
@@ -559,8 +577,10 @@ take:                               /* square d takes candidate c at ``pen`` mor
     if (nodes >= watch) {
         if (handback_due(&S->hb, (unsigned long long)nodes)) {
             S->shown = d + 1;       /* depths 0 .. d filled, for a watcher */
+            if (nogil) gil_take(S);
             int h = handback_look(&S->hb, (unsigned long long)nodes);
             if (h) { status = h; goto out; }
+            if (nogil) gil_drop(S);
             if (S->bound) {
                 S->cap = cap;
                 int all = shared_cap(S);
@@ -595,6 +615,7 @@ backtrack:
 
 out:
 #undef WATCH
+    if (nogil) gil_take(S);
     S->nodes = nodes;
     S->cap = cap;
     free(boardbuf); free(sq);
@@ -606,8 +627,15 @@ out:
  * tileability, no subtree budget) does not test them. */
 static int run(Search *S) {
     const int counting = S->hist != NULL;
-    if (S->tile || S->sub_limit > 0) return run_with(S, S->tile, counting, S->sub_limit > 0);
-    return counting ? run_with(S, 0, 1, 0) : run_with(S, 0, 0, 0);
+    if (S->tile || S->sub_limit > 0) return run_with(S, S->tile, counting, S->sub_limit > 0, 0);
+    return counting ? run_with(S, 0, 1, 0, 0) : run_with(S, 0, 0, 0, 0);
+}
+
+/* run() without the GIL between looks (a function of its own: run()'s code stays as it is). */
+static __attribute__((noinline)) int run_nogil(Search *S) {
+    const int counting = S->hist != NULL;
+    if (S->tile || S->sub_limit > 0) return run_with(S, S->tile, counting, S->sub_limit > 0, 1);
+    return counting ? run_with(S, 0, 1, 0, 1) : run_with(S, 0, 0, 0, 1);
 }
 
 /* A read-only byte buffer of at least ``size`` bytes, or an exception. */
@@ -680,7 +708,7 @@ static int tile_start(Search *S, Py_ssize_t ncands) {
 PyDoc_STRVAR(search_doc,
 "search(cands, spans, cells, reserve, n, npieces, colours, cap, node_limit, patience, seconds,\n"
 "       cpu, callback, tile=False, need=None, hist=None, sub_depth=0, sub_limit=0, bound=None,\n"
-"       watch=None, every=0.0) -> (status, nodes, cap)\n\n"
+"       watch=None, every=0.0, nogil=False) -> (status, nodes, cap)\n\n"
 "Run the scoring search (see edgescore.py for the layout of the buffers).  callback(breaks,\n"
 "nodes, board) is called with every full board of at most ``cap`` broken joins, after which the\n"
 "cap drops below it; a true return value stops the search.  status, named as by every compiled\n"
@@ -697,8 +725,9 @@ PyDoc_STRVAR(search_doc,
 "other processes may lower (the fewest breaks found by searches sharing it); it is read at\n"
 "every look at the clock (a few milliseconds) and the cap drops below it, status 'limit' if it\n"
 "is 0.  ``watch``: called at looks, at most every ``every`` seconds of wall time, with the\n"
-"(piece, rotation) of each depth filled so far (the board the search stands on).  A signal raises\n"
-"its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
+"(piece, rotation) of each depth filled so far (the board the search stands on).  ``nogil``: the\n"
+"search gives up the GIL between its looks (for a thread other than the main one).  A signal\n"
+"raises its exception (KeyboardInterrupt) from inside the search within a few milliseconds.");
 
 static PyObject *search(PyObject *self, PyObject *args) {
     PyObject *cands_o, *spans_o, *cells_o, *reserve_o, *callback, *need_o = Py_None, *hist_o = Py_None,
@@ -707,12 +736,12 @@ static PyObject *search(PyObject *self, PyObject *args) {
     int n, npieces, colours, sub_depth = 0;
     long long cap, node_limit, patience, sub_limit = 0;
     double seconds;
-    int cpu, tile = 0, status = -1;
+    int cpu, tile = 0, status = -1, nogil = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiLOOd", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
+    if (!PyArg_ParseTuple(args, "OOOOiiiLLLdpO|pOOiLOOdp", &cands_o, &spans_o, &cells_o, &reserve_o, &n,
                           &npieces, &colours, &cap, &node_limit, &patience, &seconds, &cpu,
                           &callback, &tile, &need_o, &hist_o, &sub_depth, &sub_limit, &bound_o,
-                          &watch_o, &every))
+                          &watch_o, &every, &nogil))
         return NULL;
     HandbackWatch watch = {NULL, 0.0, 0.0};        /* (the arguments hold the callback's reference) */
     if (handback_set_watch(&watch, watch_o, every) < 0)
@@ -766,7 +795,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
     else if (!tile || tile_start(&S, ncands) == 0) {
         handback_start(&S.hb, seconds, cpu, 0);
         handback_watch(&S.hb, &watch, show_board, &S);
-        status = run(&S);
+        status = nogil ? run_nogil(&S) : run(&S);
     }
 done:
     PyMem_Free(S.X); PyMem_Free(S.P);

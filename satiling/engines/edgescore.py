@@ -305,12 +305,17 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     it every few milliseconds and lowers its cap below it (status "limit" if it is 0).  ``watch``:
     called with the board the search stands on, (piece index, rotation) per depth filled so far
     (:meth:`Layout.board` reads it), at most once every :data:`~satiling.engines.PARTIAL_SECONDS`,
-    at the looks at the clock the search makes anyway (None: no one watches, at no cost)."""
+    at the looks at the clock the search makes anyway (None: no one watches, at no cost).  In a
+    thread other than the main one the search gives up the GIL between those looks, so that
+    searches in threads of one process (a Dask worker's) run side by side."""
+    import threading
     from . import PARTIAL_SECONDS, _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
+    nogil = threading.current_thread() is not threading.main_thread()
     status, nodes, cap = _edgescore.search(*lay.packed, packed, len(lay.order), lay.npieces,
                                            lay.colours, cap, node_limit, patience, seconds, cpu,
                                            on_board, tile,
                                            None if need is None else struct.pack(f"<{len(need)}i", *need),
-                                           hist, sub_depth, sub_limit, bound, watch, PARTIAL_SECONDS)
+                                           hist, sub_depth, sub_limit, bound, watch, PARTIAL_SECONDS,
+                                           nogil)
     return Outcome(status, nodes, cap)

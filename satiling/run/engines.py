@@ -26,7 +26,7 @@ def choose(request: "Request") -> str:
     named without an engine runs)."""
     from ..search.router import backtrack_answers, maximise_engine, solver_engine
     if request.task == "maximise":
-        return maximise_engine(request.puzzle, request.engine)
+        return maximise_engine(request.puzzle, request.engine, bool(request.dask))
     implied = solver_engine(request.task, request.engine, request.solver, bool(request.proof))
     if implied is not None:
         return implied

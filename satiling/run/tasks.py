@@ -334,8 +334,12 @@ def check_maximise(req: Request) -> None:
         raise SatilingError(f"maximise takes a maximise request, not {req.task}")
     if not hasattr(req.puzzle, "match_problem"):
         raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
-    if (req.workers or 1) > 1 or req.dask:
-        raise SatilingError("--workers and --dask do not apply to --maximize-matches (one search)")
+    if (req.workers or 1) > 1:
+        raise SatilingError("--workers does not apply to --maximize-matches: its searches are "
+                            "--threads N on this machine, or a Dask cluster's threads (--dask)")
+    if req.dask and req.threads is not None:
+        raise SatilingError("--threads and --dask: on a Dask cluster each worker thread runs a "
+                            "search; drop --threads")
     if req.proof:
         raise SatilingError("--proof proves there is no solution; --maximize-matches writes no proof")
     if req.solver != "auto":
@@ -353,6 +357,9 @@ def check_maximise(req: Request) -> None:
         from ..engines.table import function
         if not getattr(function("maximise", engine), "continues", False):
             raise cannot_continue(engine)
+    if req.dask and engine != "backtrack":
+        from ..apps.maximize.job import not_on_dask
+        raise not_on_dask(engine)
     _check_fill_order(req)
 
 
@@ -382,7 +389,7 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
                               hints=bool(req.options.get("hints")), seed=req.seed or 0,
                               workers=req.threads, tuning=tuning,
                               start_board=req.extra.get("start_board"),
-                              on_partial=paced(events.partial))
+                              on_partial=paced(events.partial), dask=req.dask, on_note=events.note)
     stopped = result.stopped_by
     if result.solution and result.score == result.joins:
         req.puzzle.verify(result.solution)         # a full score claims a solution: check it

@@ -115,8 +115,8 @@ def solver_engine(task: str, asked: str, solver: str, proof: bool) -> str | None
     return "cpsat" if solver == "cpsat" else "sat"
 
 
-def maximise_engine(puzzle: Any, asked: str = "auto") -> str:
-    """The engine of ``--maximize-matches``."""
+def maximise_engine(puzzle: Any, asked: str = "auto", dask: bool = False) -> str:
+    """The engine of ``--maximize-matches`` (on a Dask cluster: the backtracker, which runs there)."""
     if asked != "auto":
         return asked
-    return "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT else BACKTRACK
+    return "cpsat" if puzzle.rows * puzzle.cols <= WHOLE_BOARD_LIMIT and not dask else BACKTRACK

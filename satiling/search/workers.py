@@ -182,14 +182,16 @@ def _quiet_pool_race() -> None:
     threading.excepthook = hook
 
 
-#: seconds to reach a Dask scheduler, handshake included
-DASK_TIMEOUT = 10.0
+#: seconds to reach a Dask scheduler, handshake included (a scheduler answers in milliseconds;
+#: with the start of the program, an unreachable one is said within 10 s)
+DASK_TIMEOUT = 6.0
 
 
 def _connect(client_class: Any, address: str, timeout: float) -> Any:
     """A Dask client within ``timeout`` seconds, or SatilingError.  The client is built in another
     thread: a listener that accepts and never answers stalls the handshake past the client's own
     ``timeout``, and a malformed address raises ValueError deep inside."""
+    _knock(address, timeout)
     box: dict[str, Any] = {}
 
     def build() -> None:
@@ -206,19 +208,55 @@ def _connect(client_class: Any, address: str, timeout: float) -> Any:
     error = box.get("error")
     if isinstance(error, (OSError, TimeoutError, ValueError, TypeError)):
         raise SatilingError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    if isinstance(error, Exception):      # something answered, not in Dask's protocol
+        raise SatilingError(f"cannot reach the Dask scheduler at {address}: what answers there "
+                            f"is not a Dask scheduler ({type(error).__name__})") from None
     if error is not None:
         raise error
     return box["client"]
 
 
+def _knock(address: str, timeout: float) -> None:
+    """SatilingError for a TCP address where nothing listens (connection refused, no such host:
+    at once, where Dask's client would try again until its time-out; a host that never answers:
+    within ``timeout``)."""
+    import socket
+    from urllib.parse import urlsplit
+    if "://" in address and not address.startswith("tcp://"):
+        return                            # tls, inproc, ...: Dask's own connection says
+    try:
+        where = urlsplit(address if "://" in address else "tcp://" + address)
+        host, port = where.hostname, where.port
+    except ValueError:
+        return                            # Dask names what is wrong with it
+    if not host or not port:
+        return
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except TimeoutError:
+        raise SatilingError(f"the Dask scheduler at {address} did not answer within {timeout:g} s") from None
+    except OSError as e:                  # refused, no such host, unreachable
+        raise SatilingError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+
+
 @contextmanager
-def _dask_executor(address: str) -> Iterator[cf.Executor]:
+def dask_client(address: str) -> Iterator[Any]:
+    """A client of the Dask scheduler at ``address`` (SatilingError within :data:`DASK_TIMEOUT`
+    seconds if there is none), closed on the way out."""
     try:
         from distributed import Client
     except ImportError:
         raise SatilingError("--dask needs the 'distributed' package: pip install 'satiling[dask]'") from None
     client = _connect(Client, address, DASK_TIMEOUT)
     try:
+        yield client
+    finally:
+        client.close()
+
+
+@contextmanager
+def _dask_executor(address: str) -> Iterator[cf.Executor]:
+    with dask_client(address) as client:
         ex = client.get_executor(pure=False)
         try:
             yield ex
@@ -226,5 +264,3 @@ def _dask_executor(address: str) -> Iterator[cf.Executor]:
             ex.shutdown(wait=False)       # cancels what has not finished
             raise
         ex.shutdown(wait=True)
-    finally:
-        client.close()

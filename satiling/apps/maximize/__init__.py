@@ -46,7 +46,7 @@ from .backtrack import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RE
                         _backtrack_many, _backtrack_one, _work, default_tuning, default_workers)
 from .board import Improvement, MaxResult, checked_score, score_of
 from .cpsat import greedy_board
-from .job import MaxJob, cannot_continue
+from .job import MaxJob, cannot_continue, not_on_dask
 
 __all__ = ["DEFAULT", "ENGINES", "EXACT_LIMIT", "Improvement", "LAYOUT_STRIDE", "LONGEST_RESTART",
            "MaxJob", "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning",
@@ -61,7 +61,8 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      hints: bool = False, workers: int | None = None, greedy_start: bool = True,
                      seed: int = 0, cpu_time: bool = False, tuning: Tuning | None = None,
                      start_board: list[Any] | None = None,
-                     on_partial: Callable[[list[Any]], None] | None = None) -> MaxResult:
+                     on_partial: Callable[[list[Any]], None] | None = None, dask: str | None = None,
+                     on_note: Callable[[str], None] | None = None) -> MaxResult:
     """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
     seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
     shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
@@ -70,15 +71,20 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     ``start_board``: a board to continue from (backtrack engine): it is the best board so far, and
     the search hunts only boards better than it.  ``on_partial``: shown the board the search
     stands on (tiles, joins broken or not), a few times a second (backtrack engine; the first
-    process's search when there are several)."""
+    process's search when there are several; not on a Dask cluster).  ``dask``: the address of a
+    Dask scheduler (``tcp://host:8786``): one search per thread of its workers, sharing the best
+    board's cap through the cluster, every better board checked here (:mod:`.cluster`);
+    ``on_note``: lines for the user about the run (the searches started, one lost)."""
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
-    engine = maximise_engine(puzzle, engine)
+    engine = maximise_engine(puzzle, engine, dask is not None)
     run = function("maximise", engine)
+    if dask is not None:
+        _check_dask(dask, engine, workers, cpu_time)
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()), puzzle, hints)
     job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
-                 cpu_time, tuning, on_partial=on_partial)
+                 cpu_time, tuning, on_partial=on_partial, dask=dask, note=on_note)
     if start_board is not None:
         # refused before the start board is reported: only an engine whose row says it continues
         # a search may take one
@@ -96,6 +102,20 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
         _rescored(puzzle, hints, result.solution, result.score)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _check_dask(address: Any, engine: str, workers: int | None, cpu_time: bool) -> None:
+    """SatilingError unless the run can go to a Dask cluster: the backtracker's search, whose
+    searches are the cluster's worker threads, timed by the wall clock."""
+    if not isinstance(address, str) or not address:
+        raise SatilingError(f"dask is a scheduler's address (tcp://host:8786), not {address!r}")
+    if engine != "backtrack":
+        raise not_on_dask(engine)
+    if workers is not None:
+        raise SatilingError("on a Dask cluster each worker thread runs a search: drop the number "
+                            "of searches (--threads)")
+    if cpu_time:
+        raise SatilingError("a search on a Dask cluster is timed by the wall clock, not CPU time")
 
 
 def _rescored(puzzle: Any, hints: bool, solution: list[Any], claimed: int) -> int:

@@ -154,7 +154,12 @@ def default_workers() -> int:
 
 def run(job: MaxJob) -> MaxResult:
     """The backtrack engine's entry in the engine table.  Without a time limit it runs until
-    Ctrl-C (the caller reports the best board so far)."""
+    Ctrl-C (the caller reports the best board so far).  With ``job.dask``, on that cluster."""
+    if job.dask is not None:
+        from .cluster import maximise_on_cluster
+        return maximise_on_cluster(job.dask, job.puzzle, job.time_limit, job.on_improve, job.hints,
+                                   job.start, job.seed, job.tuning or default_tuning(job.puzzle),
+                                   job.known, job.note)
     return _backtrack(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed,
                       job.cpu_time, job.tuning, job.workers, job.known, job.on_partial)
 
@@ -229,6 +234,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         if first is not None and (shared is None or first[1] < shared.value):
             report(*first, hunted=False)    # (no better than another worker's: not reported)
     stalled = 0                       # restarts since the best board last improved
+    nodes = 0                         # of every restart
     for k in itertools.count():
         left = None if time_limit is None else time_limit - (clock() - begin)
         if best["breaks"] == 0 or (shared is not None and shared.value == 0) or \
@@ -259,6 +265,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                                sub_limit=0 if exact else tuning.sub_limit,
                                bound=None if shared is None else shared.get_obj(), hist=hist,
                                watch=None if partial is None else show)
+        nodes += out.nodes
         counted = 0 if hist is None else sum(hist[:n + 1])      # the row of nodes placed
         if counted >= measured_at:
             planner.measure(hist)         # again each time the nodes counted have doubled
@@ -268,11 +275,11 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         if exhausted:
             break
     if not shown["solution"]:
-        return MaxResult("UNKNOWN", 0, joins, [], 0.0)
+        return MaxResult("UNKNOWN", 0, joins, [], 0.0, nodes=nodes)
     score = joins - shown["breaks"]
     proved = shown["breaks"] == 0 or exhausted
     return MaxResult("OPTIMAL" if proved else "FEASIBLE", score, joins, shown["solution"], 0.0,
-                     score if proved else None)
+                     score if proved else None, nodes=nodes)
 
 
 def _first_board(puzzle, hints: bool, seed: int) -> tuple[list, int] | None:

@@ -29,6 +29,9 @@ class MaxResult:
     seconds: float
     bound: int | None = None       # an upper bound on the score, when the engine proved one
     stopped_by: BaseException | None = None     # the interrupt that ended the search early
+    nodes: int = 0                 # the backtracker's nodes, where it counts them (0: not counted)
+    cpu: float = 0.0               # the CPU seconds of the searches where they count them (on a Dask
+                                   # cluster: their threads', without the workers' own)
 
 
 def score_of(puzzle: Any, solution: list[Any]) -> int:

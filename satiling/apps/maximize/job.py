@@ -21,7 +21,8 @@ class MaxJob:
     seconds (backtracker); ``tuning``: the backtracker's settings (None: its default);
     ``known``: the start board to continue from and its breaks, or None; ``on_partial``: shown
     the board the search stands on, a few times a second, by an engine that can tell (the
-    backtracker), or None."""
+    backtracker), or None; ``dask``: the address of a Dask scheduler whose workers run the search
+    (backtracker); ``note``: a line for the user."""
 
     puzzle: Any
     time_limit: float | None
@@ -35,11 +36,18 @@ class MaxJob:
     tuning: Any = None                  # backtrack.Tuning (backtrack imports this module)
     known: tuple[list[Any], int] | None = None
     on_partial: Callable[[list[Any]], None] | None = None
+    dask: str | None = None
+    note: Callable[[str], None] | None = None
 
     def fresh(self, engine: str) -> None:
         """Refuse a start board: ``engine`` searches from scratch and cannot continue one."""
         if self.known is not None:
             raise cannot_continue(engine)
+
+
+def not_on_dask(engine: str) -> SatilingError:
+    """The error for a Dask cluster given to an engine that runs in this process only."""
+    return SatilingError(f"a Dask cluster runs the backtrack engine's search, not {engine}'s")
 
 
 def cannot_continue(engine: str) -> SatilingError:
