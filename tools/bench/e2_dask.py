@@ -91,6 +91,8 @@ class Cluster:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
+        import shutil
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 @contextmanager
