@@ -337,7 +337,7 @@ def test_any_sequence_of_calls_works_or_raises_a_satiling_error(in_a_folder):
 @pytest.mark.slow
 def test_many_sequences_of_calls_work_or_raise_a_satiling_error(in_a_folder):
     run_state_machine_as_test(Library, settings=settings(
-        max_examples=300, stateful_step_count=30, deadline=None, database=None,
+        max_examples=60, stateful_step_count=30, deadline=None, database=None,
         suppress_health_check=list(HealthCheck)))
     _exercised()
 
