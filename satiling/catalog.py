@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import share
+from .share import decode as _decode_share, encode as _encode_share, is_share, self_contained
 from .bundled import instances_dir, read_toml as _read_toml
 from .errors import SatilingError
 from .families.base import Puzzle
@@ -42,8 +42,8 @@ def instance_data(name_or_path: str | Path) -> tuple[dict[str, Any], str, Path]:
     bundled name, an instance file or a share text."""
     if not isinstance(name_or_path, (str, Path)):
         raise SatilingError(f"a puzzle is named by a string or a Path, not {type(name_or_path).__name__}")
-    if share.is_share(name_or_path):
-        data = share.decode(str(name_or_path))
+    if is_share(name_or_path):
+        data = _decode_share(str(name_or_path))
         name = data.get("name")
         return data, name if isinstance(name, str) and name else "shared", Path.cwd()
     path = Path(name_or_path)
@@ -60,7 +60,7 @@ def share_text(name_or_path: str | Path) -> str:
     read in and its name kept, checked first by loading it."""
     data, name, base = instance_data(name_or_path)
     load_data(data, name, base)
-    return share.encode({"name": name, **share.self_contained(data, base)})
+    return _encode_share({"name": name, **self_contained(data, base)})
 
 
 def _suggestion(name: str) -> str:
