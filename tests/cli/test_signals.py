@@ -271,7 +271,9 @@ class _SwallowsIt:
     prints and drops (as in the at-fork handlers that run around every fork)."""
 
     def __del__(self):
-        os.kill(os.getpid(), signal.SIGINT)
+        # to the main thread itself: a process-wide signal may be taken by another thread (the
+        # test runner's), and the main thread then sleeps on, never woken, to the sleep's end
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
         for _ in range(1000):             # the handler runs here, inside __del__
             pass
 
