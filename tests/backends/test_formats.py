@@ -123,6 +123,7 @@ def test_mip_highs_and_ortools_solve_boat(tmp_path, knuth):
         assert (tmp_path / sol).stat().st_size > 0
 
 
+@pytest.mark.slow          # SSXCC counts all 9356 placements of the 6x10 (15 s)
 def test_xcc_counted_by_knuth(tmp_path, knuth):
     done = run_block("Exact cover", tmp_path, knuth)
     assert "Altogether 9356 solutions" in done.stdout

@@ -11,7 +11,7 @@ import pytest
 
 README = Path(__file__).resolve().parents[2] / "instances" / "README.md"
 #: counts that take more than a few seconds run in the slow set
-SLOW = {3940}
+SLOW = {3940, 16146}
 
 
 def blocks() -> list[str]:

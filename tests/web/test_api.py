@@ -699,12 +699,12 @@ def test_each_state_says_what_the_command_lines_exit_code_says(client):
     done = wait(client, start(client, puzzle="pentomino-3x20", task="count"))
     assert (done["state"], done["stop"], done["found"]) == ("done", "done", 2)
     assert cli("count", "pentomino-3x20") == 0
-    counted = wait(client, start(client, puzzle="obeirne-hexagon", task="count", time_limit=2), 120)
+    counted = wait(client, start(client, puzzle="obeirne-hexagon", task="count", time_limit=1), 120)
     assert (counted["state"], counted["stop"]) == ("partial", "time") and counted["found"] >= 0
-    assert cli("count", "obeirne-hexagon", "--time-limit", "2") == 3
-    solved = wait(client, start(client, puzzle="eternity2", task="solve", time_limit=3), 120)
+    assert cli("count", "obeirne-hexagon", "--time-limit", "1") == 3
+    solved = wait(client, start(client, puzzle="eternity2", task="solve", time_limit=1), 120)
     assert (solved["state"], solved["stop"], solved["found"], solved["stored"]) == ("partial", "time", 0, 0)
-    assert cli("solve", "eternity2", "--time-limit", "3") == 3
+    assert cli("solve", "eternity2", "--time-limit", "1") == 3
     end = events_of(client, solved["id"])[-1]
     assert (end["type"], end["state"], end["stop"]) == ("end", "partial", "time")
 
