@@ -30,6 +30,8 @@ class Engine:
     runs: dict[str, str] = field(default_factory=dict)     # task -> "module:attribute"
     #: what a node limit counts for its solve (None: it takes none)
     unit: str | None = None
+    #: what runs its maximise on a Dask cluster, ``module:attribute`` (None: it runs here only)
+    dask: str | None = None
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -43,7 +45,8 @@ _MAX = "satiling.apps.maximize"
 TABLE: tuple[Engine, ...] = (
     Engine("backtrack", "the compiled edge-matching backtracker (maximise: its scoring search)",
            {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
-            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}, "nodes"),
+            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}, "nodes",
+           dask=f"{_MAX}.cluster:run"),
     Engine("walk", "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
             "enumerate": f"{_SEARCHERS}:WALK"}, "nodes"),
@@ -85,11 +88,17 @@ def row(name: str) -> Engine:
     raise SatilingError(f"unknown engine {name!r} (choose from {', '.join(e.name for e in TABLE)})")
 
 
-def function(task: str, name: str) -> Any:
-    """What engine ``name``'s row names for ``task`` (imported now)."""
-    where = row(name).runs.get(task)
+def function(task: str, name: str, dask: bool = False) -> Any:
+    """What engine ``name``'s row names for ``task`` (imported now); with ``dask``, what runs it on
+    a Dask cluster (None if the engine runs here only)."""
+    engine = row(name)
+    where = engine.runs.get(task)
     if where is None:
         raise SatilingError(f"the {name} engine does not {task} (choose from "
                             f"{', '.join(names(task)[1:])})")
+    if dask:
+        if engine.dask is None:
+            return None
+        where = engine.dask
     module, attribute = where.split(":")
     return getattr(importlib.import_module(module), attribute)

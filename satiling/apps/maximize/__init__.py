@@ -78,9 +78,9 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     if engine not in ENGINES:
         raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
     engine = maximise_engine(puzzle, engine, dask is not None)
-    run = function("maximise", engine)
+    run = function("maximise", engine, dask=dask is not None)
     if dask is not None:
-        _check_dask(dask, engine, workers, cpu_time)
+        _check_dask(dask, engine, run, workers, cpu_time)
     start = time.perf_counter()
     best = _Best(on_improve, len(puzzle.joins()), puzzle, hints)
     job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
@@ -104,12 +104,12 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     return result
 
 
-def _check_dask(address: Any, engine: str, workers: int | None, cpu_time: bool) -> None:
-    """SatilingError unless the run can go to a Dask cluster: the backtracker's search, whose
-    searches are the cluster's worker threads, timed by the wall clock."""
+def _check_dask(address: Any, engine: str, run: Any, workers: int | None, cpu_time: bool) -> None:
+    """SatilingError unless the run can go to a Dask cluster: an engine whose row names what runs
+    it there (``run``), its searches the cluster's worker threads, timed by the wall clock."""
     if not isinstance(address, str) or not address:
         raise SatilingError(f"dask is a scheduler's address (tcp://host:8786), not {address!r}")
-    if engine != "backtrack":
+    if run is None:
         raise not_on_dask(engine)
     if workers is not None:
         raise SatilingError("on a Dask cluster each worker thread runs a search: drop the number "

@@ -154,12 +154,7 @@ def default_workers() -> int:
 
 def run(job: MaxJob) -> MaxResult:
     """The backtrack engine's entry in the engine table.  Without a time limit it runs until
-    Ctrl-C (the caller reports the best board so far).  With ``job.dask``, on that cluster."""
-    if job.dask is not None:
-        from .cluster import maximise_on_cluster
-        return maximise_on_cluster(job.dask, job.puzzle, job.time_limit, job.on_improve, job.hints,
-                                   job.start, job.seed, job.tuning or default_tuning(job.puzzle),
-                                   job.known, job.note)
+    Ctrl-C (the caller reports the best board so far).  On a Dask cluster: :func:`.cluster.run`."""
     return _backtrack(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed,
                       job.cpu_time, job.tuning, job.workers, job.known, job.on_partial)
 

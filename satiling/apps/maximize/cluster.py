@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...errors import SatilingError
+from .backtrack import _backtrack_one, default_tuning
 from .board import Improvement, MaxResult, checked_score
+from .job import MaxJob
 
 #: the seeds of the searches: seed + SEED_STRIDE * k (as the local processes')
 SEED_STRIDE = 100003
@@ -111,7 +113,6 @@ def search_task(spec: Spec, seed: int) -> dict[str, Any]:
     better boards go to the board topic as they come; returns what it did (seed, status, best
     breaks, nodes, the CPU seconds of its thread, why it ended)."""
     from distributed import get_client, get_worker
-    from .backtrack import _backtrack_one
     worker, client = get_worker(), get_client()
     joins = len(spec.puzzle.joins())
     cap = SharedCap(min([spec.breaks] + _heard(client, spec.cap_topic)))
@@ -208,6 +209,18 @@ def _watch(worker: Any, key: Any, cap: SharedCap, done: threading.Event) -> None
 
 
 # -- on the client --------------------------------------------------------------------------------
+def run(job: MaxJob) -> MaxResult:
+    """The backtrack engine's search on the Dask cluster ``job.dask`` (its row's ``dask`` entry
+    in the engine table)."""
+    return maximise_on_cluster(job.dask, job.puzzle, job.time_limit, job.on_improve, job.hints,
+                               job.start, job.seed, job.tuning or default_tuning(job.puzzle),
+                               job.known, job.note)
+
+
+#: a start board is continued here too: only boards better than its score are hunted
+run.continues = True
+
+
 def maximise_on_cluster(address: str, puzzle: Any, time_limit: float | None,
                         on_improve: Callable[[Improvement], None], hints: bool, start: float,
                         seed: int, tuning: Any, known: tuple[list[Any], int] | None = None,
