@@ -98,6 +98,7 @@ def routes() -> list[Any]:
         Route(f"{api}/paint", puzzles.post_paint, methods=["POST"]),
         Route(f"{api}/generate", puzzles.post_generate, methods=["POST"]),
         Route(f"{api}/piece-sets", puzzles.piece_sets),
+        Route(f"{api}/piece-sets/{{set_name}}", puzzles.piece_set),
         Route(f"{api}/runs", runs.list_runs, methods=["GET"]),
         Route(f"{api}/runs", runs.post_run, methods=["POST"]),
         Route(run, runs.show_run),

@@ -129,7 +129,9 @@ def _parsed(text: str, name: str) -> dict[str, Any]:
 
 # -- painted boards -------------------------------------------------------------------------------
 def paint_toml(body: dict[str, Any]) -> str:
-    """The instance file of a painted board (``POST /api/paint``)."""
+    """The instance file of a painted board (``POST /api/paint``): a bundled set (``pieces``)
+    with ``copies`` of each piece or a ``counts`` per piece, and pieces drawn by hand
+    (``drawn``), each checked by satiling's own loader and refused naming its field."""
     lattice = choice(body.get("lattice", "square"), LATTICES, "lattice")
     topology = choice(body.get("topology", "plane"), TOPOLOGIES, "topology")
     freedom = choice(body.get("freedom", "free"), FREEDOMS, "freedom")
@@ -139,20 +141,107 @@ def paint_toml(body: dict[str, Any]) -> str:
     title = body.get("title") or "a painted board"
     if not isinstance(title, str):
         raise FieldError("the title is text", "title")
+    chosen, drawn, field = body.get("pieces"), body.get("drawn", []), "drawn"
+    if isinstance(chosen, list):           # the older form: the drawn pieces in place of a set
+        chosen, drawn, field = None, chosen, "pieces"
+    if chosen == "":
+        chosen = None
+    if chosen is not None and (not isinstance(chosen, str) or chosen not in piece_sets(lattice)):
+        raise FieldError(f"unknown piece set {chosen!r} for the {lattice} lattice "
+                         f"(choose from {', '.join(piece_sets(lattice))})", "pieces")
+    if not isinstance(drawn, list):
+        raise FieldError(f"{field} is a list of pieces, each {{name, cells, count}}", field)
+    if chosen is None and not drawn:
+        raise FieldError("choose a piece set or draw pieces", "pieces")
+    own = _drawn_entries(drawn, field)
+    _check_drawn(lattice, chosen, freedom, own, field)
     lines = [f"title = {_toml_str(title[:200], 'title')}", 'family = "polyform"',
              f'lattice = "{lattice}"']
-    pieces = body.get("pieces")
-    if isinstance(pieces, str):
-        if pieces not in piece_sets(lattice):
-            raise FieldError(f"unknown piece set {pieces!r} for the {lattice} lattice "
-                             f"(choose from {', '.join(piece_sets(lattice))})", "pieces")
-        lines.append(f'piece_set = {{ name = "{pieces}", freedom = "{freedom}" }}')
+    counted = _set_counts(lattice, chosen, freedom, body) if chosen else None
+    if chosen and counted is None:
+        lines.append(f'piece_set = {{ name = "{chosen}", freedom = "{freedom}" }}')
     lines += ["", "[region]", *_region_lines(lattice, topology, cells)]
-    if isinstance(pieces, list):
-        lines += _piece_lines(pieces, freedom)
-    elif not isinstance(pieces, str):
-        raise FieldError("choose a piece set or draw pieces", "pieces")
+    if counted:
+        lines += ["", f"# the pieces of the bundled set {chosen} ({freedom}), as many of each as chosen"]
+        lines += _piece_lines(counted, freedom, "counts")
+    if own:
+        lines += _piece_lines(own, freedom, field)
     return "\n".join(lines) + "\n"
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FieldError(f"{field} is a whole number from {low} to {high}, not {json.dumps(value)[:20]}", field)
+    return value
+
+
+def set_pieces(lattice: str, set_name: str, freedom: str) -> list[Any]:
+    """The pieces of a bundled set as the loader makes them with ``freedom`` (one-sided adds
+    the mirror partners, fixed one piece per orientation), read by satiling's own loader."""
+    data = {"lattice": lattice, "piece_set": {"name": set_name, "freedom": freedom}, **_PROBE}
+    try:
+        return list(catalog.load_data(data, set_name, Path(".")).pieces)
+    except SatilingError as e:
+        raise FieldError(str(e), "pieces") from None
+
+
+#: a board that takes any pieces: the loader reads and checks them, and nothing else is asked
+_PROBE = {"region": {"cells": [[0, 0]]}, "rules": {"cells": "at-most", "pieces": "at-most"}}
+
+
+def _set_counts(lattice: str, set_name: str, freedom: str, body: dict[str, Any]) -> list[dict] | None:
+    """The set's pieces with their counts (``copies`` of each, or ``counts`` by name; 0 leaves
+    a piece out), or None where every piece is there once (the set is named as it is)."""
+    copies = _whole(body.get("copies", 1), "copies", 0, 100)
+    counts = body.get("counts") or {}
+    if not isinstance(counts, dict):
+        raise FieldError("counts maps a piece's name to how many of it there are", "counts")
+    pieces = set_pieces(lattice, set_name, freedom)
+    names = {p.name for p in pieces}
+    for name, n in counts.items():
+        if name not in names:
+            raise FieldError(f"counts: the set {set_name} ({freedom}) has no piece {name[:40]!r}", "counts")
+        _whole(n, "counts", 0, 100)
+    chosen = [{"name": p.name, "cells": [list(c) for c in p.shape], "count": counts.get(p.name, copies),
+               "freedom": p.freedom} for p in pieces]
+    if all(p["count"] == 1 for p in chosen):
+        return None
+    kept = [p for p in chosen if p["count"] > 0]
+    if not kept:
+        raise FieldError("every count is 0: keep at least one piece of the set", "counts")
+    return kept
+
+
+def _drawn_entries(drawn: list[Any], field: str) -> list[dict[str, Any]]:
+    if len(drawn) > 100:
+        raise FieldError("at most 100 drawn pieces", field)
+    out = []
+    for i, piece in enumerate(drawn, 1):
+        if not isinstance(piece, dict) or set(piece) - {"name", "cells", "count"}:
+            raise FieldError(f"drawn piece {i} is an object with name, cells and count", field)
+        name = piece.get("name") or str(i)
+        if not isinstance(name, str) or len(name) > 40:
+            raise FieldError(f"drawn piece {i}: its name is text (at most 40 characters)", field)
+        out.append({"name": name, "cells": [list(c) for c in _cells(piece.get("cells"), field)],
+                    "count": _whole(piece.get("count", 1), field, 1, 100)})
+    return out
+
+
+def _check_drawn(lattice: str, set_name: str | None, freedom: str, own: list[dict[str, Any]],
+                 field: str) -> None:
+    """The drawn pieces read by satiling's loader beside the set (connected, not too large,
+    named apart from the set's): a refusal names ``field``, in the loader's words."""
+    if not own:
+        return
+    data: dict[str, Any] = {"lattice": lattice, **_PROBE,
+                            "piece": [{**p, "freedom": freedom} for p in own]}
+    if set_name:
+        data["piece_set"] = {"name": set_name, "freedom": freedom}
+    try:
+        catalog.load_data(data, "drawn", Path("."))
+    except SatilingError as e:
+        message = re.sub(r"^drawn: (\[\[piece\]\] \d+: )?", "", str(e))
+        raise FieldError(f"your pieces: {message}", field) from None
 
 
 def choice(value: Any, choices: tuple[str, ...], field: str) -> str:
@@ -199,21 +288,13 @@ def _region_lines(lattice: str, topology: str, cells: list[tuple[int, int]]) -> 
     return size + [f'topology = "{topology}"']
 
 
-def _piece_lines(pieces: list[Any], freedom: str) -> list[str]:
-    if not pieces or len(pieces) > 1000:
-        raise FieldError("draw at least one piece (at most 1000)", "pieces")
+def _piece_lines(pieces: list[dict[str, Any]], freedom: str, field: str) -> list[str]:
+    """[[piece]] tables of checked pieces (name, cells, count; a set's own freedom if given)."""
     lines = []
-    for i, piece in enumerate(pieces, 1):
-        if not isinstance(piece, dict):
-            raise FieldError(f"piece {i} is an object with name, cells and count", "pieces")
-        name = piece.get("name") or str(i)
-        count = piece.get("count", 1)
-        if not isinstance(name, str) or isinstance(count, bool) or not isinstance(count, int):
-            raise FieldError(f"piece {i}: a name (text) and a count (whole number)", "pieces")
-        cells = _cells(piece.get("cells"), "pieces")
-        lines += ["", "[[piece]]", f"name = {_toml_str(name[:40], 'pieces')}",
-                  f"cells = {json.dumps([list(c) for c in cells])}", f"count = {count}",
-                  f'freedom = "{freedom}"']
+    for piece in pieces:
+        lines += ["", "[[piece]]", f"name = {_toml_str(piece['name'], field)}",
+                  f"cells = {json.dumps(piece['cells'])}", f"count = {piece['count']}",
+                  f'freedom = "{piece.get("freedom", freedom)}"']
     return lines
 
 

@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import pytest
 
@@ -91,6 +91,22 @@ class Server:
                 self.proc.wait()
         for stream in (self.proc.stdout, self.proc.stderr):
             stream.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A module's server, its store empty (import it into the module: ``from .browser import server``)."""
+    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    """A module's chromium, as wide as a laptop's screen."""
+    driver = chromium(tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()
 
 
 def chromium(profile: Path, width: int = WIDE) -> webdriver.Chrome:
@@ -184,13 +200,16 @@ def resize(driver: webdriver.Chrome, width: int, height: int) -> None:
 
 
 def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, time_limit: str = "",
-              engine: str = "auto") -> str:
-    """Start TASK on PUZZLE from the Watch view; the run's id (the page follows it)."""
+              engine: str = "auto", symmetry: str | None = None) -> str:
+    """Start TASK on PUZZLE from the Watch view (a count up to ``symmetry``: "" the board's,
+    "rotations", "none"); the run's id (the page follows it)."""
     open_page(driver, server, f"#watch/{puzzle}")
     wait_for(lambda: Select(driver.find_element(By.ID, "watch-puzzle")).first_selected_option
              .get_attribute("value") == puzzle, 10, f"{puzzle} never selected")
     Select(driver.find_element(By.ID, "task")).select_by_value(task)
     Select(driver.find_element(By.ID, "engine")).select_by_value(engine)
+    if symmetry is not None:
+        Select(driver.find_element(By.ID, "symmetry")).select_by_value(symmetry)
     limit = driver.find_element(By.ID, "time-limit")
     limit.clear()
     if time_limit:

@@ -19,8 +19,9 @@ from typing import Iterator
 
 import pytest
 
-from .browser import (SHOTS, Server, chromium, found, open_page, run_row, run_state, screenshot, start_run, text,
-                      wait_end, wait_for, webdriver)
+from .browser import browser  # noqa: F401  (the module's fixtures)
+from .browser import (SHOTS, Server, chromium, found, open_page, run_row, run_state, screenshot,
+                      start_run, text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402  (after the skip)
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
@@ -37,13 +38,6 @@ def servers(store: Path) -> Iterator[list[Server]]:
     running = [Server(store)]
     yield running
     running[-1].stop()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = chromium(tmp_path_factory.mktemp("chromium"))
-    yield driver
-    driver.quit()
 
 
 # ---- the scenario -------------------------------------------------------------------------------------

@@ -9,16 +9,10 @@ from typing import Iterator
 
 import pytest
 
+from .browser import server  # noqa: F401  (the module's fixtures)
 from .browser import (PHONE, Server, chromium, open_page, screenshot, start_run, text, wait_end,
                       wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -13,28 +13,14 @@ import subprocess
 from xml.etree import ElementTree
 import sys
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from .browser import (Server, chromium, open_page, run_row, screenshot, shown, start_run, text, wait_end,
+from .browser import server, browser  # noqa: F401  (the module's fixtures)
+from .browser import (Server, open_page, run_row, screenshot, shown, start_run, text, wait_end,
                       wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = chromium(tmp_path_factory.mktemp("chromium"))
-    yield driver
-    driver.quit()
 
 
 def show_svg(name: str, folder: Path) -> str:

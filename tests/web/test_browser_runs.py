@@ -17,28 +17,13 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
-import pytest
-
-from .browser import (ENDS, Server, chromium, elapsed, found, open_page, run_row, run_state, screenshot,
-                      shown, start_run, text, value, wait_end, wait_for, webdriver)
+from .browser import server, browser  # noqa: F401  (the module's fixtures)
+from .browser import (ENDS, Server, elapsed, found, open_page, run_row, run_state, screenshot, shown,
+                      start_run, text, value, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = chromium(tmp_path_factory.mktemp("chromium"))
-    yield driver
-    driver.quit()
 
 
 #: the colour each end state was shown in, as the runs below met them

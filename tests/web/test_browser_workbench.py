@@ -12,19 +12,13 @@ from typing import Iterator
 
 import pytest
 
-from .browser import (Server, chromium, open_page, screenshot, resize, PHONE, WIDE, text,
-                      wait_end, wait_for, webdriver, found)
+from .browser import server, browser  # noqa: F401  (the module's fixtures)
+from .browser import (Server, open_page, screenshot, resize, PHONE, WIDE, text, wait_end, wait_for,
+                      webdriver, found)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402  (after the skip)
 from selenium.webdriver.common.by import By  # noqa: E402
 
 X_CELLS = [[0, 2], [1, 1], [1, 2], [1, 3], [2, 2]]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "x.sqlite")
-    yield running
-    running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -33,13 +27,6 @@ def second(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(tmp_path_factory.mktemp("other") / "y.sqlite")
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    driver = chromium(tmp_path_factory.mktemp("chromium"))
-    yield driver
-    driver.quit()
 
 
 def cell(driver: webdriver.Chrome, r: int, c: int):

@@ -384,7 +384,22 @@
       $(id).addEventListener("input", drawPaintGrid);
       $(id).addEventListener("change", drawPaintGrid);
     }
-    $("paint-lattice").addEventListener("change", () => { paint.cells.clear(); drawPaintGrid(); loadPieceSets(); });
+    $("paint-lattice").addEventListener("change", () => {
+      paint.cells.clear();
+      drawPaintGrid();
+      loadPieceSets();
+      own.drawn = [];
+      own.cells.clear();
+      drawDrawGrid();
+      showDrawn();
+    });
+    $("piece-set").addEventListener("change", loadSetPieces);
+    $("paint-freedom").addEventListener("change", loadSetPieces);
+    $("set-copies").addEventListener("input", () => {
+      const n = $("set-copies").value;
+      document.querySelectorAll("#set-pieces input").forEach((input) => { input.value = n; });
+    });
+    setupDraw();
     $("paint-fill").addEventListener("click", () => {
       svg.querySelectorAll(".cell").forEach((poly) => setCell(poly, true));
     });
@@ -409,10 +424,147 @@
         const name = typeof item === "string" ? item : item.name;
         select.append(el("option", { value: name, textContent: name }));
       }
+      select.append(el("option", { value: "", textContent: "none (only pieces I draw)" }));
       if (names.some((n) => (n.name || n) === DEFAULT_SET[lattice])) select.value = DEFAULT_SET[lattice];
     } catch (e) {
       showError($("paint"), $("paint-error"), e);
     }
+    await loadSetPieces();
+  }
+
+  // ---- 1. Pose: the pieces -- a bundled set, how many of each, and pieces drawn by hand ----------
+
+  const own = { drawn: [], cells: new Set() };
+  const SMALL = 12 / S;                      // a piece's picture: 12 px a cell
+
+  // A shape drawn small: its cells (the lattice's coordinates) as polygons.
+  function shapeSvg(lattice, cells, colour) {
+    const svg = svgEl("svg", { class: "shape" });
+    const polys = cells.map((c) => cellPoints(lattice, c, 0));
+    const xs = polys.flat().map((p) => p[0]), ys = polys.flat().map((p) => p[1]);
+    const minX = Math.min(...xs), minY = Math.min(...ys);
+    const w = Math.max(...xs) - minX, h = Math.max(...ys) - minY;
+    svg.setAttribute("viewBox", `${minX - 1} ${minY - 1} ${w + 2} ${h + 2}`);
+    svg.setAttribute("width", Math.ceil((w + 2) * SMALL));
+    svg.setAttribute("height", Math.ceil((h + 2) * SMALL));
+    for (const pts of polys) {
+      svg.append(svgEl("polygon", { points: pts.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" "), fill: colour }));
+    }
+    return svg;
+  }
+
+  // The chosen set's pieces (as the chosen freedom makes them), each with how many go on the board.
+  async function loadSetPieces() {
+    const lattice = $("paint-lattice").value, name = $("piece-set").value, freedom = $("paint-freedom").value;
+    const box = $("set-pieces");
+    const before = new Map([...box.querySelectorAll("input")].map((i) => [i.dataset.piece, i.value]));
+    $("set-copies-label").hidden = $("set-note").hidden = box.hidden = !name;
+    if (!name) { box.textContent = ""; return; }
+    let set;
+    try {
+      set = await api(`api/piece-sets/${enc(name)}?lattice=${enc(lattice)}&freedom=${enc(freedom)}`);
+    } catch (e) {
+      showError($("paint"), $("paint-error"), e);
+      return;
+    }
+    if ($("piece-set").value !== name || $("paint-freedom").value !== freedom) return;
+    box.textContent = "";
+    for (const piece of set.pieces) {
+      const input = el("input", { type: "number", min: 0, max: 100, value: before.get(piece.name) ?? $("set-copies").value });
+      input.dataset.piece = piece.name;
+      input.setAttribute("aria-label", `how many ${piece.name}`);
+      const chip = el("label", { className: "piece-chip" }, shapeSvg(lattice, piece.cells, "#9fb7e6"),
+                      el("span", { textContent: piece.name }), input);
+      chip.dataset.piece = piece.name;
+      box.append(chip);
+    }
+  }
+
+  function drawGridSize(lattice) {
+    return lattice === "triangle" ? [4, 4] : [5, 5];
+  }
+
+  function drawDrawGrid() {
+    const lattice = $("paint-lattice").value;
+    const [rows, cols] = drawGridSize(lattice);
+    const svg = $("draw-grid");
+    svg.textContent = "";
+    const polys = gridCells(lattice, rows, cols).map((cell) => [cell, cellPoints(lattice, cell, rows)]);
+    const xs = polys.flatMap(([, pts]) => pts.map((p) => p[0])), ys = polys.flatMap(([, pts]) => pts.map((p) => p[1]));
+    const minX = Math.min(...xs), minY = Math.min(...ys), w = Math.max(...xs) - minX, h = Math.max(...ys) - minY;
+    svg.setAttribute("viewBox", `${minX - 2} ${minY - 2} ${w + 4} ${h + 4}`);
+    const scale = 0.75;                            // 24 px a cell: five fit on a phone beside nothing
+    svg.setAttribute("width", Math.ceil((w + 4) * scale));
+    svg.setAttribute("height", Math.ceil((h + 4) * scale));
+    for (const [cell, pts] of polys) {
+      const poly = svgEl("polygon", { class: "cell", points: pts.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ") });
+      poly.dataset.cell = cell.join(",");
+      poly.classList.toggle("on", own.cells.has(poly.dataset.cell));
+      svg.append(poly);
+    }
+  }
+
+  function nextName() {
+    const taken = new Set([...document.querySelectorAll("#set-pieces .piece-chip"), ...own.drawn]
+      .map((p) => p.dataset ? p.dataset.piece : p.name));
+    for (let k = 1; ; k++) if (!taken.has(`P${k}`)) return `P${k}`;
+  }
+
+  function setupDraw() {
+    const svg = $("draw-grid");
+    svg.addEventListener("click", (e) => {
+      const key = e.target && e.target.dataset ? e.target.dataset.cell : null;
+      if (!key) return;
+      if (own.cells.has(key)) own.cells.delete(key); else own.cells.add(key);
+      e.target.classList.toggle("on", own.cells.has(key));
+      $("draw-error").textContent = "";
+    });
+    $("draw-clear").onclick = () => { own.cells.clear(); drawDrawGrid(); };
+    $("draw-add").onclick = addDrawn;
+    drawDrawGrid();
+  }
+
+  // Why the piece on the drawing grid cannot join the pieces as NAME, COUNT times; or "".
+  function drawnRefusal(name, count) {
+    if (!own.cells.size) return "Click the cells of the piece first.";
+    if (own.drawn.some((p) => p.name === name)) return `You have a piece named ${name} already.`;
+    return count >= 1 && count <= 100 ? "" : "How many: a whole number from 1 to 100.";
+  }
+
+  // The piece drawn joins the pieces (the server checks it with the rest, at Create).
+  function addDrawn() {
+    const name = $("draw-name").value.trim() || nextName();
+    const count = Math.floor(Number($("draw-count").value));
+    $("draw-error").textContent = drawnRefusal(name, count);
+    if ($("draw-error").textContent) return;
+    own.drawn.push({ name, count, cells: [...own.cells].map((k) => k.split(",").map(Number)) });
+    own.cells.clear();
+    Object.assign($("draw-name"), { value: "" });
+    Object.assign($("draw-count"), { value: 1 });
+    drawDrawGrid();
+    showDrawn();
+  }
+
+  function showDrawn() {
+    const box = $("drawn-pieces");
+    box.textContent = "";
+    box.classList.remove("bad");                   // what a refusal said was of the pieces before
+    if (box.nextElementSibling && box.nextElementSibling.classList.contains("field-error")) box.nextElementSibling.remove();
+    const lattice = $("paint-lattice").value;
+    for (const piece of own.drawn) {
+      const remove = el("button", { type: "button", className: "remove", textContent: "×", title: `remove ${piece.name}` });
+      remove.onclick = () => { own.drawn = own.drawn.filter((p) => p !== piece); showDrawn(); };
+      const chip = el("span", { className: "piece-chip" }, shapeSvg(lattice, piece.cells, "#f0b37e"),
+                      el("span", { textContent: `${piece.name} ×${piece.count}` }), remove);
+      chip.dataset.piece = piece.name;
+      box.append(chip);
+    }
+  }
+
+  // How many of each of the set's pieces, as the page shows them.
+  function setCounts() {
+    return Object.fromEntries([...document.querySelectorAll("#set-pieces input")]
+      .map((i) => [i.dataset.piece, Number(i.value)]));
   }
 
   async function createPainted() {
@@ -427,12 +579,15 @@
     const body = {
       lattice, topology,
       cells: [...paint.cells].map((k) => k.split(",").map(Number)),
-      pieces: $("piece-set").value,
+      pieces: $("piece-set").value || null,
+      counts: setCounts(),
+      drawn: own.drawn,
       freedom: $("paint-freedom").value,
       title: $("paint-title").value,
     };
     await submit(box, fallback, "api/paint", body, (err) => {
       if (err.field === "cells") { $("paint-cells-error").textContent = err.message; return true; }
+      if (err.field === "drawn") $("draw-box").open = true;       // the message beside the pieces
       return false;
     });
   }

@@ -12,7 +12,9 @@ from starlette.responses import JSONResponse, Response
 
 from ...errors import SatilingError
 from ..instances import (LATTICES, about, add_instance, bundled, choice, export, generate_toml,
-                         paint_toml, piece_sets as sets_of_lattice, source_of, stem, toml_of)
+                         FREEDOMS, paint_toml, piece_sets as sets_of_lattice, set_pieces, source_of, stem,
+                         toml_of)
+from ..errors import NotFound
 from ..state import Web
 from .common import json_body, web
 
@@ -102,6 +104,23 @@ async def _stored(web_: Web, make_toml: Callable[[], Any]) -> Response:
 async def piece_sets(request: Request) -> Response:
     lattice = choice(request.query_params.get("lattice", "square"), LATTICES, "lattice")
     return JSONResponse(await run_in_threadpool(sets_of_lattice, lattice))
+
+
+async def piece_set(request: Request) -> Response:
+    """A bundled set's pieces as the painter offers them: with ``freedom`` one-sided or fixed,
+    the pieces the loader makes of it (each ``{"name", "cells"}``)."""
+    query = request.query_params
+    lattice = choice(query.get("lattice", "square"), LATTICES, "lattice")
+    freedom = choice(query.get("freedom", "free"), FREEDOMS, "freedom")
+    name = request.path_params["set_name"]
+
+    def get() -> dict[str, Any]:
+        if name not in sets_of_lattice(lattice):
+            raise NotFound(f"no piece set {name[:40]!r} for the {lattice} lattice")
+        return {"name": name, "lattice": lattice, "freedom": freedom,
+                "pieces": [{"name": p.name, "cells": [list(c) for c in p.shape]}
+                           for p in set_pieces(lattice, name, freedom)]}
+    return JSONResponse(await run_in_threadpool(get))
 
 
 async def meta(request: Request) -> Response:
