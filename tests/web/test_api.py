@@ -227,6 +227,27 @@ def test_bad_paint_names_its_field(client):
     assert r.status_code == 400 and r.json()["field"] == "pieces"
 
 
+def test_painted_copies_counts_and_drawn_pieces(client):
+    """Two sets of tetrominoes are the bundled tetromino-4x10's pieces (count = 2 each); a set's
+    counts name its pieces as the freedom makes them; a drawn piece the loader refuses names
+    'drawn'."""
+    box = [[r, c] for r in range(4) for c in range(10)]
+    made = client.post("/api/paint", json={"cells": box, "pieces": "tetrominoes", "copies": 2}).json()
+    painted = catalog.load_data(tomllib.loads(made["toml"]), "painted", None)
+    bundled = catalog.load("tetromino-4x10")
+    assert ({(p.name, p.shape, p.count) for p in painted.pieces}
+            == {(p.name, p.shape, p.count) for p in bundled.pieces})
+    one_sided = client.get("/api/piece-sets/tetrominoes?lattice=square&freedom=one-sided").json()
+    assert sorted(p["name"] for p in one_sided["pieces"]) == ["I", "L", "O", "S", "T", "l", "s"]
+    r = client.post("/api/paint", json={"cells": box, "pieces": "tetrominoes", "counts": {"l": 1}})
+    assert r.status_code == 400 and r.json()["field"] == "counts"
+    for drawn, words in (([{"name": "Q", "cells": [[0, 0], [0, 2]]}], "not connected"),
+                         ([{"name": "I", "cells": [[0, 0], [0, 1]]}], "two pieces are named 'I'")):
+        r = client.post("/api/paint", json={"cells": box, "pieces": "tetrominoes", "drawn": drawn})
+        assert r.status_code == 400 and r.json()["field"] == "drawn" and words in r.json()["error"], r.text
+    assert client.get("/api/piece-sets/pentominoes?lattice=hexagon").status_code == 404
+
+
 def test_generated_board_and_bad_size(client):
     p = client.post("/api/generate", json={"rows": 4, "cols": 4, "seed": 3}).json()
     assert p["family"] == "edgematch" and "planted" in p["toml"]
