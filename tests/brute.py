@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from satiling.errors import SatilingError
 from satiling.geometry import lattice as make_lattice
@@ -306,6 +306,23 @@ def load_or_none(data: dict[str, Any], name: str, tmp: Any) -> Any:
         return catalog.load_data(data, name, tmp)
     except SatilingError:
         return None
+
+
+def solved_polyforms(seeds: Iterable[int], name: str, tmp: Any,
+                     accept: Callable[[dict[str, Any]], bool] = lambda data: True,
+                     ) -> Iterator[tuple[dict[str, Any], Any, list[frozenset]]]:
+    """``(data, puzzle, solutions)`` of each seed's generated polyform instance that ``accept``
+    takes (a look at the data alone, before it is loaded), satiling loads and the brute force
+    solves: the generated cases of the property tests."""
+    for seed in seeds:
+        data = polyform_data(seed)
+        puzzle = load_or_none(data, name, tmp) if accept(data) else None
+        if puzzle is None:
+            continue
+        try:
+            yield data, puzzle, polyform_solutions(puzzle)
+        except TooMany:
+            continue
 
 
 # -- every solution of an exact polyform puzzle, by filling the first empty cell -------------------

@@ -340,14 +340,10 @@ def instance(seed: int, tmp: Path) -> tuple[Path, int]:
     rng = random.Random(seed)
     for attempt in range(50):
         if rng.random() < 0.6:
-            data = brute.polyform_data(seed * 50 + attempt)
-            puzzle = brute.load_or_none(data, f"r{seed}", tmp)
-            if puzzle is None:
+            found = next(brute.solved_polyforms([seed * 50 + attempt], f"r{seed}", tmp), None)
+            if found is None:
                 continue
-            try:
-                n = len(brute.polyform_solutions(puzzle))
-            except brute.TooMany:
-                continue
+            data, n = found[0], len(found[2])
         else:
             data = brute.edge_data(seed * 50 + attempt)
             data.pop("hint", None)                 # hints apply only with --hints
@@ -381,15 +377,7 @@ def pinned_instance(seed: int, tmp: Path) -> tuple[Path, int]:
     solutions, or any placement (then perhaps none); its number of solutions by brute force on the
     instance without the pin, those that hold it."""
     rng = random.Random(seed)
-    for attempt in range(200):
-        data = brute.polyform_data(seed * 200 + attempt)
-        puzzle = brute.load_or_none(data, f"p{seed}", tmp)
-        if puzzle is None:
-            continue
-        try:
-            sols = brute.polyform_solutions(puzzle)
-        except brute.TooMany:
-            continue
+    for data, puzzle, sols in brute.solved_polyforms(range(seed * 200, seed * 200 + 200), f"p{seed}", tmp):
         placed = [s for s in sols if s]           # (under "at most" rules nothing placed is one)
         if not placed:
             continue

@@ -120,15 +120,9 @@ def test_forced_on_generated_pinned_boards(seed: int, tmp_path: Path) -> None:
     placement of one of them."""
     rng = random.Random(seed)
     lattice = brute.LATTICES[seed % len(brute.LATTICES)]
-    for k in range(100_000):
-        data = brute.polyform_data(seed * 100_000 + k)
-        puzzle = brute.load_or_none(data, "g", tmp_path) if data["lattice"] == lattice else None
-        if puzzle is None:
-            continue
-        try:
-            sols = brute.polyform_solutions(puzzle)
-        except brute.TooMany:
-            continue
+    for data, puzzle, sols in brute.solved_polyforms(
+            range(seed * 100_000, seed * 100_000 + 100_000), "g", tmp_path,
+            lambda data: data["lattice"] == lattice):
         if len([s for s in sols if s]) >= 2:
             break
     pin = rng.choice(sorted(rng.choice([s for s in sols if s])))

@@ -90,17 +90,9 @@ def pinned_instance(lattice: str, topology: str, seed: int, tmp: Path) -> tuple[
     """A generated instance of this kind the brute force takes, with one or two pins from one of
     its solutions (or, one time in four, any placement: then perhaps no solution)."""
     rng = random.Random(seed)
-    for k in range(100_000):
-        data = brute.polyform_data(seed * 100_000 + k)
-        if data["lattice"] != lattice or _topology(data) != topology:
-            continue
-        puzzle = brute.load_or_none(data, "free", tmp)
-        if puzzle is None:
-            continue
-        try:
-            sols = brute.polyform_solutions(puzzle)
-        except brute.TooMany:
-            continue
+    for data, puzzle, sols in brute.solved_polyforms(
+            range(seed * 100_000, seed * 100_000 + 100_000), "free", tmp,
+            lambda data: data["lattice"] == lattice and _topology(data) == topology):
         sols = [s for s in sols if s]             # (under "at most" rules nothing placed is one)
         if not sols or len(sols) < 2 and rng.random() < 0.7:
             continue

@@ -121,18 +121,10 @@ def check_group(path: Path, raw: int, classes: int, options: tuple[str, ...]) ->
 
 # -- polyforms -----------------------------------------------------------------------------------
 def polyform_case(seed: int, tmp: Path) -> None:
-    for attempt in range(50):
-        data = brute.polyform_data(seed * 50 + attempt)
-        puzzle = brute.load_or_none(data, f"g{seed}", tmp)
-        if puzzle is None:
-            continue
-        try:
-            sols = brute.polyform_solutions(puzzle)
-        except brute.TooMany:
-            continue
-        break
-    else:
+    found = next(brute.solved_polyforms(range(seed * 50, seed * 50 + 50), f"g{seed}", tmp), None)
+    if found is None:
         pytest.skip("no instance of a size the brute force takes")
+    data, puzzle, sols = found
     raw, classes = len(sols), brute.polyform_classes(puzzle, sols)
     path = tmp / f"g{seed}.toml"
     path.write_text(toml(data))
