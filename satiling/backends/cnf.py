@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TextIO
 
 from pysat.card import CardEnc, EncType
 
@@ -36,6 +36,8 @@ AMO_ENCODINGS: dict[str, int | None] = {
     "kmtotalizer": EncType.kmtotalizer,
 }
 DEFAULT_AMO = "pairwise"
+#: clause text is written to a file about this many characters at a time
+WRITE_CHUNK = 1 << 20
 PAIRWISE_LIMIT = 500
 #: what a pairwise at-most-one falls back to above ``pairwise_limit`` literals
 LARGE_AMO = EncType.ladder
@@ -256,3 +258,18 @@ def _ladder_is_linear() -> bool:
         if (len(cnf.clauses), cnf.nv - n) != (4 * n, n + 1):
             return False
     return True
+
+
+def write_text(out: TextIO, texts: Iterable[str]) -> None:
+    """Write the pieces of text (:meth:`CnfEncoder.dimacs_text`'s) about a megabyte at a time:
+    one write a piece would be slow, one string of the whole formula too large."""
+    buf: list[str] = []
+    size = 0
+    for text in texts:
+        buf.append(text)
+        size += len(text)
+        if size >= WRITE_CHUNK:
+            out.write("".join(buf))
+            buf.clear()
+            size = 0
+    out.write("".join(buf))

@@ -22,11 +22,9 @@ from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from ..errors import SatilingError
 from ..problem import Problem
-from .cnf import DEFAULT_AMO, CnfEncoder
+from .cnf import DEFAULT_AMO, CnfEncoder, write_text
 from .rows import file_options
 
-#: text is written in chunks of about this many characters
-_CHUNK = 1 << 20
 #: the variable map's lines are written this many at a time
 _MAP_CHUNK = 20000
 
@@ -51,16 +49,7 @@ def write_dimacs(problem: Problem, out: TextIO, amo: str = DEFAULT_AMO,
         out.write("".join([f"c v {v} {compact(describe(problem.meanings[v]))}\n"
                            for v in primary[i:i + _MAP_CHUNK]]))
     out.write(f"p cnf {n_vars} {n_clauses}\n")
-    buf: list[str] = []
-    size = 0
-    for text in CnfEncoder(problem, amo).dimacs_text():
-        buf.append(text)
-        size += len(text)
-        if size >= _CHUNK:
-            out.write("".join(buf))
-            buf.clear()
-            size = 0
-    out.write("".join(buf))
+    write_text(out, CnfEncoder(problem, amo).dimacs_text())
     return n_vars, n_clauses
 
 

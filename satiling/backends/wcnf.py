@@ -12,31 +12,24 @@ writes, and ``tests/backends/test_formats.py`` reads a file back through ``pysat
 """
 from __future__ import annotations
 
-from typing import TextIO
+from typing import Iterator, TextIO
 
-from .cnf import CnfEncoder
+from .cnf import CnfEncoder, write_text
 from .rows import Export
-
-#: text is written about this many characters at a time
-_CHUNK = 1 << 20
 
 
 def write_wcnf(export: Export, out: TextIO, amo: str) -> tuple[int, int, int]:
     """Write the model; return (variables, hard clauses, soft clauses)."""
     export.header(out, "c")
     enc = CnfEncoder(export.problem, amo)
-    hard = size = 0
-    buf: list[str] = []
-    for text in enc.dimacs_text():         # the DIMACS lines, each made a hard clause
-        if not text:
-            continue
-        hard += text.count("\n")
-        buf.append("h " + text[:-1].replace("\n", "\nh ") + "\n")
-        size += len(text)
-        if size >= _CHUNK:
-            out.write("".join(buf))
-            buf.clear()
-            size = 0
-    out.write("".join(buf))
+    hard = 0
+
+    def hard_lines() -> Iterator[str]:      # the DIMACS lines, each made a hard clause
+        nonlocal hard
+        for text in enc.dimacs_text():
+            if text:
+                hard += text.count("\n")
+                yield "h " + text[:-1].replace("\n", "\nh ") + "\n"
+    write_text(out, hard_lines())
     out.writelines(f"1 {v} 0\n" for v in export.soft)
     return enc.top, hard, len(export.soft)

@@ -19,10 +19,26 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Callable
 
 import satiling
 from satiling.run.request import Request
 from satiling.run.tasks import Events, count
+
+
+def alternating(repeat: int, run: Callable[[int, bool], tuple[float, int]],
+                ) -> tuple[dict[bool, list[float]], list[int]]:
+    """``run(k, watch)`` ``repeat`` times each way, in turn (which goes first alternates), so the
+    machine's load falls on both alike: the figures of each way, and the watched runs' snapshots."""
+    runs: dict[bool, list[float]] = {False: [], True: []}
+    shots = []
+    for k in range(repeat):
+        for watch in ((False, True) if k % 2 == 0 else (True, False)):
+            figure, seen = run(k, watch)
+            runs[watch].append(figure)
+            if watch:
+                shots.append(seen)
+    return runs, shots
 
 
 def one_count(puzzle, watch: bool) -> tuple[float, int, int]:
@@ -39,15 +55,13 @@ def one_count(puzzle, watch: bool) -> tuple[float, int, int]:
 def counts(name: str, repeat: int) -> None:
     puzzle = satiling.load(name)
     one_count(puzzle, False)                          # warm: imports, the first model
-    runs: dict[bool, list[float]] = {False: [], True: []}
-    shots, totals = [], set()
-    for k in range(repeat):
-        for watch in ((False, True) if k % 2 == 0 else (True, False)):
-            cpu, total, seen = one_count(puzzle, watch)
-            runs[watch].append(cpu)
-            totals.add(total)
-            if watch:
-                shots.append(seen)
+    totals = set()
+
+    def run(k: int, watch: bool) -> tuple[float, int]:
+        cpu, total, seen = one_count(puzzle, watch)
+        totals.add(total)
+        return cpu, seen
+    runs, shots = alternating(repeat, run)
     plain, watched = statistics.median(runs[False]), statistics.median(runs[True])
     print(f"count {name}: {totals} solutions, {repeat} runs each way, alternating")
     for label, times in (("without a watcher", runs[False]), ("with a watcher:  ", runs[True])):
@@ -85,14 +99,7 @@ def one_max(puzzle, seconds: float, watch: bool, seed: int) -> tuple[float, int]
 
 def maxes(name: str, repeat: int, seconds: float) -> None:
     puzzle = satiling.load(name)
-    runs: dict[bool, list[float]] = {False: [], True: []}
-    shots = []
-    for k in range(repeat):
-        for watch in ((False, True) if k % 2 == 0 else (True, False)):
-            rate, seen = one_max(puzzle, seconds, watch, seed=k)
-            runs[watch].append(rate)
-            if watch:
-                shots.append(seen)
+    runs, shots = alternating(repeat, lambda k, watch: one_max(puzzle, seconds, watch, seed=k))
     plain, watched = statistics.median(runs[False]), statistics.median(runs[True])
     print(f"maximise {name}: the scoring search, one process, {seconds:g} CPU s a run, {repeat} runs each way")
     for label, rates in (("without a watcher", runs[False]), ("with a watcher:  ", runs[True])):
