@@ -19,7 +19,8 @@ setup(
     packages=find_packages(include=["satiling", "satiling.*"]) + ["satiling.instances"],
     package_dir={"satiling.instances": "instances"},
     package_data={"satiling.instances": ["*.toml", "*.md", "**/*"],
-                  "satiling.web": ["static/*", "API.md"]},     # the web app's page, script, style
+                  "satiling.web": ["static/*", "API.md"],
+                  "satiling.render": ["fonts/*"]},              # the PNG pictures' letters     # the web app's page, script, style
     ext_modules=[
         Extension(f"satiling.engines.{src.stem}", [str(src)], depends=HEADERS,
                   extra_compile_args=["-O3", "-std=c11"])

@@ -3,8 +3,10 @@
 One path for every picture: :func:`to_png` hands the SVG text to resvg (the Rust renderer, in the
 ``resvg-py`` wheel: no system library; the choice against CairoSVG and PyMuPDF is measured in
 docs/decisions/2026-11-28-share-and-png.md).  A PNG is as large as the SVG says (its ``width`` and
-``height``, in pixels) times ``scale``.  Letters are drawn in the system's sans-serif font
-(DejaVu Sans on Debian); a machine with no font at all gets the shapes without their letters.
+``height``, in pixels) times ``scale``.  Letters are drawn in DejaVu Sans (renamed Satiling
+Sans) from the package's own ``fonts/`` (a Latin subset; see its LICENSE), so a picture looks the
+same on every machine, one with no font installed included; the system's fonts stay loaded for
+letters the subset lacks.
 
     >>> png = to_png('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>')
     >>> png[:8] == PNG_SIGNATURE, png_size(png)
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 import struct
+from pathlib import Path
 
 from ..errors import SatilingError
 
@@ -21,6 +24,9 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: the largest scale, and the most pixels a picture may have (a mistyped scale would fill memory)
 MAX_SCALE = 16.0
 MAX_PIXELS = 100_000_000
+#: the font every picture's sans-serif letters are drawn in
+FONTS = sorted(str(p) for p in (Path(__file__).parent / "fonts").glob("*.ttf"))
+SANS_SERIF = "Satiling Sans"
 
 
 def to_png(svg_text: str, scale: float = 1.0) -> bytes:
@@ -35,7 +41,8 @@ def to_png(svg_text: str, scale: float = 1.0) -> bytes:
                             f"pixels is too large (at most {MAX_PIXELS} pixels)")
     import resvg_py
     try:
-        png = bytes(resvg_py.svg_to_bytes(svg_string=svg_text, zoom=float(scale)))
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg_text, zoom=float(scale), font_files=FONTS,
+                                          sans_serif_family=SANS_SERIF))
     except Exception as e:                # resvg's own errors: a picture it cannot read
         raise SatilingError(f"cannot draw this SVG as PNG: {str(e).splitlines()[0][:200]}") from None
     png_size(png)                         # (a PNG, or resvg gave something else: say so)

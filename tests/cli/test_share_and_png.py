@@ -139,3 +139,20 @@ def test_show_and_render_write_pngs(cli, tmp_path: Path) -> None:
     assert png[:8] == PNG_SIGNATURE and abs(png_size(png)[0] - width) <= 1
     r = cli("render", "pentomino-3x20", "s.json", "--png", str(tmp_path), cwd=tmp_path)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_letters_come_from_the_packages_own_font() -> None:
+    """A picture's letters are drawn on a machine with no font at all: the PNG is the one drawn
+    from the package's fonts alone (no system font loaded), and not the one with the letters
+    left out (where no font is to be found)."""
+    import resvg_py
+    from satiling.render.png import FONTS, SANS_SERIF
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="30"><text x="5" y="22" '
+           'font-family="sans-serif" font-size="18">{}</text></svg>')
+    assert len(FONTS) == 2 and all(Path(f).stat().st_size > 10_000 for f in FONTS)
+    for text, bold in (("X 6x10", ""), ("IQ", ' font-weight="bold"')):
+        picture = svg.format(text).replace("<text ", f"<text{bold} ")
+        alone = bytes(resvg_py.svg_to_bytes(svg_string=picture, skip_system_fonts=True,
+                                            font_files=FONTS, sans_serif_family=SANS_SERIF))
+        no_font = bytes(resvg_py.svg_to_bytes(svg_string=picture, skip_system_fonts=True))
+        assert to_png(picture) == alone != no_font
