@@ -139,7 +139,7 @@ def solution_svg(puzzle, solution: Iterable[IQLinkPlacement], caption: str = "")
     placed = set(getattr(puzzle, "placed", ()))
     for pl in sorted(solution, key=lambda p: (p not in placed, p.piece)):
         body.append(_piece_svg(pl.piece, _units_at(pl), 0.45 if pl in placed else 1.0, pl.code, tf))
-    return _document(body, 8.4, 4.8, caption or f"{puzzle.name}: solution")
+    return _document(body, 8.4, 4.8, caption or f"{puzzle.title or puzzle.name}: solution")
 
 
 def challenge_svg(puzzle, caption: str = "") -> str:
@@ -156,4 +156,4 @@ def challenge_svg(puzzle, caption: str = "") -> str:
         body.append(_piece_svg(piece, _tray_units(piece, origin), 1.0, f"piece {piece}", _on_board(0, 0)))
     rows = (len(free) + per_row - 1) // per_row
     return _document(body, 8.4, 4.8 + 1.8 * rows + (0.2 if rows else 0),
-                     caption or f"{puzzle.name}: {len(free)} pieces to place")
+                     caption or f"{puzzle.title or puzzle.name}: {len(free)} pieces to place")

@@ -116,3 +116,19 @@ def test_wrapping_keeps_every_word_and_fits_where_words_allow():
     assert " ".join(lines) == text and len(lines) > 1
     assert all(text_width(line, 10) <= 120 for line in lines)
     assert wrap_text(LONG, 10, 5) == [LONG]
+
+
+
+def test_an_iqlink_puzzle_is_captioned_by_its_title(tmp_path):
+    """A puzzle of one's own is named by its title, not by the file or upload id it came in."""
+    from pathlib import Path
+    bundled = Path(satiling.__file__).parents[1] / "instances" / "iqlink-wizard.toml"
+    text = re.sub(r'(?m)^title = .*$', 'title = "Sunday\'s challenge"', bundled.read_text())
+    path = tmp_path / "i-0a5fb29a52ad.toml"
+    path.write_text(text)
+    puzzle = satiling.load(str(path))
+    solution = puzzle.solve()
+    for svg in (iqlink_svg(puzzle, solution), challenge_svg(puzzle)):
+        captions = [t[0] for t in _texts(svg)[2]]
+        assert any(c.startswith("Sunday's challenge: ") for c in captions), captions
+        assert not any("i-0a5fb29a52ad" in c for c in captions), captions
