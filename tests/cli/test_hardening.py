@@ -226,7 +226,7 @@ def test_a_dask_scheduler_that_never_answers_times_out():
         start = time.monotonic()
         with pytest.raises(SatilingError, match="did not answer|cannot reach"):
             _connect(Client, address, 2.0)
-        assert time.monotonic() - start < 4.0
+        assert time.monotonic() - start < 12       # not a timing check: a client that waited on would wait forever
 
 
 # -- accepted silently ------------------------------------------------------------------------------

@@ -387,7 +387,7 @@ def test_stop_a_running_count_keeps_its_count(client):
     assert client.post(f"/api/runs/{run_id}/stop").status_code == 200
     asked = time.monotonic()
     run = wait(client, run_id)
-    assert time.monotonic() - asked < 1.0
+    assert time.monotonic() - asked < 10       # not a timing check: the whole count takes minutes
     assert (run["state"], run["stop"]) == ("stopped", "interrupted") and run["found"] > 0
 
 
