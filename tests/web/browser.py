@@ -132,8 +132,15 @@ def phone(driver: webdriver.Chrome, width: int, height: int) -> None:
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
 
 
+#: the shortest wait for the page: a wait is a poll, never a check of time
+LEAST_WAIT = 30.0
+
+
 def wait_for(what: Callable[[], object], seconds: float, message: str | Callable[[], str]) -> object:
-    """What ``what`` returns once it is true; a failure saying ``message`` (read then) after ``seconds``."""
+    """What ``what`` returns once it is true; a failure saying ``message`` (read then) after ``seconds``
+    (at least :data:`LEAST_WAIT`: a wait that ends when the page is ready costs nothing more, and
+    a machine under load may take a while to get there)."""
+    seconds = max(seconds, LEAST_WAIT)
     deadline = time.monotonic() + seconds
     while True:
         try:
