@@ -113,12 +113,69 @@ def _perform(spec: Spec, sender: "Sender") -> Any:
     from ..run import Events, Request, perform
     puzzle = catalog.load(spec.source)
     sender.puzzle = puzzle
+    if spec.task in OWN_TASKS:
+        sender.begin()
+        return OWN_TASKS[spec.task](puzzle, spec, sender)
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
                   symmetry=spec.symmetry, source=spec.source)
     events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
                     improve=sender.on_improve, partial=sender.on_partial)
     sender.begin()
     return perform(req, events)
+
+
+@dataclass
+class Told:
+    """The answer of a task the run code does not know (``pack``, ``unique``): how it stopped
+    (:class:`satiling.run.Stop`), the engine that ran, what it found and says."""
+
+    stop: Any
+    engine: str
+    found: int
+    note: str
+
+
+def _pack(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
+    """``satiling pack``: the most pieces on the board, each better packing's size as it comes,
+    the best drawn at the end; Stop keeps the best so far (CP-SAT is stopped by a call)."""
+    from ..apps.packing import Packer, hole_components
+    from ..limits import seconds_left
+    from ..run import Stop
+    from ..signals import in_thread, within
+    began = time.monotonic()
+    built, packer = within(spec.time_limit, lambda: Packer(puzzle, "pieces"))
+    if not built:
+        return Told(Stop.TIME, "cpsat", 0, "the time limit ran out while the model was built")
+    left = seconds_left(spec.time_limit, began, floor=0.01)
+    packing, signum = in_thread(lambda: packer.run(left, 1, (), on_improve=lambda n, _: sender.on_best(n)),
+                                packer.stop)
+    stop = (Stop.INTERRUPTED if signum == signal.SIGINT else Stop.TERMINATED) if signum else (
+        Stop.DONE if packing.status == "OPTIMAL" else Stop.TIME)
+    if packing.status == "UNKNOWN":
+        return Told(stop, "cpsat", 0, "no packing found")
+    sender.on_solution(packing.placements)
+    parts = [len(p) for p in hole_components(packer.puzzle, packing.hole)]
+    holes = f"; hole parts {parts}" if parts else ""
+    return Told(stop, "cpsat", packing.pieces, f"{packing.summary()}{holes}")
+
+
+def _unique(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
+    """``satiling iqlink unique``: a solution, then a second one (the first blocked): the
+    solution and, where there is one, the second, kept as the run's solutions 0 and 1."""
+    from ..apps.iqlink_generate import check_unique
+    from ..run import Stop
+    result = check_unique(puzzle)
+    if result.solution is None:
+        return Told(Stop.DONE, "sat", 0, "no solution")
+    sender.on_solution(result.solution)
+    if result.second is None:
+        return Told(Stop.DONE, "sat", 1, f"unique: no second solution (proved in {result.seconds:.2f} CPU-s)")
+    sender.on_solution(result.second)
+    return Told(Stop.DONE, "sat", 2, f"not unique: a second solution (found in {result.seconds:.2f} CPU-s)")
+
+
+#: the tasks a run does here rather than in :func:`satiling.run.perform`
+OWN_TASKS: dict[str, Callable[[Any, Spec, "Sender"], Told]] = {"pack": _pack, "unique": _unique}
 
 
 class Sender:
@@ -155,6 +212,12 @@ class Sender:
     def on_found(self, n: int) -> None:
         with self.lock:
             self.found += n
+            self._progress(force=False)
+
+    def on_best(self, n: int) -> None:
+        """A better packing holds ``n`` pieces: the run's figure is that, not a sum."""
+        with self.lock:
+            self.found = n
             self._progress(force=False)
 
     def on_work(self, done: float, finished: float) -> None:
@@ -264,7 +327,9 @@ class Sender:
         task = self.spec.task
         end: dict[str, Any] = {"type": "end", "stop": "interrupted", "found": self.found,
                                "score": None, "joins": None, "note": None, "board": None}
-        if answer is not None:
+        if isinstance(answer, Told):
+            end.update(stop=answer.stop.value, engine=answer.engine, found=answer.found, note=answer.note)
+        elif answer is not None:
             end.update(stop=answer.stop.value, engine=answer.engine)
             if task == "solve":
                 end.update(found=int(answer.solution is not None), note=answer.how)

@@ -199,6 +199,7 @@ def resize(driver: webdriver.Chrome, width: int, height: int) -> None:
     if width < 500:
         phone(driver, width, height)
     else:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})   # a phone's, if any
         driver.set_window_size(width, height)
         # the window's frame: make the page itself WIDTH wide
         inner = driver.execute_script("return window.innerWidth")
@@ -222,7 +223,10 @@ def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, 
     if time_limit:
         limit.send_keys(time_limit)
     before = driver.execute_script("return location.hash")
-    driver.find_element(By.ID, "run-start").click()
+    start = driver.find_element(By.ID, "run-start")
+    # where an earlier view left the page scrolled, the sticky header may lie over the button
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", start)
+    start.click()
     wait_for(lambda: driver.execute_script("return location.hash") != before
              and driver.execute_script("return location.hash").startswith("#run/"), 10,
              lambda: f"{task} {puzzle} did not start: {text(driver, 'run-error')!r}")

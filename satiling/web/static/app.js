@@ -132,6 +132,11 @@
       if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")}, the whole search.`;
       if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} listed.`;
       if (run.task === "maximise") return `Done${secs}: best score ${score ?? "–"}.`;
+      if (run.task === "pack") return found ? `Done${secs}: at most ${plural(found, "piece fits", "pieces fit")}, proved; the packing is drawn.` : `Done${secs}: no packing.`;
+      if (run.task === "unique") {
+        if (found === 2) return `Done${secs}: not unique. A second solution is drawn.`;
+        return found ? `Done${secs}: unique. No second solution exists.` : `Done${secs}: no solution exists.`;
+      }
       return found ? `Done${secs}: solved, the solution checked by the verifier.`
                    : `Done${secs}: no solution exists.`;
     }
@@ -142,6 +147,7 @@
     if (run.task === "count") return `${what}: ${plural(found, "solution", "solutions")} counted so far, not the whole count.`;
     if (run.task === "enumerate") return `${what}: ${plural(found, "solution", "solutions")} found so far, not all of them.`;
     if (run.task === "maximise") return score ? `${what}: the best board so far scores ${score}.` : `${what}: no board yet.`;
+    if (run.task === "pack") return found ? `${what}: the best packing so far holds ${plural(found, "piece", "pieces")}, not proved the most.` : `${what}: no packing yet.`;
     if (found) return `${what}, with a solution.`;
     if (state === "partial" && run.stop === "time" && given(run.time_limit)) {
       return `No answer in ${fmtLimit(Number(run.time_limit))}: the time limit ended the search.`;
@@ -721,13 +727,19 @@
     count: "count every solution",
     enumerate: "enumerate: list every solution",
     maximise: "maximise matching edges",
+    pack: "pack: the most pieces that fit",
+    unique: "unique: is the solution the only one",
   };
   const TASK_HINTS = {
     solve: "Finds one solution and shows it, or proves there is none.",
     count: "Counts every solution; the bar is the engine's estimate of the search done, the picture the board the search stands on.",
     enumerate: "Finds and keeps every solution, to browse a page at a time; shows the latest found as it goes.",
     maximise: "Edge matching: the board with the most matching edges in the time given.",
+    pack: "Polyforms: places as many pieces as fit and shows the hole left; a proved most below every piece shows the board cannot be tiled.",
+    unique: "IQ-Link: solves the challenge, then looks for a second solution: unique, or not unique with the second one drawn.",
   };
+  // the family each task is for (the others are for every family)
+  const TASK_FAMILY = { maximise: "edgematch", pack: "polyform", unique: "iqlink" };
 
   async function loadMeta() {
     META = await api("api/meta");
@@ -752,7 +764,8 @@
     const p = puzzles.get($("watch-puzzle").value);
     const task = $("task");
     for (const option of task.options) {
-      option.disabled = option.value === "maximise" && !!p && p.family !== "edgematch";
+      const family = TASK_FAMILY[option.value];
+      option.disabled = !!family && !!p && p.family !== family;
     }
     if (task.selectedOptions[0] && task.selectedOptions[0].disabled) task.value = META.tasks[0];
     $("symmetry-label").hidden = !(task.value === "count" || task.value === "enumerate");
@@ -854,11 +867,13 @@
     const counting = run.task === "count" || run.task === "enumerate";
     $("maximise-box").hidden = !maximise;
     $("score-box").hidden = !maximise;
-    for (const box of ["found-box", "rate-box", "eta-box", "search-bar"]) $(box).hidden = !counting;
-    $("found-label").textContent = run.task === "count" ? "counted" : "found";
+    for (const box of ["rate-box", "eta-box", "search-bar"]) $(box).hidden = !counting;
+    $("found-box").hidden = !(counting || run.task === "pack" || run.task === "unique");
+    $("found-label").textContent = { count: "counted", pack: "pieces placed", unique: "solutions" }[run.task] || "found";
     $("time-bar-box").hidden = !given(run.time_limit);
     $("live-links").hidden = !storesSolutions(run);
-    $("live-browse").textContent = maximise ? "the best board kept…" : (run.task === "solve" ? "the solution kept…" : "all its solutions…");
+    $("live-browse").textContent = maximise ? "the best board kept…"
+      : ({ solve: "the solution kept…", pack: "the packing kept…" }[run.task] || "all its solutions…");
   }
 
   // An engine in words, as the server's engine table labels it ("walk" alone says little).
@@ -1031,7 +1046,11 @@
     const task = live.run ? live.run.task : "";
     $("solution-board").innerHTML = svg;
     $("solution-board").dataset.index = given(index) ? String(index) : "";
+    const unique = live.run && live.run.task === "unique" && given(live.run.found) ? Number(live.run.found) : null;
     $("solution-caption").textContent = task === "solve" ? "The solution, checked by the verifier"
+      : task === "pack" ? "The packing (the hole in white)"
+      : task === "unique" && unique === 2 && Number(index) === 1 ? "The second solution: the challenge is not unique"
+      : task === "unique" && unique === 1 ? "The one solution, proved unique"
       : `The latest solution found${given(index) ? ` (no. ${fmtNumber(Number(index) + 1)})` : ""}`;
     $("solution-box").hidden = false;
     live.solution = true;
@@ -1082,7 +1101,7 @@
   // stays only where the search was cut short and no solution replaces it (where it got to).
   async function showFinalSolution(run) {
     const id = live.id;
-    const wanted = (run.task === "solve" || run.task === "enumerate") && storesSolutions(run) && Number(run.found) > 0;
+    const wanted = ["solve", "enumerate", "pack", "unique"].includes(run.task) && storesSolutions(run) && Number(run.found) > 0;
     if (wanted) {
       try {
         let page = await api(`api/runs/${enc(id)}/solutions?offset=0&limit=1`);

@@ -48,6 +48,8 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
     puzzle = web_.puzzles.load(source)
     given = {"engine": body.get("engine", "auto"), "time_limit": body.get("time_limit"),
              "raw": body.get("raw", False), "symmetry": body.get("symmetry")}
+    if task in OWN_TASKS:
+        return _own_spec(puzzle, name, source, task, given), puzzle.title or ""
     request = _checked(puzzle, task, source, given)
     _engine_checked(request)
     spec = Spec(puzzle=name, source=source, task=task, engine=request.engine,
@@ -55,12 +57,35 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
     return spec, puzzle.title or ""
 
 
+#: the tasks the command line has as commands of their own: each's family, what it is there, and
+#: the engine it runs (its one choice, "auto")
+OWN_TASKS = {"pack": ("polyform", "satiling pack: the most pieces that fit",
+                      "CP-SAT, after a short exact-cover search"),
+             "unique": ("iqlink", "satiling iqlink unique: is the solution the only one",
+                        "SAT: a solution, then a second one")}
+
+
+def _own_spec(puzzle: Any, name: str, source: str, task: str, given: dict[str, Any]) -> Spec:
+    """``pack`` (polyform boards; a time limit as a solve's) or ``unique`` (IQ-Link; no time
+    limit: it is two SAT calls), each with its own engine."""
+    family, what, _ = OWN_TASKS[task]
+    if puzzle.family != family:
+        raise FieldError(f"{task} ({what}) applies to {family} puzzles, not {puzzle.family}", "task")
+    if given["engine"] not in ("auto", None):
+        raise FieldError(f"{task} runs its own engine: choose auto", "engine")
+    if task == "unique" and given["time_limit"] is not None:
+        raise FieldError("unique takes no time limit (two SAT calls, each short)", "time_limit")
+    limit = _checked(puzzle, "solve", source, {"time_limit": given["time_limit"]}).time_limit
+    return Spec(puzzle=name, source=source, task=task, time_limit=limit)
+
+
 def _checked(puzzle: Any, task: Any, source: str, given: dict[str, Any]) -> Any:
     """The run's :class:`~satiling.run.Request`, its fields added one at a time: the first whose
     value is refused is the field named."""
     from ...run import Request
     if task not in ("solve", "count", "enumerate", "maximise"):
-        raise FieldError(f"unknown task {task!r} (choose from solve, count, enumerate, maximise)", "task")
+        raise FieldError(f"unknown task {task!r} (choose from solve, count, enumerate, maximise, "
+                         f"{', '.join(OWN_TASKS)})", "task")
     settings: dict[str, Any] = {}
     for field in ("task", *given):
         if field != "task":
