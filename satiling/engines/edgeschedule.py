@@ -34,9 +34,13 @@ MEASURED = 2000
 
 
 def join_rates(puzzle: Any, order: Sequence[tuple[int, int]],
-               pinned: Iterable[tuple[int, int]] = ()) -> tuple[np.ndarray, np.ndarray]:
+               pinned: Iterable[tuple[int, int]] = (), ahead: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(a0, a1) at each depth of ``order``: the expected ways to fill its square whole and with
-    exactly one of its placed joins broken (``pinned`` squares hold one piece in one rotation)."""
+    exactly one of its placed joins broken (``pinned`` squares hold one piece in one rotation).
+    ``ahead``: a pinned piece counts as placed from the start, as the search checks it: its joins
+    with free squares are tried where those squares are filled (a pinned north or east neighbour
+    is a third side to match), and the pinned square itself always fills, whole (else its joins
+    are counted at its own depth, as if the scan met it like any other square)."""
     rows, cols = puzzle.rows, puzzle.cols
 
     def kind(r: int, c: int) -> int:              # 0 inside, 1 frame edge, 2 corner
@@ -48,9 +52,12 @@ def join_rates(puzzle: Any, order: Sequence[tuple[int, int]],
     left = Counter(kind(r, c) for r in range(rows) for c in range(cols))
     for sq in pinned:
         left[kind(*sq)] -= 1
-    placed: set[tuple[int, int]] = set()
+    placed: set[tuple[int, int]] = set(pinned) if ahead else set()
     a0, a1 = np.zeros(len(order)), np.zeros(len(order))
     for d, (r, c) in enumerate(order):
+        if ahead and (r, c) in pinned:
+            a0[d], a1[d] = 1.0, 0.0
+            continue
         joins = [match[_along_frame((r, c), nb, rows, cols)] for nb in
                  ((r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)) if nb in placed]
         if (r, c) in pinned:
@@ -159,8 +166,8 @@ class Planner:
     ``start_of(cap)`` -- the depths of the curve's breaks -- for the first)."""
 
     def __init__(self, puzzle: Any, order: Sequence[tuple[int, int]],
-                 pinned: Iterable[tuple[int, int]] = ()) -> None:
-        self.model = join_rates(puzzle, order, pinned)
+                 pinned: Iterable[tuple[int, int]] = (), ahead: bool = False) -> None:
+        self.model = join_rates(puzzle, order, pinned, ahead)
         self.a0, self.a1 = self.model
         self.n = len(order)
         self._slips: dict[int, list[int]] = {}

@@ -172,7 +172,10 @@ def tuning_of(settings: list[str]):
 
 def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool, settings: list[str]) -> dict:
     """The best board of ``engine`` in ``seconds`` (CPU seconds for backtrack if ``cpu``),
-    written to ``path``; ``settings``: changes to the backtracker's tuning (``KEY=VALUE``)."""
+    written to ``path``; ``settings``: changes to the backtracker's tuning (``KEY=VALUE``), and
+    ``hints`` (the four clue pieces held too, as ``--hints``)."""
+    hints = "hints" in settings
+    settings = [x for x in settings if x != "hints"]
     from satiling import catalog
     from satiling.render.edgematch_svg import board_text
     from satiling.apps.maximize import maximize_matches
@@ -182,7 +185,7 @@ def child_best(engine: str, seconds: float, seed: int, path: str, cpu: bool, set
     cpu = cpu and engine == "backtrack"
     result = maximize_matches(e2, seconds, lambda imp: trace.append((imp.score, round(imp.seconds, 1))),
                               engine=engine, seed=seed, cpu_time=cpu, tuning=tuning_of(settings),
-                              workers=1 if cpu else None)     # CPU seconds: one search process
+                              workers=1 if cpu else None, hints=hints)   # CPU seconds: one process
     wall = time.perf_counter() - w0
     with open(path, "w") as f:
         f.write(board_text(e2, e2.board_from(result.solution)) + "\n")
@@ -199,13 +202,27 @@ def run_child(*args: str) -> tuple[dict, float]:
     return json.loads(out.stdout.strip().splitlines()[-1]), cpu
 
 
-def rescore(path: str) -> int:
-    """The board's score as ``satiling score`` counts it (a separate process)."""
+def rescore(path: str, hints: bool = False) -> int:
+    """The board's score as ``satiling score`` counts it (a separate process); with ``hints``,
+    the starter and the four clue pieces checked in place on the board it prints."""
     r = subprocess.run([sys.executable, "-m", "satiling.cli", "score", "eternity2", path],
                        capture_output=True, text=True, cwd=ROOT)
     if r.returncode != 0:
         raise SystemExit(f"satiling score failed on {path}: {r.stderr.strip()}")
+    if hints:
+        clues_in_place(r.stdout, path)
     return int(re.search(r"^score (\d+)/480", r.stdout, re.M).group(1))
+
+
+def clues_in_place(printed: str, path: str) -> None:
+    """Stop unless the board ``satiling score`` printed (16 rows of ``piece/rotation``) holds
+    the starter and the four clue pieces as the instance pins them."""
+    from satiling import catalog
+    e2 = catalog.load("eternity2")
+    rows = [line.split("#")[0].split() for line in printed.splitlines() if re.search(r"#\s*[A-Z]$", line)]
+    for t in e2.fixed + e2.hints:
+        if rows[t.row][t.col].split("/") != [str(t.piece), str(t.rotation)]:
+            raise SystemExit(f"{path}: piece {t.piece} is not on {t.square} as pinned ({rows[t.row][t.col]})")
 
 
 def by_seed(args) -> None:
@@ -226,7 +243,7 @@ def by_seed(args) -> None:
                               str(seed), path, clock, *args.set], capture_output=True, text=True, cwd=ROOT,
                              check=True)
         res = json.loads(out.stdout.strip().splitlines()[-1])
-        return seed, res, rescore(path)
+        return seed, res, rescore(path, "hints" in args.set)
 
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
         rows = list(pool.map(one, seeds))
@@ -255,6 +272,8 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a setting of the backtracker's tuning (satiling.apps.maximize.Tuning), "
                     "e.g. --set bend=1.3; repeatable")
+    ap.add_argument("--hints", action="store_true", help="the four clue pieces held too (--hints); "
+                    "every board checked to hold them and the starter")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     sys.path.insert(0, ROOT)
@@ -264,6 +283,8 @@ def main() -> None:
             child_best(rest[0], float(rest[1]), int(rest[2]), rest[3], rest[4] == "cpu", rest[5:])
         print(json.dumps(answer))
         return
+    if args.hints:
+        args.set = [*args.set, "hints"]
     if args.seeds:
         return by_seed(args)
     seconds, nodes = (10.0, 2e7) if args.quick else (args.seconds, args.nodes)
@@ -279,7 +300,7 @@ def main() -> None:
     path = os.path.join(folder, "backtrack.txt")
     clock = "wall" if args.wall else "cpu"
     bt, cpu = run_child("best", "backtrack", str(seconds), str(args.seed), path, clock, *args.set)
-    rows.append(("backtrack", bt, cpu, rescore(path)))
+    rows.append(("backtrack", bt, cpu, rescore(path, "hints" in args.set)))
     if not args.skip_lns:
         path = os.path.join(folder, "lns.txt")
         lns, cpu = run_child("best", "lns", str(bt["wall"]), str(args.seed), path, "wall")

@@ -51,7 +51,10 @@ class Tuning:
     that fraction of the depth gets at most ``sub_limit`` nodes (0: no limit); ``slack``: the
     schedule of a cap this many breaks looser, only better boards still reported (see
     :data:`DEFAULT`); ``stall``: the patience doubles only with each restart since the best board
-    last improved, not with every restart."""
+    last improved, not with every restart.  ``pin_ahead``: the chain counts a pinned piece's
+    joins where the search checks them, at the free squares that meet it
+    (:func:`edgeschedule.join_rates`'s ``ahead``); ``pin_room``: one break more from the square
+    before each hint piece on top of the chain's schedule (the curve's always has it)."""
 
     order: str = "rows"
     start: float | None = None
@@ -70,13 +73,17 @@ class Tuning:
     bend: float = 1.0
     slack: int = 0
     stall: bool = False
+    pin_ahead: bool = False
+    pin_room: bool = True
 
-    def need(self, puzzle: Any) -> list[int] | None:
+    def need(self, puzzle: Any, hints: bool = False) -> list[int] | None:
+        """The priority sides asked for by each depth (:func:`edgescore.blackwood_need`), scaled
+        to the sides the search can place early (:func:`free_priority_sides`)."""
         from ...engines import edgescore
         if not self.priority:
             return None
         return edgescore.blackwood_need(puzzle.rows * puzzle.cols,
-                                        edgescore.priority_sides(puzzle.pieces, self.priority))
+                                        free_priority_sides(puzzle, self.priority, hints))
 
     def patience(self, k: int) -> int:
         """Nodes restart ``k`` may spend without a better board: ``restart_nodes`` doubled ``k``
@@ -98,7 +105,8 @@ class Tuning:
         from ...engines import edgescore, edgeschedule
         if self.markov and planner is not None and cap <= edgeschedule.MODEL_CAP:
             allow = planner.allow(cap, lambda k: self.curve_slips(n, k))
-            return [max(0, cap - int(a) - sum(p <= d + 1 for p in pins)) for d, a in enumerate(allow)]
+            room = pins if self.pin_room else ()
+            return [max(0, cap - int(a) - sum(p <= d + 1 for p in room)) for d, a in enumerate(allow)]
         loose = cap + self.slack
         if self.slips is not None:
             held = edgescore.slips(n, loose, list(self.slips))
@@ -112,6 +120,26 @@ class Tuning:
         allow = [cap - h for h in replace(self, markov=False).held(n, cap)]
         slips = [d for d in range(n) for _ in range(allow[d] - (allow[d - 1] if d else 0))]
         return (slips + [n - 1] * cap)[:cap]
+
+
+def free_priority_sides(puzzle: Any, colours: tuple[int, ...], hints: bool = False) -> int:
+    """The sides of ``colours`` on the pieces the search places, less one for each such side of a
+    pinned piece (the starter; the hints if ``hints``) that meets a free square: that square's
+    matching side is due where the pinned piece stands, which for a hint near the end of the
+    scan is long after the need curve asks for nearly every side (Eternity II with its clues:
+    122 sides, 118 of them free; with 122 the search never got past depth 103, and found no
+    board better than 436 in 60 CPU-s: docs/decisions/2026-11-28-eternity2-five-clues.md)."""
+    from ...engines import edgescore
+    pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
+    held = {p for p, _ in pinned.values()}
+    free = [e for i, e in enumerate(puzzle.pieces, start=1) if i not in held]
+    due = 0
+    for (r, c), (p, rot) in pinned.items():
+        for k, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+            nb = (r + dr, c + dc)
+            if 0 <= nb[0] < puzzle.rows and 0 <= nb[1] < puzzle.cols and nb not in pinned:
+                due += puzzle.edges(p, rot)[k] in colours
+    return max(0, edgescore.priority_sides(free, colours) - due)
 
 
 #: the default (see :class:`Tuning`; the priority colours are picked per board by
@@ -192,7 +220,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     from ...engines import edgescore
     n, joins = puzzle.rows * puzzle.cols, len(puzzle.joins())
     exact = n <= EXACT_LIMIT
-    need = None if exact else tuning.need(puzzle)     # the same for every restart
+    need = None if exact else tuning.need(puzzle, hints)     # the same for every restart
     # ``known``: the board a search continues from, and its breaks: only better boards are hunted
     best = {"breaks": joins + 1, "solution": []} if known is None else \
         {"breaks": known[1], "solution": known[0]}
@@ -203,7 +231,8 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
         from ...engines import edgeschedule
         planner = edgeschedule.Planner(
             puzzle, edgescore.fill_order(puzzle.rows, puzzle.cols, tuning.order),
-            [(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])])
+            [(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])],
+            tuning.pin_ahead)
         if tuning.measure:                # the counts of every restart, for the chain's rates
             import array
             hist = array.array("q", [0] * len(edgescore.HIST_ROWS) * (n + 1))
