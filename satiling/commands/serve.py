@@ -33,6 +33,9 @@ def register(sub) -> None:
                    help="address to listen on (default 127.0.0.1; any other needs the printed token)")
     s.add_argument("--store", default=DEFAULT_STORE, metavar="FILE",
                    help=f"the SQLite file of runs and solutions (default ./{DEFAULT_STORE})")
+    s.add_argument("--dask", metavar="ADDRESS",
+                   help="run the maximisations on the Dask cluster of this scheduler (one search "
+                   "per worker thread), e.g. tcp://host:8786")
     s.set_defaults(run=cmd_serve)
 
 
@@ -54,12 +57,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise SatilingError(f"the web app needs {e.name}: pip install starlette uvicorn") from None
     if not 0 < args.port < 65536:
         raise SatilingError(f"--port is from 1 to 65535, not {args.port}")
+    if args.dask is not None:
+        reachable(args.dask)                          # a cluster that is not there: one line now
     token = None if is_loopback(args.host) else secrets.token_urlsafe(24)
     sock = listening_socket(args.host, args.port)     # bound before the store is opened or the address printed
     try:
         lock = StoreLock(args.store)                  # one server per store: a second is refused here
         Store(args.store, lock).close(release=False)  # one that cannot be opened too (the app opens it again)
-        app = create_app(args.store, token=token, lock=lock)
+        app = create_app(args.store, token=token, lock=lock, dask=args.dask)
     except (OSError, sqlite3.Error) as e:
         sock.close()
         raise SatilingError(f"{args.store}: cannot open the store: {getattr(e, 'strerror', None) or e}") from None
@@ -79,6 +84,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return signal_exit(signals[0])
     print("satiling: stopped", file=sys.stderr)
     return 0
+
+
+def reachable(address: str) -> None:
+    """The Dask scheduler at ``address`` answers (SatilingError, one line, if not within
+    :data:`~satiling.search.workers.DASK_TIMEOUT` seconds)."""
+    from ..search.workers import dask_client
+    with dask_client(address):
+        pass
 
 
 def quiet_server(base: type) -> type:

@@ -112,16 +112,18 @@ def routes() -> list[Any]:
     ]
 
 
-def create_app(store_path: str | Path, token: str | None = None, lock: StoreLock | None = None) -> Starlette:
+def create_app(store_path: str | Path, token: str | None = None, lock: StoreLock | None = None,
+               dask: str | None = None) -> Starlette:
     """The web app over the store at ``store_path`` (``lock``: the store's, taken already; else
     the app takes it when it starts, and a store another server holds is refused then); with
     ``token``, every API request needs it.  ``app.state.closing`` is set when the server begins
-    to stop (``satiling serve`` sets it at the first Ctrl-C)."""
+    to stop (``satiling serve`` sets it at the first Ctrl-C).  ``dask``: a Dask scheduler's
+    address, where the maximisations run (one search per worker thread)."""
     closing = threading.Event()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        app.state.web = await run_in_threadpool(Web, store_path, closing, lock)
+        app.state.web = await run_in_threadpool(Web, store_path, closing, lock, dask)
         try:
             yield
         finally:

@@ -52,6 +52,7 @@ class Spec:
     time_limit: float | None = None
     raw: bool = False
     symmetry: str | None = None
+    dask: str | None = None     # a maximisation's Dask scheduler (``satiling serve --dask``)
 
 
 def start(target: Callable[..., None], args: tuple, name: str) -> Any:
@@ -117,9 +118,9 @@ def _perform(spec: Spec, sender: "Sender") -> Any:
         sender.begin()
         return OWN_TASKS[spec.task](puzzle, spec, sender)
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
-                  symmetry=spec.symmetry, source=spec.source)
+                  symmetry=spec.symmetry, source=spec.source, dask=spec.dask)
     events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
-                    improve=sender.on_improve, partial=sender.on_partial)
+                    improve=sender.on_improve, partial=sender.on_partial, note=sender.on_note)
     sender.begin()
     return perform(req, events)
 
@@ -195,6 +196,7 @@ class Sender:
         self.pictures: dict[str, Callable[[], dict[str, Any]]] = {}     # kind -> its latest, to draw
         self.drawn: dict[str, float] = {}
         self.stopped = threading.Event()
+        self.notes: list[str] = []          # a maximisation's lines for the user (where it ran)
 
     def begin(self) -> None:
         """The task begins: the run's clock starts here, as its time limit does (``started``
@@ -247,6 +249,10 @@ class Sender:
             self.out.put({"type": "improve", "score": imp.score, "joins": imp.joins,
                           "seconds": round(imp.seconds, 3), "board": board})
             self._picture("board", lambda: {"svg": self._board_svg(imp.solution)})
+
+    def on_note(self, text: str) -> None:
+        with self.lock:
+            self.notes.append(text)
 
     def on_partial(self, placements: list[Any]) -> None:
         held = list(placements)
@@ -338,7 +344,8 @@ class Sender:
             elif task in ("count", "enumerate"):
                 end.update(found=answer.total, note=answer.ruled_out)
             else:
-                end.update(found=int(bool(answer.solution)), joins=answer.joins)
+                end.update(found=int(bool(answer.solution)), joins=answer.joins,
+                           note="; ".join(self.notes) or None)
                 if answer.solution:                   # no board, no score (not a score of 0)
                     end["score"] = answer.score
                     from ..search.runfiles import solution_json

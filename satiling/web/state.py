@@ -108,8 +108,9 @@ class Web:
     streams end at once, before the runs are stopped)."""
 
     def __init__(self, store_path: str | Path, closing: threading.Event,
-                 lock: StoreLock | None = None) -> None:
+                 lock: StoreLock | None = None, dask: str | None = None) -> None:
         self.store = Store(store_path, lock)
+        self.dask = dask                  # the Dask scheduler maximisations run on (None: here)
         self.runs = RunManager(self.store)
         self.puzzles = Puzzles()
         self.closing = closing

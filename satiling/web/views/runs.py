@@ -53,7 +53,8 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
     request = _checked(puzzle, task, source, given)
     _engine_checked(request)
     spec = Spec(puzzle=name, source=source, task=task, engine=request.engine,
-                time_limit=request.time_limit, raw=request.raw, symmetry=request.symmetry)
+                time_limit=request.time_limit, raw=request.raw, symmetry=request.symmetry,
+                dask=_cluster(web_, request))
     return spec, puzzle.title or ""
 
 
@@ -95,6 +96,16 @@ def _checked(puzzle: Any, task: Any, source: str, given: dict[str, Any]) -> Any:
         except SatilingError as e:
             raise FieldError(str(e), field) from None
     return request
+
+
+def _cluster(web_: Web, request: Any) -> str | None:
+    """The Dask scheduler a run goes to (``satiling serve --dask``): a maximisation by the engine
+    that runs there (the backtracker, which ``auto`` picks when a cluster is given); any other
+    run, or an engine asked for by name that runs only here, stays on this machine."""
+    from ...search.router import maximise_engine
+    if web_.dask is None or request.task != "maximise":
+        return None
+    return web_.dask if maximise_engine(request.puzzle, request.engine, True) == "backtrack" else None
 
 
 def _engine_checked(request: Any) -> None:
