@@ -164,7 +164,7 @@ def tuning_of(settings: list[str]):
         if key not in kinds:
             raise SystemExit(f"--set: unknown setting {key!r} (choose from {', '.join(kinds)})")
         kind = kinds[key]
-        changes[key] = (value.lower() in ("1", "true") if kind is bool else
+        changes[key] = (value if kind is str else value.lower() in ("1", "true") if kind is bool else
                         tuple(int(x) for x in value.split(",")) if kind is tuple or key == "slips" else
                         float(value) if kind in (float, type(None)) else kind(float(value)))
     return replace(default_tuning(catalog.load("eternity2")), **changes)
