@@ -92,3 +92,28 @@ def test_a_planner_plans_again_from_the_rates_a_search_measured():
     assert measured[-1] == 30
     before, after = edgeschedule.merit(planner.a0, planner.a1, np.array([modelled, measured]), 30)
     assert after >= before
+
+
+def test_ahead_the_chain_counts_a_pinned_piece_where_the_search_checks_it():
+    """Eternity II's row scan meets the starter (I8) at depth 119; the square south of it (J8,
+    depth 103) is checked against its south side too.  With ``ahead`` the chain counts that third
+    join at depth 103 (one inner join's chance less) and the starter's square fills whole."""
+    e2 = catalog.load("eternity2")
+    order = edgescore.fill_order(16, 16)
+    _, inside = edgeschedule.side_colours(e2.pieces)
+    p = sum(v * v for v in inside.values()) / sum(inside.values()) ** 2
+    a0, _ = edgeschedule.join_rates(e2, order, [(8, 7)])
+    b0, b1 = edgeschedule.join_rates(e2, order, [(8, 7)], ahead=True)
+    assert order.index((8, 7)) == 119 and order.index((9, 7)) == 103
+    assert (b0[119], b1[119]) == (1.0, 0.0)
+    assert b0[103] == pytest.approx(a0[103] * p)
+    assert np.array_equal(a0[:103], b0[:103])
+
+
+def test_the_hints_room_under_the_chain_can_be_left_out():
+    pz = generate(16, 16, seed=3).puzzle()
+    planner = edgeschedule.Planner(pz, edgescore.fill_order(16, 16))
+    with_room = Tuning(markov=True).held(256, 20, [40], planner)
+    without = Tuning(markov=True, pin_room=False).held(256, 20, [40], planner)
+    assert without == Tuning(markov=True).held(256, 20, [], planner)
+    assert [a - b for a, b in zip(without, with_room)] == [int(d >= 39 and w > 0) for d, w in enumerate(without)]

@@ -491,3 +491,21 @@ def test_every_engines_boards_are_checked_before_they_are_reported(monkeypatch, 
     with pytest.raises(SatilingError, match="internal error: a board reported with"):
         maximize_matches(pz, 20, engine=engine, on_improve=seen.append)
     assert seen == []
+
+
+def test_the_priority_need_leaves_out_the_sides_the_clues_hold_and_demand():
+    """Blackwood's three priority colours have 122 sides on Eternity II's pieces (his count);
+    the starter has none of them, so without the clues the need is his curve for 122 sides, as
+    before.  With the clues, each priority side of a clue piece is held by the clue and demands
+    its match of the free square it faces (every clue square is inside the board): those sides,
+    counted from the instance's clues here, are left out."""
+    from satiling.apps.maximize.backtrack import default_tuning, free_priority_sides
+    from satiling.engines.edgescore import BLACKWOOD_SIDES, blackwood_need
+    e2 = catalog.load("eternity2")
+    tuning = default_tuning(e2)
+    assert free_priority_sides(e2, tuning.priority) == BLACKWOOD_SIDES == 122
+    assert tuning.need(e2) == blackwood_need(256, 122)
+    held = sum(c in tuning.priority for t in e2.hints for c in e2.pieces[t.piece - 1])
+    assert held == 2                                      # one side each on N3's and C14's piece
+    assert free_priority_sides(e2, tuning.priority, hints=True) == 122 - 2 * held
+    assert tuning.need(e2, hints=True) == blackwood_need(256, 118)
