@@ -175,8 +175,45 @@ def _unique(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     return Told(Stop.DONE, "sat", 2, f"not unique: a second solution (found in {result.seconds:.2f} CPU-s)")
 
 
+def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
+    """``satiling forced``: the placements every solution holds, kept and drawn as the run's
+    solution 0; a stop keeps those proved so far, and the note says how many are not settled."""
+    from ..run.forced import forced
+    answer = forced(puzzle, time_limit=spec.time_limit)
+    if answer.exists is False:
+        why = f": {answer.ruled_out}" if answer.ruled_out else ""
+        return Told(answer.stop, "backbone", 0, f"no solution{why}")
+    if answer.forced:
+        sender.on_solution(answer.forced)
+    if answer.complete:
+        pinned = f" ({len(answer.pinned)} of them pinned)" if answer.pinned else ""
+        return Told(answer.stop, "backbone", len(answer.forced), f"proved by {answer.method}{pinned}")
+    return Told(answer.stop, "backbone", len(answer.forced),
+                f"partial: {len(answer.open)} placements not settled yet ({answer.method})")
+
+
+def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
+    """``satiling hint``: one placement of a verified solution, not a pin; kept and drawn with
+    the pins as the run's solution 0, and named in the note."""
+    from ..run import Stop
+    from ..run.forced import hint
+    answer = hint(puzzle, time_limit=spec.time_limit)
+    if answer.solution is None:
+        if answer.stop != Stop.DONE:
+            return Told(answer.stop, "backbone", 0, "no hint yet")
+        why = f": {answer.ruled_out}" if answer.ruled_out else ""
+        return Told(answer.stop, "backbone", 0, f"no solution{why}: nothing to hint at")
+    if answer.placement is None:
+        return Told(answer.stop, "backbone", 0, "nothing left to reveal: the pinned pieces are a solution")
+    sender.on_solution([*getattr(puzzle, "placed", ()), answer.placement])
+    cells = " ".join("[" + ",".join(map(str, c)) + "]" for c in answer.placement.cells)
+    return Told(answer.stop, "backbone", 1, f"A hint: {answer.placement.piece} on {cells}. "
+                                             f"(seed {answer.seed})")
+
+
 #: the tasks a run does here rather than in :func:`satiling.run.perform`
-OWN_TASKS: dict[str, Callable[[Any, Spec, "Sender"], Told]] = {"pack": _pack, "unique": _unique}
+OWN_TASKS: dict[str, Callable[[Any, Spec, "Sender"], Told]] = {
+    "pack": _pack, "unique": _unique, "forced": _forced, "hint": _hint}
 
 
 class Sender:

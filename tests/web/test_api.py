@@ -698,11 +698,11 @@ def cli(*args: str) -> int:
 def test_the_menus_are_the_engine_tables(client):
     from satiling.engines.table import ALL, names
     meta = client.get("/api/meta").json()
-    assert meta["tasks"] == [*ALL, "pack", "unique"]       # the CLI's own commands last, each its engine
+    assert meta["tasks"] == [*ALL, "pack", "unique", "forced", "hint"]    # the CLI's own commands last
     for task in ALL:
         assert [e["name"] for e in meta["engines"][task]] == list(names(task))
         assert all(e["label"].startswith(e["name"]) for e in meta["engines"][task])
-    assert all([e["name"] for e in meta["engines"][task]] == ["auto"] for task in ("pack", "unique"))
+    assert all([e["name"] for e in meta["engines"][task]] == ["auto"] for task in ("pack", "unique", "forced", "hint"))
 
 
 def test_a_puzzle_is_drawn_as_satiling_show_draws_it(client):

@@ -1,9 +1,9 @@
-"""`pack` and IQ-Link's proof of uniqueness run from the Watch view, in a real browser: each a run
-like the others (its state, the stop button, its result drawn).
+"""`pack`, IQ-Link's proof of uniqueness and `forced` run from the Watch view, in a real browser:
+each a run like the others (its state, the stop button, its result drawn).
 
 The answers come from outside the web code: `satiling pack --json` of the same board (the 15
 tetrominoes of tetromino-4x15 cannot tile it, by the checkerboard argument its file cites: at most
-14 fit), `satiling iqlink unique` of the same challenge; every packing and solution the page keeps
+14 fit), `satiling iqlink unique` and `satiling forced --json` of the same challenge; every packing and solution the page keeps
 is checked here against the puzzle's own placements and verifier.
 """
 from __future__ import annotations
@@ -112,6 +112,26 @@ def test_unique_and_not_unique(browser, server) -> None:
     assert set(first) != set(second)
     screenshot(driver, "watch-unique", whole=False, at="live")
     no_wider_than_a_phone(driver, "watch-unique")
+
+
+def test_forced_as_a_run_and_its_stop(browser, server) -> None:
+    """Forced as a run keeps the placements `satiling forced --json` proves (IQ-Link's wizard
+    challenge: its 12 placements); on Eternity II, where no solution is found in any time, Stop
+    ends it and the page says the list is partial."""
+    driver = browser
+    done = cli("forced", "iqlink-wizard", "--json", "--time-limit", "120")
+    answer = json.loads(done.stdout.splitlines()[-1])
+    assert answer["complete"] and len(answer["forced"]) == 12, done.stdout
+    run_id = start_run(driver, server, "iqlink-wizard", "forced", time_limit="120")
+    assert wait_end(driver, 150) == "done", text(driver, "live-error")
+    assert found(driver) == 12 and "12 placements in every solution" in text(driver, "run-outcome")
+    as_text = lambda placements: sorted(json.dumps(p, sort_keys=True) for p in placements)  # noqa: E731
+    assert as_text(p.to_json() for p in kept(server, run_id, 0, "iqlink-wizard")) == as_text(answer["forced"])
+    start_run(driver, server, "eternity2", "forced")
+    wait_for(lambda: run_state(driver) == "running", 60, lambda: f"state {run_state(driver)!r}")
+    driver.find_element(By.ID, "stop").click()
+    assert wait_end(driver, 30) == "stopped"
+    assert "proved in every solution so far; the list is partial" in text(driver, "run-outcome")
 
 
 def test_the_tasks_offered_by_family(browser, server) -> None:

@@ -133,6 +133,8 @@
       if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} listed.`;
       if (run.task === "maximise") return `Done${secs}: best score ${score ?? "–"}.`;
       if (run.task === "pack") return found ? `Done${secs}: at most ${plural(found, "piece fits", "pieces fit")}, proved; the packing is drawn.` : `Done${secs}: no packing.`;
+      if (run.task === "forced") return run.note && run.note.startsWith("no solution") ? `Done${secs}: no solution.` : `Done${secs}: ${plural(found, "placement", "placements")} in every solution.`;
+      if (run.task === "hint") return found ? `Done${secs}: ${run.note || "a hint."}` : `Done${secs}: ${run.note || "no hint."}`;
       if (run.task === "unique") {
         if (found === 2) return `Done${secs}: not unique. A second solution is drawn.`;
         return found ? `Done${secs}: unique. No second solution exists.` : `Done${secs}: no solution exists.`;
@@ -147,6 +149,8 @@
     if (run.task === "count") return `${what}: ${plural(found, "solution", "solutions")} counted so far, not the whole count.`;
     if (run.task === "enumerate") return `${what}: ${plural(found, "solution", "solutions")} found so far, not all of them.`;
     if (run.task === "maximise") return score ? `${what}: the best board so far scores ${score}.` : `${what}: no board yet.`;
+    if (run.task === "forced") return `${what}: ${plural(found, "placement", "placements")} proved in every solution so far; the list is partial.`;
+    if (run.task === "hint") return `${what}: no hint yet.`;
     if (run.task === "pack") return found ? `${what}: the best packing so far holds ${plural(found, "piece", "pieces")}, not proved the most.` : `${what}: no packing yet.`;
     if (found) return `${what}, with a solution.`;
     if (state === "partial" && run.stop === "time" && given(run.time_limit)) {
@@ -729,6 +733,8 @@
     maximise: "maximise matching edges",
     pack: "pack: the most pieces that fit",
     unique: "unique: is the solution the only one",
+    forced: "forced: what every solution holds",
+    hint: "hint: one placement of a solution",
   };
   const TASK_HINTS = {
     solve: "Finds one solution and shows it, or proves there is none.",
@@ -737,6 +743,8 @@
     maximise: "Edge matching: the board with the most matching edges in the time given.",
     pack: "Polyforms: places as many pieces as fit and shows the hole left; a proved most below every piece shows the board cannot be tiled.",
     unique: "IQ-Link: solves the challenge, then looks for a second solution: unique, or not unique with the second one drawn.",
+    forced: "The placements every solution holds (with the puzzle's pins); Stop keeps those proved so far.",
+    hint: "One placement of some solution that agrees with the pins, at random.",
   };
   // the family each task is for (the others are for every family)
   const TASK_FAMILY = { maximise: "edgematch", pack: "polyform", unique: "iqlink" };
@@ -868,8 +876,8 @@
     $("maximise-box").hidden = !maximise;
     $("score-box").hidden = !maximise;
     for (const box of ["rate-box", "eta-box", "search-bar"]) $(box).hidden = !counting;
-    $("found-box").hidden = !(counting || run.task === "pack" || run.task === "unique");
-    $("found-label").textContent = { count: "counted", pack: "pieces placed", unique: "solutions" }[run.task] || "found";
+    $("found-box").hidden = !(counting || ["pack", "unique", "forced"].includes(run.task));
+    $("found-label").textContent = { count: "counted", pack: "pieces placed", unique: "solutions", forced: "forced" }[run.task] || "found";
     $("time-bar-box").hidden = !given(run.time_limit);
     $("live-links").hidden = !storesSolutions(run);
     $("live-browse").textContent = maximise ? "the best board kept…"
@@ -1049,6 +1057,8 @@
     const unique = live.run && live.run.task === "unique" && given(live.run.found) ? Number(live.run.found) : null;
     $("solution-caption").textContent = task === "solve" ? "The solution, checked by the verifier"
       : task === "pack" ? "The packing (the hole in white)"
+      : task === "forced" ? (shownState(live.run) === "done" ? "The placements every solution holds" : "The placements proved in every solution so far")
+      : task === "hint" ? "The pins and the hint"
       : task === "unique" && unique === 2 && Number(index) === 1 ? "The second solution: the challenge is not unique"
       : task === "unique" && unique === 1 ? "The one solution, proved unique"
       : `The latest solution found${given(index) ? ` (no. ${fmtNumber(Number(index) + 1)})` : ""}`;
@@ -1101,7 +1111,7 @@
   // stays only where the search was cut short and no solution replaces it (where it got to).
   async function showFinalSolution(run) {
     const id = live.id;
-    const wanted = ["solve", "enumerate", "pack", "unique"].includes(run.task) && storesSolutions(run) && Number(run.found) > 0;
+    const wanted = ["solve", "enumerate", "pack", "unique", "forced", "hint"].includes(run.task) && storesSolutions(run) && Number(run.found) > 0;
     if (wanted) {
       try {
         let page = await api(`api/runs/${enc(id)}/solutions?offset=0&limit=1`);

@@ -15,6 +15,9 @@
                    "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8",
                    "#800000", "#aaffc3", "#808000", "#ffd8b1", "#000075", "#808080"];
 
+  // how long a question may run, and the states a run ends in
+  const MAX_SECONDS = 120, ENDED = ["done", "partial", "stopped", "failed"];
+
   const wb = {
     name: null, bench: null, piece: null, o: 0, pins: [], undo: [], redo: [],
     byAnchor: new Map(), byPiece: new Map(), polys: new Map(), hover: null,
@@ -303,21 +306,45 @@
     location.hash = `#run/${enc(id)}`;
   }
 
+  // Forced or a hint as a run of its own (listed with the others on Watch): followed here, its
+  // Stop keeping what was proved so far; then its words and its picture.
   async function ask(command, text) {
     $("wb-result").textContent = command === "forced" ? "Proving which placements every solution holds…" : "Finding a hint…";
     $("wb-picture").textContent = "";
-    const d = await api(`api/${command}`, { puzzle: text, time_limit: 30 });
-    let words;
-    if (command === "forced") {
-      words = d.forced === null ? "No solution with these pins."
-        : `${d.forced.length} placement${d.forced.length === 1 ? "" : "s"} in every solution${d.complete ? "" : " proved so far (stopped: the list is partial)"}.`;
-    } else {
-      words = d.hint ? `A hint: ${d.hint.piece} on ${d.hint.cells.map((c) => `[${c}]`).join(" ")}.`
-        : "Nothing to reveal.";
+    const { id } = await api("api/runs", { puzzle: text, task: command, time_limit: MAX_SECONDS });
+    wb.asking = id;
+    const stop = $("wb-stop");
+    stop.hidden = false;
+    stop.disabled = false;
+    stop.onclick = () => { stop.disabled = true; api(`api/runs/${enc(id)}/stop`, {}).catch(() => {}); };
+    let run;
+    try {
+      do {
+        await new Promise((done) => setTimeout(done, 250));
+        run = await api(`api/runs/${enc(id)}`);
+        if (wb.asking !== id) return;             // another question, or another puzzle, since
+      } while (!ENDED.includes(run.state));
+    } finally {
+      if (wb.asking === id) stop.hidden = true;
     }
-    $("wb-result").textContent = `${words} ${d.note || ""}`;
-    $("wb-result").dataset.count = d.forced ? d.forced.length : (d.hint ? 1 : 0);
-    if (d.svg) $("wb-picture").innerHTML = d.svg;
+    if (run.state === "failed") throw new Error(run.error || `${command} failed`);
+    $("wb-result").textContent = answerWords(command, run);
+    $("wb-result").dataset.count = String(run.found || 0);
+    if (run.stored) {
+      const page = await api(`api/runs/${enc(id)}/solutions?offset=0&limit=1`);
+      if (wb.asking === id && page.items.length) $("wb-picture").innerHTML = page.items[0].svg;
+    }
+  }
+
+  function answerWords(command, run) {
+    const n = Number(run.found) || 0, note = run.note || "";
+    const whole = run.state === "done";
+    const secs = run.seconds ? `${Number(run.seconds).toFixed(1)} s` : "";
+    if (command === "hint") return whole ? note || "Nothing to reveal." : `Stopped${secs ? ` after ${secs}` : ""}: no hint yet.`;
+    if (note.startsWith("no solution")) return "No solution with these pins.";
+    const what = `${n} placement${n === 1 ? "" : "s"}`;
+    return whole ? `${what} in every solution, ${note}${secs ? `, in ${secs}` : ""}.`
+      : `${what} proved in every solution so far (${run.state === "partial" ? "the time limit" : "stopped"}${secs ? ` after ${secs}` : ""}: the list is partial; ${note}).`;
   }
 
   document.addEventListener("keydown", (e) => {
@@ -332,6 +359,8 @@
     const d = e.detail;
     if (wb.name === d.name) return;
     wb.name = d.name;
+    wb.asking = null;
+    $("wb-stop").hidden = true;
     showShare(d);
     showBench(d);
   });

@@ -63,14 +63,18 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
 OWN_TASKS = {"pack": ("polyform", "satiling pack: the most pieces that fit",
                       "CP-SAT, after a short exact-cover search"),
              "unique": ("iqlink", "satiling iqlink unique: is the solution the only one",
-                        "SAT: a solution, then a second one")}
+                        "SAT: a solution, then a second one"),
+             "forced": (None, "satiling forced: the placements every solution holds",
+                        "the exact-cover search or SAT under assumptions"),
+             "hint": (None, "satiling hint: one placement of some solution",
+                      "the exact-cover search or SAT under assumptions")}
 
 
 def _own_spec(puzzle: Any, name: str, source: str, task: str, given: dict[str, Any]) -> Spec:
     """``pack`` (polyform boards; a time limit as a solve's) or ``unique`` (IQ-Link; no time
     limit: it is two SAT calls), each with its own engine."""
     family, what, _ = OWN_TASKS[task]
-    if puzzle.family != family:
+    if family is not None and puzzle.family != family:
         raise FieldError(f"{task} ({what}) applies to {family} puzzles, not {puzzle.family}", "task")
     if given["engine"] not in ("auto", None):
         raise FieldError(f"{task} runs its own engine: choose auto", "engine")
