@@ -739,7 +739,9 @@ def test_the_clock_moves_in_every_task(client):
         run_id = start(client, puzzle="eternity2", task=task, time_limit=3)
         ticks = [e for e in events_of(client, run_id) if e["type"] == "progress"]
         seconds = [e["seconds"] for e in ticks]
-        assert len(ticks) >= 4 and seconds == sorted(seconds) and len(set(seconds)) == len(seconds), task
+        # (two ticks may read the same tenth of a second on a loaded machine: the clock never
+        # goes back, and it moves)
+        assert len(set(seconds)) >= 4 and seconds == sorted(seconds), (task, seconds)
         assert max(b - a for a, b in zip(seconds, seconds[1:])) < 2.0, (task, seconds)
         shares = [e["limit_fraction"] for e in ticks]       # of the task's own clock (from its start)
         assert shares == sorted(shares) and 0 < shares[-1] <= 1 and shares[-1] > 0.5, shares
