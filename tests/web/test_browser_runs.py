@@ -183,15 +183,19 @@ def test_an_enumeration_shows_the_latest_solution_found(browser: webdriver.Chrom
     """While O'Beirne's hexagon is enumerated the Watch view shows the latest solution found, its
     number rising; each such solution is one the run keeps."""
     driver = browser
-    run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit="3")
 
     def latest() -> int | None:
         number = re.search(r"no\. ([\d,]+)", text(driver, "solution-caption")) if shown(driver, "solution-box") else None
         return int(number.group(1).replace(",", "")) if number else None
-    numbers = [n for n in while_running(driver, latest, 30) if n is not None]
-    assert len(set(numbers)) >= 2 and numbers == sorted(numbers), numbers
-    assert wait_end(driver, 30) == "partial"
-    assert numbers[-1] <= record(server, run)["found"]
+    for limit in ("3", "10", "30"):        # a loaded machine may show one solution in 3 s: longer
+        run = start_run(driver, server, "obeirne-hexagon", "enumerate", time_limit=limit)
+        numbers = [n for n in while_running(driver, latest, 60) if n is not None]
+        assert numbers == sorted(numbers), numbers
+        assert wait_end(driver, 60) == "partial"
+        assert not numbers or numbers[-1] <= record(server, run)["found"]
+        if len(set(numbers)) >= 2:
+            break
+    assert len(set(numbers)) >= 2, numbers
 
 
 def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome, server: Server) -> None:
