@@ -87,7 +87,7 @@ class Solvable:
               seed: int | None = None, proof: str | None = None, **options: Any) -> Solution | None:
         """One verified solution, or None when there is none.  ``solver``: ``auto`` (the run's
         choice, as ``satiling solve``), an engine (``backtrack``, ``walk``, ``race``, ``cpsat``)
-        or a SAT / MIP solver (``cadical``, ``glucose``, ``scip``, ...); ``engine`` names the
+        or a solver of the table (:data:`satiling.engines.table.SOLVERS`); ``engine`` names the
         engine as ``--engine`` does (``solver`` then the solver inside it); ``options``: the
         family's model options (``parity=True``, ``hints=True``, ...); ``node_limit``: give up
         after that many nodes of the search (a SAT solver's or CP-SAT's conflicts); ``workers``

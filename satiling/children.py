@@ -1,6 +1,6 @@
 """Solvers in a forked child process, so that an interrupt or a time limit can always stop them.
 
-Python code is interrupted between two bytecodes.  A solver inside a C call is not (CaDiCaL through
+Python code is interrupted between two bytecodes.  A solver inside a C call is not (a SAT solver through
 PySAT cannot be interrupted at all, and Ctrl-C in the middle of its search leaves it in a state that
 aborts the process), so such solvers run in a forked child (:func:`run_in_child`,
 :class:`ChildObject`, :func:`child_items`, :func:`race_in_children`) while this process waits in

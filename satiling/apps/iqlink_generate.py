@@ -17,6 +17,7 @@ import random
 from typing import Callable
 from dataclasses import dataclass
 
+from ..engines.table import DEFAULT_SAT_ALIAS
 from ..errors import SatilingError
 from ..families.iqlink import PIECES, IQLinkPlacement, IQLinkPuzzle, compatible, legal_placements, solution_string
 
@@ -53,7 +54,7 @@ def pieces_for_level(level: str, rng: random.Random) -> int:
     return rng.randint(lo, hi)
 
 
-def generate(to_place: int, seed: int = 0, solver: str = "cadical", link_rule: str = "lazy",
+def generate(to_place: int, seed: int = 0, solver: str = DEFAULT_SAT_ALIAS, link_rule: str = "lazy",
              tries_per_solution: int = 40, max_solutions: int = 50,
              on_try: Callable[[int, int], None] = lambda k, n: None) -> Generated:
     """A challenge with ``to_place`` pieces left to place and exactly one solution; ``on_try``
@@ -115,7 +116,7 @@ def unique_subset(solution: list[IQLinkPlacement], keep: int, rng: random.Random
     return None, calls
 
 
-def other_solution(placed: list[IQLinkPlacement], solution: list[IQLinkPlacement], solver: str = "cadical",
+def other_solution(placed: list[IQLinkPlacement], solution: list[IQLinkPlacement], solver: str = DEFAULT_SAT_ALIAS,
                    link_rule: str = "lazy") -> list[IQLinkPlacement] | None:
     """A solution of the challenge ``placed`` other than ``solution`` (None: it is unique)."""
     from ..search.solve import solve
@@ -151,7 +152,7 @@ class Uniqueness:
         return self.solution is not None and self.second is None
 
 
-def check_unique(puzzle: IQLinkPuzzle, solver: str = "cadical", link_rule: str = "lazy") -> Uniqueness:
+def check_unique(puzzle: IQLinkPuzzle, solver: str = DEFAULT_SAT_ALIAS, link_rule: str = "lazy") -> Uniqueness:
     """Solve, block the solution (a clause over its placements), solve again -- one incremental
     solver, so the second run keeps what the first one learnt."""
     import itertools

@@ -8,8 +8,8 @@ count is computed first without producing the clauses, so memory stays bounded h
 formula is.
 
 Solver output is read in three forms: the SAT competition's (``s SATISFIABLE`` / ``v 1 -2 ... 0``),
-MiniSat's result file (``SAT`` / ``UNSAT`` / ``INDET`` on the first line, the model on the next), or
-a plain list of literals.  A complete model (every variable of the formula given a value) is then
+a result file (``SAT`` / ``UNSAT`` / ``INDET`` on the first line, the model on the next:
+:data:`satiling.engines.table.RESULT_FILE`), or a plain list of literals.  A complete model (every variable of the formula given a value) is then
 checked against every clause of the formula (:func:`first_broken_clause`).
 """
 from __future__ import annotations
@@ -166,8 +166,8 @@ _STATUS = {"SATISFIABLE": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE", "UNKN
 
 
 def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
-    """Parse SAT-competition output (``s``/``v``/``c`` lines), MiniSat's result file (``SAT`` then
-    the model) or a plain whitespace-separated literal list.
+    """Parse SAT-competition output (``s``/``v``/``c`` lines), a result file (``SAT`` then the
+    model) or a plain whitespace-separated literal list.
 
     Raises SatilingError on anything that is none of these: a stray word, a variable beyond the
     formula's ``num_vars``, a variable that is both true and false, a model after "unsatisfiable",
@@ -176,14 +176,14 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
     status, lits = None, []
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("c")), "")
-    minisat = first in ("SAT", "UNSAT", "INDET")
-    competition = not minisat and any(line.startswith(("s ", "v ")) for line in lines)
+    result_file = first in ("SAT", "UNSAT", "INDET")
+    competition = not result_file and any(line.startswith(("s ", "v ")) for line in lines)
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line or line.startswith("c"):
             continue
         said = line[2:].strip().upper() if competition and line.startswith("s ") else \
-            line if minisat and line in ("SAT", "UNSAT", "INDET") else None
+            line if result_file and line in ("SAT", "UNSAT", "INDET") else None
         if said is not None:
             if said not in _STATUS:
                 raise SatilingError(f"solver output line {n}: unknown status {said[:30]!r}")
@@ -196,13 +196,13 @@ def read_solver_output(text: str, num_vars: int | None = None) -> SolverOutput:
                 raise SatilingError(f"solver output line {n}: expected 's', 'v' or 'c', got {line[:30]!r}")
             line = line[2:]
         lits.extend(_ints(line, n))
-    if (competition or minisat) and lits and lits[-1] != 0:
+    if (competition or result_file) and lits and lits[-1] != 0:
         # both formats close the model with 0: without it the output was cut short
         raise SatilingError("the solver output's model does not end with 0: the output was cut "
                             "short (a full disk, a killed solver?)")
     lits = [lit for lit in lits if lit != 0]
     if status is None and all(not line.strip() or line.startswith("c") for line in lines):
-        status = "UNKNOWN"          # only comments (a solver stopped by its limit, CaDiCaL's -t)
+        status = "UNKNOWN"          # only comments (a solver stopped by its own time limit)
                                     # or nothing at all (killed before it said anything)
     if lits and status == "UNSATISFIABLE":
         raise SatilingError("the solver output says UNSATISFIABLE and also gives a model: which is it?")

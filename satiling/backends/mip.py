@@ -3,7 +3,7 @@ OR-Tools ships (SCIP, HiGHS, CBC) through its ``pywraplp`` wrapper.
 
 This is Burkardt and Garvie's view of a tiling puzzle: the exact cover is the linear system
 ``A x = b`` over binary ``x``, and a MIP solver's presolve and LP relaxation do the rest: enough for
-small boards such as Boat, not for large ones such as Pram, where the exact-cover walk does better
+small boards such as Boat, not for large ones such as Pram, where the compiled exact-cover search does better
 (measurements: docs/decisions/2026-11-27-models-and-encodings.md).
 
     solver, x = to_mip(problem, "SCIP")

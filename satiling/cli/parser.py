@@ -11,6 +11,7 @@ from typing import Any, Callable
 from ..errors import SatilingError
 from ..commands.common import EXIT_ERROR
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
+from ..engines.table import DEFAULT_SAT_ALIAS, RESULT_FILE, count_solver_help, solver_help
 from ..registry import families, model_options as family_options
 from ..run.engines import names as engine_names
 from .files import cmd_decode, cmd_encode, cmd_info, cmd_list, cmd_render, cmd_verify
@@ -22,14 +23,14 @@ PLUGINS = ("satiling.commands.check_proof", "satiling.commands.serve", "satiling
            "satiling.commands.forced", "satiling.commands.share",
            "satiling.commands.completion")
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   satiling list                                  bundled puzzles
   satiling solve pentomino-6x10 --svg p.svg      solve, draw in the terminal and to a file
   satiling count pentomino-6x10                  2339 (distinct); --raw gives 9356
   satiling enumerate pentomino-3x20 --raw        every solution as JSON lines
   satiling encode pentomino-6x10 > p.cnf         DIMACS for any SAT solver
-  cadical p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
+  {DEFAULT_SAT_ALIAS} p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
 
 NAME is a bundled puzzle (see 'satiling list') or a path to an instance file (TOML).
 exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
@@ -135,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = _model_command(sub, "decode", "read a solver's answer to the model of NAME", cmd_decode)
     s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin); "
-                   "for dimacs: SAT-competition 's'/'v' lines, MiniSat's result file or a plain "
+                   f"for dimacs: SAT-competition 's'/'v' lines, {RESULT_FILE} or a plain "
                    "literal list, complete or partial (a partial edge-matching board is drawn with "
                    "its score; exit 1); a complete model is checked against every clause")
     s.add_argument("--format", choices=ENCODE_FORMATS, default="dimacs",
@@ -234,12 +235,7 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help="auto (default): the compiled backtracker on edge matching, the exact-cover "
                         "search on exact covers, else SAT; " + engine_help("solve")
                         + "; with --maximize-matches: " + engine_help("maximise"))
-    s.add_argument("--solver", default="auto",
-                   help="auto (default): the compiled backtracker on edge matching, the exact-cover "
-                        "search (walk) on exact covers, else cadical; or cadical, glucose, kissat, "
-                        "minisat (SAT: the model, not the backtracker); race (cadical195 and "
-                        "cadical153 in two processes, the first answer wins; or A+B for any PySAT "
-                        "solvers); cpsat; scip, highs, cbc (MIP); or a PySAT name")
+    s.add_argument("--solver", default="auto", help=solver_help())
     s.add_argument("--threads", type=workers_arg, metavar="N",
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default: one per core)")
     s.add_argument("--time-limit", type=seconds, metavar="S",
@@ -288,11 +284,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
     s.add_argument("--engine", choices=engine_names("count"), default="auto",
                    help="auto (default): the backtracker on edge matching where it applies, else the "
                         "exact-cover search where it applies, else SAT; " + engine_help("count"))
-    s.add_argument("--solver", default="auto", type=sat_solver_arg,
-                   help="the SAT solver that counts (named without --engine, it takes the place "
-                        "of the backtracker and the exact-cover search) and writes --proof's proof: "
-                        "cadical (the default where one is needed), glucose, kissat, minisat or "
-                        "another PySAT name; or cpsat")
+    s.add_argument("--solver", default="auto", type=sat_solver_arg, help=count_solver_help())
     s.add_argument("--no-symmetry-breaking", action="store_true",
                    help="search every placement (by default one piece is restricted to a "
                         "fundamental domain of the board's symmetries; counts are the same)")

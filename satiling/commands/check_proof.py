@@ -1,7 +1,7 @@
 """``satiling check-proof``: check a DRAT proof with the same checkers ``--proof`` uses.
 
 For proofs written by ``solve/count --proof`` (formula in ``FILE.cnf``), or by any solver on a
-formula from ``satiling encode`` (``cadical p.cnf p.drat``).
+formula from ``satiling encode`` (``SOLVER p.cnf p.drat``).
 """
 from __future__ import annotations
 

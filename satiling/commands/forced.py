@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 from ..limits import MAX_SECONDS, seconds_arg
+from ..engines.table import SOLVERS
 
 FORCED_HELP = """\
 Find the placements that every solution holds (the backbone), with the instance's pinned pieces
@@ -47,7 +48,7 @@ def register(sub) -> None:
     s.add_argument("--method", choices=("auto", "exact", "sat", "enumerate"), default="auto",
                    help="auto (default): exact on an exact cover (polyforms), else sat; exact: the "
                         "compiled exact-cover search asked for a solution without each candidate; "
-                        "sat: CaDiCaL asked the same under assumptions; enumerate: intersect every "
+                        f"sat: {SOLVERS[0].title} asked the same under assumptions; enumerate: intersect every "
                         "solution (stops once nothing is common; slow when something is forced)")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",
                    help=f"stop after S seconds (building the model included) with what is proved "

@@ -13,6 +13,7 @@ import re
 import sys
 
 from ..errors import SatilingError
+from ..engines.table import DEFAULT_SAT_ALIAS, sat_names
 from ..exits import EXIT_FOUND, EXIT_NONE
 
 PLACEMENTS = re.compile(r"^[A-X]*$")     # upper-case letters: a placement string, not a name
@@ -51,7 +52,7 @@ def register(sub) -> None:
 
 
 def _common(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--solver", default="cadical", help="cadical (default), glucose, cpsat, ...")
+    s.add_argument("--solver", default=DEFAULT_SAT_ALIAS, help=f"{DEFAULT_SAT_ALIAS} (default), {sat_names()[1]}, cpsat, ...")
     s.add_argument("--link-rule", choices=("lazy", "eager"), default="lazy",
                    help="the linked-graph rule as lazy cuts (default) or eager reachability clauses")
 

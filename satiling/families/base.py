@@ -109,7 +109,7 @@ class Puzzle(ABC):
 
     def exact_cover(self, **options: Any) -> bool | None:
         """Whether the model with these options is an exact cover, every variable a placement
-        (the walk engine takes only those, and is refused by this before a model is built);
+        (the exact-cover engine takes only those, and is refused by this before a model is built);
         None: only the model tells."""
         return None
 

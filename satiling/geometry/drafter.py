@@ -13,7 +13,7 @@ polydrafter lies on this one lattice.  Translations are the corner lattice ``(da
 ``t``), and the point group about a corner is D6: 60-degree turns add 2 to ``t``.
 
 Burkardt's integer coordinates ``(i, j)`` (``x = i/4``, ``y = j*sqrt(3)/12``) and boundary words are
-supported: a word is a counter-clockwise walk from the corner ``(0, 0)`` using the letters below
+supported: a word is a counter-clockwise path from the corner ``(0, 0)`` using the letters below
 (upper case a full element edge, lower case half the length along the same ray).
 
     letter  A     B     C     D     E      F      G      H       I       J      K      L
@@ -177,7 +177,7 @@ class _RegionIndex:
 
 # -- boundary words -----------------------------------------------------------------------------
 def word_vertices(word: str, where: str = "boundary word") -> list[tuple[int, int]]:
-    """The corners of the closed walk ``word`` from (0, 0), in Burkardt coordinates."""
+    """The corners of the closed path ``word`` from (0, 0), in Burkardt coordinates."""
     if not word:
         raise SatilingError(f"{where}: empty boundary word")
     i = j = 0
@@ -202,7 +202,7 @@ def cells_from_word(word: str, where: str = "boundary word") -> list[Cell]:
     poly = word_vertices(word, where)
     cells = _inside(poly)
     area4 = abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(poly, poly[1:] + poly[:1])))
-    # every element has doubled area 4 in (i, j) units; a mismatch means the walk crosses itself
+    # every element has doubled area 4 in (i, j) units; a mismatch means the path crosses itself
     # or cuts through elements
     if area4 != 4 * len(cells):
         raise SatilingError(f"{where}: the boundary word is not a simple outline of whole elements")

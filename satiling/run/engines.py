@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engines.table import ALL, AUTO, TABLE, Engine, check, function, names
+from ..engines.table import (ALL, AUTO, DEFAULT_SAT_ALIAS, TABLE, Engine, check, function, names, row,
+                             unused_setting)
 from ..errors import SatilingError
 
-__all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "solve_solver"]
+__all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "row", "solve_solver",
+           "unused_setting"]
 
 if TYPE_CHECKING:
     from .request import Request
@@ -34,8 +36,8 @@ def choose(request: "Request") -> str:
     if backtrack_answers(request.puzzle, dict(request.options), request.engine, counting,
                          proof=bool(request.proof)):
         return "backtrack"
-    if request.engine == "backtrack":       # asked for by name with --proof
-        raise SatilingError("the backtrack engine writes no proof: drop --proof or choose another engine")
+    if request.proof and request.engine != AUTO and not row(request.engine).proves:
+        raise SatilingError(row(request.engine).can_run(request))
     if request.engine == "walk" and request.puzzle.exact_cover(**request.options) is False:
         # said before a model is built (the run's own check needs the model: seconds on Eternity)
         raise SatilingError(f"the walk engine takes exact covers only, and this model of "
@@ -61,7 +63,7 @@ def solve_solver(request: "Request") -> str:
     if engine == "sat":
         if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:
             raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
-        return "cadical" if solver == AUTO else solver
+        return DEFAULT_SAT_ALIAS if solver == AUTO else solver
     if engine != AUTO:
         if solver not in (AUTO, engine):
             raise SatilingError(f"--engine {engine} takes no --solver (got {solver})")

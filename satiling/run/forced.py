@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SatilingError
+from ..engines.table import SOLVERS
 from ..limits import check_seconds
 from ..search.backbone import (METHODS, Backbone, backbone, backbone_by_enumeration, hint as find_hint,
                                oracle)
@@ -27,7 +28,7 @@ from .limits import Stop
 
 #: how each method is named to the user
 METHOD_NAMES = {"exact": "the exact-cover search under assumptions",
-                "sat": "CaDiCaL under assumptions",
+                "sat": f"{SOLVERS[0].title} under assumptions",
                 "enumerate": "intersecting every solution"}
 
 

@@ -47,8 +47,8 @@ class Request:
 
     @property
     def sat_solver(self) -> str:
-        """The SAT solver of a count, an enumeration or a proof: ``solver``, CaDiCaL for auto."""
-        return "cadical" if self.solver == "auto" else self.solver
+        """The SAT solver of a count, an enumeration or a proof: ``solver``, the default for auto."""
+        return engines.DEFAULT_SAT_ALIAS if self.solver == "auto" else self.solver
 
     def __post_init__(self) -> None:
         if not isinstance(self.puzzle, Puzzle):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
 from ..errors import SatilingError
-from .engines import call, choose, solve_solver
+from .engines import call, choose, row, solve_solver, unused_setting
 from .limits import Stop
 from .request import Request
 
@@ -112,31 +112,15 @@ class MaxAnswer:
 
 
 # -- settings only some engines use ------------------------------------------------------------------
-#: (task, setting) -> the engines that use it: given to another engine, it would be left unused, so
-#: the run refuses it (a solve by "auto" runs --solver's engine: cpsat for --solver cpsat)
-USED_BY: dict[tuple[str, str], tuple[str, ...]] = {
-    ("solve", "seed"): ("backtrack",),
-    ("solve", "threads"): ("cpsat",),
-    ("solve", "fill_order"): (),
-    ("maximise", "seed"): ("backtrack", "lns"),
-    ("maximise", "threads"): ("backtrack", "cpsat"),
-    ("maximise", "fill_order"): ("backtrack",),
-}
-
-
 def check_used(req: Request, engine: str) -> None:
-    """SatilingError if a setting of ``req`` is one that ``engine`` leaves unused (:data:`USED_BY`)."""
+    """SatilingError if a setting of ``req`` is one that ``engine`` leaves unused (the rows'
+    ``uses`` in the engine table; a solve by "auto" runs --solver's engine: cpsat for --solver
+    cpsat)."""
     if req.task == "solve" and engine == "auto" and solve_solver(req) == "cpsat":
         engine = "cpsat"
-    given = {"seed": req.seed is not None, "threads": req.threads is not None,
-             "fill_order": bool(req.extra.get("fill_order"))}
-    for setting, on in given.items():
-        users = USED_BY.get((req.task, setting))
-        if on and users is not None and engine not in users:
-            flag = "--" + setting.replace("_", "-")
-            where = f"the {' and '.join(users)} engine{'s' if len(users) > 1 else ''}" if users \
-                else "--maximize-matches"
-            raise SatilingError(f"{flag} is for {where}; this run's engine ({engine}) does not use it")
+    why = unused_setting(req, engine)
+    if why is not None:
+        raise SatilingError(why)
 
 
 # -- solve ------------------------------------------------------------------------------------------
@@ -349,17 +333,14 @@ def check_maximise(req: Request) -> None:
         raise SatilingError(f"--{extra[0].replace('_', '-')} is an option of the SAT model; "
                             "--maximize-matches takes --hints only")
     engine = choose(req)
-    check_used(req, engine)
-    if engine == "lns" and req.time_limit is None:    # it shares the limit out among its windows
-        raise SatilingError("--maximize-matches --engine lns needs --time-limit")
+    why = row(engine).can_run(req)
+    if why is not None:
+        raise SatilingError(why)
     if req.extra.get("start_board") is not None:
         from ..apps.maximize.job import cannot_continue
         from ..engines.table import function
         if not getattr(function("maximise", engine), "continues", False):
             raise cannot_continue(engine)
-    if req.dask and engine != "backtrack":
-        from ..apps.maximize.job import not_on_dask
-        raise not_on_dask(engine)
     _check_fill_order(req)
 
 

@@ -6,7 +6,7 @@ or none.  Two oracles answer it, with the same calls:
 
 * :class:`ExactOracle` -- the compiled exact-cover search (:mod:`satiling.engines.exactcover`),
   its rows forced in or out, on a model that is an exact cover (polyforms, with the pocket cut);
-* :class:`SatOracle` -- one incremental PySAT solver (CaDiCaL) in a child process, the assumptions
+* :class:`SatOracle` -- one incremental PySAT solver (the default SAT solver) in a child process, the assumptions
   its own, lazy constraints cut in as the solve loop does (any model).
 
 :func:`backbone` finds one solution; its placements are the candidates.  For each candidate still
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.exactcover import ExactCover, matrix_of
+from ..engines.table import DEFAULT_SAT
 from ..errors import SatilingError
 from ..problem import Problem
 
@@ -83,7 +84,7 @@ class SatOracle:
 
     name = "sat"
 
-    def __init__(self, problem: Problem, solver: str = "cadical195") -> None:
+    def __init__(self, problem: Problem, solver: str = DEFAULT_SAT) -> None:
         from .solve import SOLVE_PAIRWISE_LIMIT, open_pysat
         self.problem = problem
         self.s = open_pysat(problem, solver, pairwise_limit=SOLVE_PAIRWISE_LIMIT)

@@ -161,7 +161,7 @@ def split(problem: Problem, target: int = TARGET_CUBES) -> list[Cube]:
     Splits the biggest cube first -- the one whose open groups leave the most combinations (the
     product of their live counts), a look-ahead estimate of its work -- so that no single cube
     holds most of it, and none below :data:`LEAST_COMBINATIONS`; the cubes come out in the order
-    a depth-first walk would meet them.
+    a depth-first search would meet them.
     """
     s = _Splitter(problem)
     root = s.root()

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..problem import Problem
 from ..children import child_items
+from ..engines.table import solver as solver_row
 from .solve import lazy_cuts, open_pysat, primary_true, solver_name
 from ..engines.exactcover_ref import Walk
 
@@ -65,7 +66,7 @@ def sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Itera
     if name == "cpsat":                   # --solver cpsat: CP-SAT's stream
         yield from cpsat_solutions(problem, assume)
         return
-    if name.startswith("kissat"):
+    if not solver_row(name).incremental:
         yield from child_items(_fresh_sat_solutions, problem, name, assume)
         return
     with open_pysat(problem, name) as s:
@@ -77,7 +78,8 @@ def sat_solutions(problem: Problem, solver: str, assume: Sequence[int]) -> Itera
 def _fresh_sat_solutions(problem: Problem, name: str,
                          assume: Sequence[int]) -> Iterator[frozenset[int]]:
     """As :func:`sat_solutions` for a solver that takes no clause after a solve and ignores
-    assumptions (PySAT's Kissat aborts the process on the one, warns on the other): a new solver
+    assumptions (its row in the solver table says it is not incremental: PySAT's build aborts the
+    process on the one, warns on the other): a new solver
     per solution, given the assumptions as units and every clause found so far (all in one child
     process: :func:`sat_solutions` runs this through ``child_items``)."""
     added = [[a] for a in assume]

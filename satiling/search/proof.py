@@ -1,8 +1,8 @@
 """DRAT proofs that there is no (more) solution, and checkers that do not trust the solver.
 
-A SAT solver's "unsatisfiable" is a claim; a DRAT proof makes it checkable.  PySAT's CaDiCaL,
-Glucose, Lingeling and MapleChrono write proofs (``with_proof=True``); MapleSAT's are known to be
-broken and MiniSat, Kissat and CP-SAT write none, so those are refused.
+A SAT solver's "unsatisfiable" is a claim; a DRAT proof makes it checkable.  The solvers whose row
+of the solver table (:data:`satiling.engines.table.SOLVERS`) says ``proof`` write proofs that
+checkers accept (``with_proof=True``); the others are refused.
 
 Two statements get proofs:
 
@@ -34,12 +34,11 @@ from typing import Iterable, Sequence
 from ..errors import SatilingError
 from ..fileio import read_text, write_files
 from ..problem import Problem
+from ..engines.table import DEFAULT_SAT_ALIAS, SOLVERS
 from .solve import lazy_cuts, primary_true, solver_name
 
-#: PySAT solvers whose proofs checkers accept (research: maplesat's are broken, maplecm lacks the
-#: empty clause, minisat/kissat write none)
-PROOF_SOLVERS = ("cadical195", "cadical153", "cadical103", "glucose4", "glucose3", "lingeling",
-                 "maplechrono")
+#: PySAT solvers whose proofs checkers accept
+PROOF_SOLVERS = tuple(s.name for s in SOLVERS if s.proof)
 #: the largest formula or proof read whole (a cap: /dev/zero is an error, not memory exhausted)
 PROOF_LIMIT = 1 << 30
 
@@ -103,7 +102,7 @@ def proof_solver(name: str) -> str:
 
 
 # -- proving --------------------------------------------------------------------------------------
-def solve_with_proof(problem: Problem, path: str, solver: str = "cadical",
+def solve_with_proof(problem: Problem, path: str, solver: str = DEFAULT_SAT_ALIAS,
                      time_limit: float | None = None) -> ProofReport:
     """Solve ``problem``; if it has no solution, write and check a proof of that.  The time limit
     counts from here: writing the clauses of a large model takes seconds of it."""
@@ -129,7 +128,7 @@ def _encoded(problem: Problem, deadline: float | None) -> list[list[int]] | None
 
 
 def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: str,
-                   solver: str = "cadical", time_limit: float | None = None) -> ProofReport:
+                   solver: str = DEFAULT_SAT_ALIAS, time_limit: float | None = None) -> ProofReport:
     """Prove that ``problem`` has no solution outside ``solutions`` (each a set of true placements).
 
     The blocking clause of a solution lists its placements negated; that excludes exactly it when
@@ -159,7 +158,7 @@ def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
            time_limit: float | None, comment: str) -> ProofReport:
     """Solve ``clauses`` with a proof-writing solver; on UNSAT write the proof and the formula it
     refutes, then check them.  The solver runs in a child process, killed at the deadline or on a
-    signal (CaDiCaL cannot be interrupted through PySAT); the files are written here, after it
+    signal (a SAT solver in a C call cannot be interrupted through PySAT); the files are written here, after it
     answered, so a kill never leaves half a file."""
     start = time.perf_counter()
     from .solve import in_child            # killed on a signal too (satiling.signals)

@@ -8,11 +8,12 @@
     solve              edge matching the backtracker takes (below)        backtrack
     solve              placements only, no clauses (an exact cover,       walk: the compiled exact
                        side constraints at the leaves)                    cover, else the Python walk
-    solve              anything else (IQ-Link, SAT-model options, ...)    cadical (SAT)
+    solve              anything else (IQ-Link, SAT-model options, ...)    the default SAT solver
     count, enumerate   edge matching the backtracker takes, all pieces    backtrack (its prefix
                        different, no --proof                              jobs as the run's cubes)
     count, enumerate   placements only, no clauses                        walk
-    count, enumerate   anything else                                      sat (incremental CaDiCaL,
+    count, enumerate   anything else                                      sat (the default SAT
+                                                                          solver, incremental,
                                                                           blocking clauses)
     maximise           a board of at most WHOLE_BOARD_LIMIT squares       cpsat (proves the optimum)
     maximise           a larger board                                     backtrack (the scoring
@@ -36,6 +37,7 @@ from typing import Any
 
 from ..problem import Problem
 from ..engines.exactcover_ref import supports
+from ..engines.table import DEFAULT_SAT_ALIAS
 
 BACKTRACK = "backtrack"
 #: below this many squares ``--maximize-matches`` proves the optimum with CP-SAT
@@ -84,8 +86,8 @@ def backtrack_answers(puzzle: Any, options: dict[str, Any], asked: str | None, c
 
 
 def prover(asked: str | None) -> str:
-    """The SAT solver that writes a proof of "no solution" (``--proof``): CaDiCaL unless named."""
-    return "cadical" if asked in (None, "auto") else asked
+    """The SAT solver that writes a proof of "no solution" (``--proof``): the default unless named."""
+    return DEFAULT_SAT_ALIAS if asked in (None, "auto") else asked
 
 
 def walk_suits(problem: Problem) -> bool:

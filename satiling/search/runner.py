@@ -1,6 +1,6 @@
 """Running the cubes of a :class:`~.cubes.CubeSpace` in this process: by the compiled exact-cover
 search (the Python walk where the problem is no exact cover the engine takes), or by an
-incremental SAT solver kept across cubes, or CP-SAT / Kissat with one model per cube.  It keeps
+incremental SAT solver kept across cubes, or, where the solver is not incremental, one model per cube.  It keeps
 where a stopped count stands inside its cube (:class:`~.cubes.Position`), so that a resumed count
 searches only what is left.
 """
@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.exactcover import ExactCover
 from ..engines.exactcover_ref import Walk
+from ..engines.table import DEFAULT_SAT_ALIAS
 from .cubes import Cube, CubeResult, CubeSpace, Position, _var_lit
 
 
@@ -22,7 +23,7 @@ class CubeRunner:
 
     _watched = False                    # a watcher was set (:meth:`watch`): ``close`` ends it
 
-    def __init__(self, space: CubeSpace, searcher: Any, solver: str = "cadical") -> None:
+    def __init__(self, space: CubeSpace, searcher: Any, solver: str = DEFAULT_SAT_ALIAS) -> None:
         self.space = space
         #: how the engine searches a cube (a :mod:`.searchers` searcher, which makes this runner),
         #: and its name

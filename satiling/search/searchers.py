@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-from ..engines.table import function
+from ..engines.table import DEFAULT_SAT_ALIAS, function, solver as solver_row
 from ..errors import SatilingError
 from ..problem import Problem
 from .router import model_engine
@@ -94,9 +94,9 @@ class _Sat(Searcher):
     def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         from .solve import solver_name
         name = solver_name(runner.solver)
-        # one model per cube where the solver is not incremental (PySAT's Kissat) or slower so
-        # (CP-SAT with assumptions: docs/decisions/2026-11-27-models-and-encodings.md)
-        if name == "cpsat" or name.startswith("kissat"):
+        # one model per cube where the solver is not incremental, or slower so (CP-SAT with
+        # assumptions: docs/decisions/2026-11-27-models-and-encodings.md): its row says which
+        if not solver_row(name).incremental:
             return self.stream(runner.space.problem, runner.solver, cube)
         return runner.incremental(name, cube)
 
@@ -137,7 +137,7 @@ def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:
     return function(task, model_engine(problem, engine))
 
 
-def solutions(problem: Problem, engine: str = "auto", solver: str = "cadical",
+def solutions(problem: Problem, engine: str = "auto", solver: str = DEFAULT_SAT_ALIAS,
               assume: Sequence[int] = ()) -> Iterator[frozenset[int]]:
     """Every solution of ``problem`` (true primary variables), each exactly once, by the
     engine's stream (the backtracker runs as cubes of its own, :mod:`.edgespace`)."""

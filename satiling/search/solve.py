@@ -1,13 +1,14 @@
-"""Solve a problem once: the exact-cover walk, PySAT (CaDiCaL, Glucose, Kissat, ...), CP-SAT, or a
-MIP solver (SCIP, HiGHS, CBC), with lazy constraints.
+"""Solve a problem once: the exact-cover walk, or a solver of the table
+(:data:`satiling.engines.table.SOLVERS`: PySAT's SAT solvers, CP-SAT, OR-Tools' MIP solvers), with
+lazy constraints.
 
 ``auto`` (the default) runs the exact-cover walk wherever it applies (a model whose variables are
-all placements), else CaDiCaL, each the faster there (measurements:
+all placements), else the table's default SAT solver, each the faster there (measurements:
 docs/decisions/2026-11-27-router-defaults.md).
 
 Every solver but the walk (which is Python, so a signal stops it at once) runs in a forked child
-process (:mod:`satiling.signals`): CaDiCaL cannot be interrupted through PySAT, SCIP and HiGHS print
-banners on stdout, and an interrupt or a time limit kills the child.
+process (:mod:`satiling.signals`): a SAT solver in a C call cannot be interrupted through PySAT,
+the MIP solvers print banners on stdout, and an interrupt or a time limit kills the child.
 
 Lazy constraints run as a check loop: solve, hand the candidate to every check, add the clauses they
 return, solve again (incrementally where the solver allows), until a candidate passes or none is left.
@@ -23,27 +24,13 @@ from ..errors import SatilingError
 from ..limits import check_seconds, check_workers
 from ..problem import Problem
 from ..children import ChildDied, ChildObject, race_in_children, run_in_child
+from ..engines.table import (ALIASES, DEFAULT_SAT, DEFAULT_SAT_ALIAS, MIP_SOLVERS, RACE, SAT_SOLVERS,
+                             SOLVER_CHOICES, sat_names, solver as solver_row, takes_node_limit)
 
-PYSAT_SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "kissat404", "minisat22",
-                 "lingeling", "maplechrono")
-ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "kissat": "kissat404", "minisat": "minisat22"}
-MIP_SOLVERS = ("scip", "highs", "cbc")
-SOLVERS = ("auto", "cadical", "glucose", "kissat", "minisat", "cpsat", "walk", "race") + MIP_SOLVERS + PYSAT_SOLVERS
-#: ``race``: a portfolio of SAT solvers, each in its own process, the first answer wins.  CDCL run
-#: times are heavy-tailed and differ by version (docs/decisions/2026-11-27-router-defaults.md).
-#: ``A+B+...`` races any PySAT solvers.
-RACE = ("cadical195", "cadical153")
-#: what ``auto`` runs on a model the walk does not support
-AUTO_SAT = "cadical195"
 #: at-most-one groups up to this many literals are pairwise when *solving* once, larger ones use the
-#: ladder (large pairwise groups cost CaDiCaL time and memory to load; smaller limits meet CDCL's
+#: ladder (large pairwise groups cost a SAT solver time and memory to load; smaller limits meet CDCL's
 #: luck).  Enumeration keeps 500.  Measurements: docs/decisions/2026-11-27-router-defaults.md.
 SOLVE_PAIRWISE_LIMIT = 100
-
-
-#: the solvers that take a node limit (names, or the start of PySAT's names): PySAT's Kissat
-#: does not expose its conflicts and Lingeling takes no budget
-NODE_LIMITED = ("walk", "cpsat", "cadical", "glucose", "minisat", "maplechrono")
 
 
 @dataclass
@@ -61,24 +48,29 @@ class SolveResult:
 
 
 def solver_name(name: str) -> str:
-    """The canonical solver name for ``name`` (``cadical`` -> ``cadical195``, ``race`` ->
-    ``cadical195+cadical153``)."""
-    if not isinstance(name, str):
-        raise SatilingError(f"a solver is named by a string (e.g. 'cadical'), not {type(name).__name__}")
+    """The canonical solver name for ``name`` (an alias -> its PySAT name, ``race`` -> the
+    table's race)."""
+    _check_string(name)
     if name == "race" or "+" in name:
         return "+".join(race_members(name))
     name = ALIASES.get(name, name)
-    if name not in ("auto", "cpsat", "walk") and name not in PYSAT_SOLVERS and name not in MIP_SOLVERS:
-        raise SatilingError(f"unknown solver {name!r} (choose from {', '.join(SOLVERS)})")
+    if name not in ("auto", "walk") and solver_row(name) is None:
+        raise SatilingError(f"unknown solver {name!r} (choose from {', '.join(SOLVER_CHOICES)})")
     return name
+
+
+def _check_string(name: object) -> None:
+    if not isinstance(name, str):
+        raise SatilingError(f"a solver is named by a string (e.g. {DEFAULT_SAT_ALIAS!r}), not "
+                            f"{type(name).__name__}")
 
 
 def race_members(name: str) -> tuple[str, ...]:
     """The SAT solvers a race runs: ``race`` or ``A+B+...`` (PySAT names or their aliases)."""
     members = RACE if name == "race" else tuple(ALIASES.get(m, m) for m in name.split("+"))
-    bad = [m for m in members if m not in PYSAT_SOLVERS]
+    bad = [m for m in members if m not in SAT_SOLVERS]
     if bad or len(members) < 2:
-        raise SatilingError(f"a race is two or more SAT solvers joined by '+' (e.g. cadical195+cadical153), "
+        raise SatilingError(f"a race is two or more SAT solvers joined by '+' (e.g. {'+'.join(RACE)}), "
                             f"not {name!r}")
     return members
 
@@ -86,30 +78,28 @@ def race_members(name: str) -> tuple[str, ...]:
 def enumeration_solver(name: str) -> str:
     """``name`` itself if it can enumerate with blocking clauses (one PySAT solver, an alias of
     one, or cpsat); else the SatilingError the enumeration would raise, but before any work."""
-    if not isinstance(name, str):
-        raise SatilingError(f"a solver is named by a string (e.g. 'cadical'), not {type(name).__name__}")
+    _check_string(name)
     if name == "race" or "+" in name:
         raise SatilingError(_ONE_SOLVER)
-    if ALIASES.get(name, name) in PYSAT_SOLVERS + ("cpsat",):
+    if ALIASES.get(name, name) in SAT_SOLVERS + ("cpsat",):
         return name
-    if name in SOLVERS:                               # known, but not one that enumerates
+    if name in SOLVER_CHOICES:                        # known, but not one that enumerates
         raise SatilingError(_not_sat(name))
-    raise SatilingError(f"unknown SAT solver {name[:40]!r} (choose from "
-                        f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}, cpsat)")
+    raise SatilingError(f"unknown SAT solver {name[:40]!r} (choose from {', '.join(sat_names())}, cpsat)")
 
 
-_ONE_SOLVER = "a race of SAT solvers finds one solution (solve); this needs one solver, e.g. --solver cadical"
+_ONE_SOLVER = ("a race of SAT solvers finds one solution (solve); this needs one solver, e.g. "
+               f"--solver {DEFAULT_SAT_ALIAS}")
 
 
 def _not_sat(name: str) -> str:
-    return (f"{name} is not a SAT solver; this needs one of "
-            f"{', '.join(('cadical', 'glucose', 'kissat', 'minisat') + PYSAT_SOLVERS)}")
+    return f"{name} is not a SAT solver; this needs one of {', '.join(sat_names())}"
 
 
 def auto_solver(problem: Problem) -> str:
-    """The solver ``auto`` runs: the walk on an exact cover, else CaDiCaL."""
+    """The solver ``auto`` runs: the walk on an exact cover, else the default SAT solver."""
     from .router import walk_suits
-    return "walk" if walk_suits(problem) else AUTO_SAT
+    return "walk" if walk_suits(problem) else DEFAULT_SAT
 
 
 def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,
@@ -125,9 +115,9 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
     name = solver_name("auto" if solver is None else solver)
     if name == "auto":
         name = auto_solver(problem)
-    if node_limit is not None and not name.startswith(NODE_LIMITED):
+    if node_limit is not None and not takes_node_limit(name):
         raise SatilingError(f"{name} takes no node limit (the walk, CP-SAT and these SAT solvers "
-                            f"do: {', '.join(n for n in PYSAT_SOLVERS if n.startswith(NODE_LIMITED))})")
+                            f"do: {', '.join(n for n in SAT_SOLVERS if takes_node_limit(n))})")
     start = time.perf_counter()
     if any(len(c) == 0 for c in problem.clauses):
         result = SolveResult("UNSAT")                  # an empty clause: nothing to search
@@ -136,8 +126,9 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
     elif "+" in name:
         result, name = _race(problem, race_members(name), time_limit, assumptions, amo)
     else:
-        solve_here = {"cpsat": _solve_cpsat, **{m: _solve_mip for m in MIP_SOLVERS}}.get(name, _pysat_loop)
-        options = workers if name == "cpsat" else (amo if name in PYSAT_SOLVERS else None)
+        kind = solver_row(name).kind
+        solve_here = {"cp": _solve_cpsat, "mip": _solve_mip}.get(kind, _pysat_loop)
+        options = workers if kind == "cp" else (amo if kind == "sat" else None)
         result = in_child(solve_here, time_limit, problem, name, assumptions, options, node_limit)
     result.solver, result.seconds = name, time.perf_counter() - start
     return result
@@ -182,7 +173,7 @@ def open_pysat(problem: Problem, name: str, amo: str | None = None, child: bool 
     (:class:`ChildSat`, the calls satiling makes), ``child=False`` a ``pysat.solvers.Solver`` here."""
     if "+" in name:
         raise SatilingError(_ONE_SOLVER)
-    if name not in PYSAT_SOLVERS:
+    if name not in SAT_SOLVERS:
         raise SatilingError(_not_sat(name))
     if child:
         import pysat.solvers  # noqa: F401 -- imported here once, inherited by each child
@@ -280,7 +271,7 @@ def _pysat_loop(problem: Problem, name: str, assumptions: Sequence[int], amo: st
             if not cuts:
                 return SolveResult("SAT", true, lazy_rounds=rounds)
             rounds += 1
-            if name.startswith("kissat"):     # not incremental in PySAT: rebuild with the cuts
+            if not solver_row(name).incremental:     # rebuilt with the cuts
                 for c in cuts:
                     problem.add_clause(c)
                 return _pysat_loop(problem, name, assumptions, amo, node_limit)

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
+from ..engines.table import DEFAULT_SAT_ALIAS
 from ..limits import seconds_left
 from ..signals import stop_on
 from .cubes import CubeResult, CubeSpace, Position
@@ -55,7 +56,7 @@ class Settings:
 
     raw: bool = False
     engine: str = "auto"
-    solver: str = "cadical"
+    solver: str = DEFAULT_SAT_ALIAS
     break_symmetry: bool = True
     workers: int | None = None
     dask: str | None = None

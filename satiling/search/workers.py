@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..children import die_with_parent, this_process
+from ..engines.table import DEFAULT_SAT_ALIAS
 from ..errors import SatilingError
 from .cubes import CubeResult, CubeSpace
 from .runner import CubeRunner
@@ -30,7 +31,7 @@ class Job:
     options: tuple[tuple[str, Any], ...] = ()
     break_symmetry: bool = True
     engine: str = "auto"
-    solver: str = "cadical"
+    solver: str = DEFAULT_SAT_ALIAS
     fingerprint: str = ""
     symmetry: str = "full"                        # the group of CubeSpace (raw runs: "full")
 

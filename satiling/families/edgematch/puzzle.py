@@ -154,7 +154,7 @@ class EdgeMatchPuzzle(Puzzle):
     # -- model -------------------------------------------------------------------------------
     def exact_cover(self, **options: Any) -> bool | None:
         """The direct encoding has colour variables beside the placements; the compact one's
-        side colours are placements of their own (the walk takes it)."""
+        side colours are placements of their own (the exact-cover search takes it)."""
         return False if (options.get("encoding") or "direct") == "direct" else None
 
     def problem(self, encoding: str | None = None, hints: bool = False, colour_counts: bool = False,

@@ -884,7 +884,7 @@
       : ({ solve: "the solution kept…", pack: "the packing kept…" }[run.task] || "all its solutions…");
   }
 
-  // An engine in words, as the server's engine table labels it ("walk" alone says little).
+  // An engine in words, as the server's engine table labels it (a bare engine name says little).
   function engineLabel(name) {
     for (const list of Object.values(META.engines || {})) {
       const known = list.find((e) => e.name === name);
