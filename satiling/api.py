@@ -86,9 +86,9 @@ class Solvable:
               threads: int | None = None, node_limit: int | None = None, workers: int | None = None,
               seed: int | None = None, proof: str | None = None, **options: Any) -> Solution | None:
         """One verified solution, or None when there is none.  ``solver``: ``auto`` (the run's
-        choice, as ``satiling solve``), an engine (``backtrack``, ``walk``, ``race``, ``cpsat``)
-        or a solver of the table (:data:`satiling.engines.table.SOLVERS`); ``engine`` names the
-        engine as ``--engine`` does (``solver`` then the solver inside it); ``options``: the
+        choice, as ``satiling solve``), an engine (:data:`satiling.engines.table.TABLE`) or a
+        solver (:data:`satiling.engines.table.SOLVERS`); ``engine`` names the engine as
+        ``--engine`` does (``solver`` then the solver inside it); ``options``: the
         family's model options (``parity=True``, ``hints=True``, ...); ``node_limit``: give up
         after that many nodes of the search (a SAT solver's or CP-SAT's conflicts); ``workers``
         and ``seed``: the edge-matching backtracker's processes and restarts, as ``--workers``
@@ -112,8 +112,8 @@ class Solvable:
               **options: Any) -> "Count":
         """The number of solutions: one per class of the board's symmetries (``symmetry="full"``,
         the default), of its rotations only (``"rotations"``: no mirror images), or every one
-        (``raw=True`` or ``symmetry="none"``).  ``engine``: ``auto``, ``backtrack``, ``walk``,
-        ``sat``, ``cpsat``; ``workers``: processes sharing the cubes; ``progress``: a progress bar
+        (``raw=True`` or ``symmetry="none"``).  ``engine``: ``auto`` or an engine of the table
+        that counts; ``workers``: processes sharing the cubes; ``progress``: a progress bar
         (in a notebook, its own widget).
 
         A :class:`Count`: the number, with how the count ended (``.stop``, ``.complete``).  A time
@@ -293,7 +293,7 @@ def _bar(shown: bool, what: str) -> Any:
 
 def solver_settings(solver: Any) -> dict[str, Any]:
     """``engine`` and ``solver`` of a solve request from the library's one ``solver`` argument,
-    which names an engine (``backtrack``, ``walk``, ``race``, ``cpsat``) or a SAT / MIP solver."""
+    which names an engine of the table or a SAT / MIP solver."""
     from .run.engines import names
     if solver is None:
         return {}

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..errors import SatilingError
 from ..commands.common import EXIT_ERROR
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
-from ..engines.table import DEFAULT_SAT_ALIAS, RESULT_FILE, count_solver_help, solver_help
+from ..engines.table import BACKTRACK, DEFAULT_SAT_ALIAS, RESULT_FILE, count_solver_help, solver_help
 from ..registry import families, model_options as family_options
 from ..run.engines import names as engine_names
 from .files import cmd_decode, cmd_encode, cmd_info, cmd_list, cmd_render, cmd_verify
@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
                    choices=("auto",) + MAXIMISE_ENGINES,
                    help="edge matching: the board with the most matching joins in --time-limit "
-                        "seconds, its score on stderr as it improves; --engine backtrack (compiled "
+                        f"seconds, its score on stderr as it improves; --engine {BACKTRACK} (compiled "
                         "search with a schedule of broken joins; default above 100 squares), cpsat "
                         "(whole board; default up to 100), lns (windows re-solved by CP-SAT), rc2 "
                         "(PySAT MaxSAT); the engine may also follow the flag, as before")
@@ -255,7 +255,7 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                    help="edge matching: the backtracker's random seed (solve: restarts with "
                         "randomised value orders, reproducible; --maximize-matches: the searches')")
     s.add_argument("--fill-order", choices=("rows", "comb"),
-                   help="--maximize-matches backtrack: fill order, row scan (default) or comb (the "
+                   help=f"--maximize-matches {BACKTRACK}: fill order, row scan (default) or comb (the "
                         "top rows by columns, as Blackwood's solver)")
     s.add_argument("--proof", metavar="FILE",
                    help="when there is no solution, write a DRAT proof to FILE (its formula to "
@@ -268,7 +268,7 @@ def _solver_options(s: argparse.ArgumentParser) -> None:
                         "FILE's .scores.tsv beside it; one run at a time: a second run given "
                         "the FILE of a run still going is refused")
     s.add_argument("--start", metavar="FILE",
-                   help="--maximize-matches backtrack: continue from the board in FILE (a --best "
+                   help=f"--maximize-matches {BACKTRACK}: continue from the board in FILE (a --best "
                         "file, 'satiling score' formats): only better boards are hunted")
 
 

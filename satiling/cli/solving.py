@@ -12,13 +12,15 @@ from .. import catalog
 from ..errors import SatilingError
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, show,
                                solution_json)
+from ..engines.table import solver_spellings
 from ..run.engines import names as engine_names
 from ..signals import exit_code
 from .args import model_options
 from .progress import progress, waiting
 
 
-#: ``solve --engine``; the old spellings ``--solver backtrack|walk|race|A+B`` and
+#: ``solve --engine``; the old spellings ``--solver ENGINE|A+B`` (the engine table's rows with
+#: ``solver_spelling``) and
 #: ``--maximize-matches ENGINE`` still work, with a note naming the new one
 SOLVE_ENGINES = tuple(dict.fromkeys(engine_names("solve") + engine_names("maximise")))
 MAXIMISE_ENGINES = engine_names("maximise")[1:]
@@ -26,7 +28,7 @@ MAXIMISE_ENGINES = engine_names("maximise")[1:]
 
 def solve_engine(args: argparse.Namespace) -> None:
     """Read the old spellings of ``--engine`` into ``args.engine`` and ``args.solver`` (the run
-    checks the pair): ``--solver backtrack|walk|race|A+B`` and ``--maximize-matches ENGINE``.  An
+    checks the pair): ``--solver ENGINE|A+B`` and ``--maximize-matches ENGINE``.  An
     old spelling leaves a note in ``args.notes``, printed after the run (an error stays one line)."""
     engine, solver = args.engine, args.solver or "auto"
     if args.maximize_matches:
@@ -42,7 +44,7 @@ def solve_engine(args: argparse.Namespace) -> None:
         return
     if engine not in engine_names("solve"):
         raise SatilingError(f"--engine {engine} maximises matching joins: add --maximize-matches")
-    named_engine = solver in ("backtrack", "walk", "race") or "+" in solver
+    named_engine = solver in solver_spellings() or "+" in solver
     if named_engine and engine == "auto":
         new = "--engine race --solver " + solver if "+" in solver else f"--engine {solver}"
         args.notes = [f"--solver {solver} is now spelt {new}"]

@@ -1,12 +1,12 @@
-"""A DPLL walk over exactly-one groups: the readable reference of the compiled exact-cover search.
+"""A DPLL search over exactly-one groups: the readable reference of the compiled exact-cover search.
 
 ``satiling.engines.exactcover`` runs the same search (most constrained group first, exactly-k
 groups branching in or out) in C, with a pocket cut; the tests hold the two to the same solutions
-on every small bundled board.  The walk remains the search for exact covers the engine does not
+on every small bundled board.  This remains the search for exact covers the engine does not
 take (a variable in no group).
 
 Blocking clauses make a CDCL solver restart its search once per solution (about 1300 conflicts per
-6x10 pentomino tiling); this walk instead visits the search tree once, as DPLL does:
+6x10 pentomino tiling); this search instead visits the search tree once, as DPLL does:
 
 * **decide** on the *most constrained group* (the open cell or piece with the fewest live
   placements -- Knuth's "minimum remaining values"), trying each live placement in turn;
@@ -15,7 +15,7 @@ Blocking clauses make a CDCL solver restart its search once per solution (about 
   next because it is the most constrained; a group left with none is a conflict.
 
 Sets of placements are Python integers used as bit sets, so propagation is a handful of ``&`` and
-``~`` on machine words.  The walk handles what an exact cover needs (exactly-one, at-most-one and
+``~`` on machine words.  It handles what an exact cover needs (exactly-one, at-most-one and
 exactly-k groups, units); clauses and linear constraints over placements are checked at the leaves,
 and lazy checks too.  :func:`supports` says whether a problem is in that fragment (auxiliary
 variables, as in edge matching, are not); anything else goes to a SAT solver with blocking clauses.
@@ -52,7 +52,7 @@ class Walk:
 
     def __init__(self, problem: Problem) -> None:
         if not supports(problem):
-            raise ValueError("the walk needs a problem whose variables are all placements")
+            raise ValueError("the reference search needs a problem whose variables are all placements")
         self.problem = problem
         self.n = problem.num_vars
         self.masks = [_bit_set(g.lits, self.n) for g in problem.groups]

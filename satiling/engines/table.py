@@ -43,6 +43,8 @@ class Engine:
     timed: tuple[str, ...] = ()
     #: it writes a proof of "no solution" (through its solver)
     proves: bool = True
+    #: ``--solver NAME`` once named this engine (still read, with a note naming ``--engine``)
+    solver_spelling: bool = False
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -69,23 +71,25 @@ class Engine:
 
 
 ALL = ("solve", "count", "enumerate", "maximise")
+#: the two compiled searches' names (the words users type)
+BACKTRACK, WALK = "backtrack", "walk"
 _SEARCHERS = "satiling.search.searchers"
 _SOLVE = "satiling.search.solvejob"
 _MAX = "satiling.apps.maximize"
 TABLE: tuple[Engine, ...] = (
-    Engine("backtrack", "the compiled edge-matching backtracker (maximise: its scoring search)",
+    Engine(BACKTRACK, "the compiled edge-matching backtracker (maximise: its scoring search)",
            {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
             "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}, "nodes",
-           dask=f"{_MAX}.cluster:run", proves=False,
+           dask=f"{_MAX}.cluster:run", proves=False, solver_spelling=True,
            uses={"solve": ("seed",), "maximise": ("seed", "threads", "fill_order")}),
-    Engine("walk", "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
+    Engine(WALK, "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
-            "enumerate": f"{_SEARCHERS}:WALK"}, "nodes"),
+            "enumerate": f"{_SEARCHERS}:WALK"}, "nodes", solver_spelling=True),
     Engine("sat", "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:SAT",
             "enumerate": f"{_SEARCHERS}:SAT"}, "conflicts"),
     Engine("race", "SAT solvers in parallel processes, the first answer wins",
-           {"solve": f"{_SOLVE}:by_solver"}),
+           {"solve": f"{_SOLVE}:by_solver"}, solver_spelling=True),
     Engine("cpsat", "OR-Tools CP-SAT (maximise: proves the optimum)",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:CPSAT",
             "enumerate": f"{_SEARCHERS}:CPSAT", "maximise": f"{_MAX}.cpsat:run"}, "conflicts",
@@ -102,6 +106,11 @@ AUTO = "auto"
 #: the settings only some engines use, by task: the rows' ``uses`` say which
 CHECKED: dict[str, tuple[str, ...]] = {"solve": ("seed", "threads", "fill_order"),
                                         "maximise": ("seed", "threads", "fill_order")}
+
+
+def solver_spellings() -> tuple[str, ...]:
+    """The engines ``--solver`` once named (their rows' ``solver_spelling``)."""
+    return tuple(e.name for e in TABLE if e.solver_spelling)
 
 
 def on_dask() -> tuple[str, ...]:

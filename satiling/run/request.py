@@ -115,7 +115,7 @@ def _check_node_limit(req: "Request") -> None:
 def _check_solver(task: str, solver: Any) -> None:
     from ..search.solve import enumeration_solver, solver_name
     if task == "solve":
-        if solver not in ("backtrack", "walk"):
+        if solver not in engines.solver_spellings():
             solver_name(solver)
     elif task in ("count", "enumerate") and solver != "auto":
         enumeration_solver(solver)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 from ..engines.edgematch import EdgeBoard, Engine, Placed, rotate, split
+from ..engines.table import BACKTRACK
 from ..errors import SatilingError
 from ..families.edgematch import EdgeMatchPuzzle, Tile
 from ..problem import Problem
@@ -274,7 +275,7 @@ class EdgeRunner(CubeRunner):
     def __init__(self, space: EdgeCubes, searcher: Any = None) -> None:   # (no model engine or SAT solver)
         #: the searcher that made it (:mod:`.searchers`; None in a worker, which runs cubes only)
         self.space, self.searcher, self.solver = space, searcher, ""
-        self.engine = "backtrack"
+        self.engine = BACKTRACK
         self._sat = None
         self._count = self._partial = 0
         # (engine, members per class, solutions counted before its part)

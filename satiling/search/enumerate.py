@@ -4,11 +4,11 @@ whose ``solutions`` is the entry; symmetry, cubes and workers are the count pipe
 
 Two kinds of engine give the same stream of solutions (frozensets of true placement variables):
 
-* ``walk`` -- the compiled exact-cover search (:mod:`satiling.engines.exactcover`), for exact
-  covers; the readable Python walk of :mod:`satiling.engines.exactcover_ref` where the engine does not apply;
+* the compiled exact-cover search (:mod:`satiling.engines.exactcover`), for exact
+  covers; its readable Python reference, :mod:`satiling.engines.exactcover_ref`, where the engine does not apply;
 * ``sat`` / ``cpsat`` -- an incremental solver with one blocking clause per solution over the true
   placement literals (the shortest clause that excludes exactly that solution), for problems with
-  auxiliary variables or constraints the walk does not know.  The solver runs in a child process
+  auxiliary variables or constraints the exact-cover search does not know.  The solver runs in a child process
   (:mod:`satiling.signals`), so Ctrl-C or SIGTERM stops it at once and cleanly.
 
 """
@@ -32,7 +32,7 @@ def cpsat_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozens
 def exact_solutions(problem: Problem, assume: Sequence[int]) -> Iterator[frozenset[int]]:
     """The compiled search where the model is an exact-cover matrix (the faster,
     docs/decisions/2026-11-27-router-defaults.md), side constraints checked at the leaves; else
-    the Python walk."""
+    its Python reference."""
     from ..engines.exactcover import ExactCover, matrix_of
     from .exact import engine_solutions
     matrix = matrix_of(problem)

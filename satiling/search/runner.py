@@ -1,5 +1,5 @@
 """Running the cubes of a :class:`~.cubes.CubeSpace` in this process: by the compiled exact-cover
-search (the Python walk where the problem is no exact cover the engine takes), or by an
+search (its Python reference where the problem is no exact cover the engine takes), or by an
 incremental SAT solver kept across cubes, or, where the solver is not incremental, one model per cube.  It keeps
 where a stopped count stands inside its cube (:class:`~.cubes.Position`), so that a resumed count
 searches only what is left.
@@ -17,7 +17,7 @@ from .cubes import Cube, CubeResult, CubeSpace, Position, _var_lit
 
 
 class CubeRunner:
-    """The owners found in each cube, by the compiled exact-cover search (the Python walk where
+    """The owners found in each cube, by the compiled exact-cover search (its Python reference where
     the problem is no exact cover the engine takes), or by an incremental SAT solver kept across
     cubes (its blocking clauses stay valid from one cube to the next)."""
 
@@ -129,8 +129,8 @@ class CubeRunner:
         self.searcher.watch(self, show)
         self._watched = show is not None
 
-    def walk(self) -> Walk:
-        """The Python walk over the model, built on first use (not in a driver of workers)."""
+    def reference(self) -> Walk:
+        """The Python reference search over the model, built on first use (not in a driver of workers)."""
         if self._walk is None:
             self._walk = Walk(self.space.problem)
         return self._walk

@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
+from ..engines import table
 from ..engines.table import DEFAULT_SAT_ALIAS, function, solver as solver_row
 from ..errors import SatilingError
 from ..problem import Problem
@@ -66,13 +67,13 @@ class _Walk(Searcher):
     def check(self, problem: Problem) -> None:
         from ..engines.exactcover_ref import supports
         if not supports(problem):
-            raise SatilingError(f"the walk engine cannot take this model of {problem.name}: it has "
+            raise SatilingError(f"the {self.name} engine cannot take this model of {problem.name}: it has "
                                 "variables that are not placements (use --engine sat)")
 
     def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         engine = runner.space.exact_cover()
         if engine is None:
-            return runner.walk().solutions(cube)
+            return runner.reference().solutions(cube)
         from .exact import engine_solutions
         p = runner.space.problem
         return engine_solutions(engine, cube, p.clauses, p.linears, p.lazy, hear)
@@ -82,7 +83,7 @@ class _Walk(Searcher):
         return exact_solutions(problem, assume)
 
     def watch(self, runner: Any, show: Show | None) -> None:
-        """The compiled search's rows taken, as placements (the Python walk, where the model is
+        """The compiled search's rows taken, as placements (the Python reference search, where the model is
         no exact cover the engine takes, shows nothing)."""
         engine = runner.space.exact_cover()
         if engine is not None:
@@ -126,10 +127,10 @@ class _Backtrack(Searcher):
         runner.space.watch(show)
 
 
-WALK = _Walk("walk", knows_position=True, plans=True)
+WALK = _Walk(table.WALK, knows_position=True, plans=True)
 SAT = _Sat("sat", by_parts=True)
 CPSAT = _Cpsat("cpsat", by_parts=True)
-BACKTRACK = _Backtrack("backtrack", knows_position=True, plans=True)
+BACKTRACK = _Backtrack(table.BACKTRACK, knows_position=True, plans=True)
 
 
 def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:

@@ -4,7 +4,7 @@ run verifies the solution (:func:`satiling.run.tasks.solve`).
 
 * :func:`by_backtrack` -- the compiled edge-matching backtracker (:mod:`.edgesolve`);
 * :func:`by_solver` -- the model, given to the solver the run chose (:func:`.solve.solve`: the
-  exact-cover walk, a SAT solver, a race of them, CP-SAT or a MIP solver), or settled before any
+  exact-cover search, a SAT solver, a race of them, CP-SAT or a MIP solver), or settled before any
   search by the puzzle's own argument (parity, coverage), or with a proof of "no solution".
 """
 from __future__ import annotations
@@ -55,8 +55,8 @@ def by_backtrack(job: SolveJob) -> Found:
                          job.dask, job.seed, job.node_limit)
     stop = {"time limit": "time", "nodes": "nodes"}.get(answer.status, "done") \
         if answer.solution is None else "done"
-    return Found(stop, answer.solution, "backtrack", time.perf_counter() - start,
-                 f"backtrack ({answer.how})")
+    return Found(stop, answer.solution, job.engine, time.perf_counter() - start,
+                 f"{job.engine} ({answer.how})")
 
 
 def by_solver(job: SolveJob) -> Found:
