@@ -196,6 +196,24 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     events = events or Events()
     if req.task != "count":
         raise SatilingError(f"count takes a count request, not {req.task}")
+    begun = _begin(req)
+    if isinstance(begun, CountAnswer):
+        return begun
+    run, engine, group, start, began = begun
+    outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
+                        keep_stopped=True, partial=paced(events.partial))
+    answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
+                         engine, group, run.space.group.order, time.perf_counter() - start,
+                         outcome.checkpoint, bool(outcome.finished or outcome.position))
+    if req.proof and answer.stop is Stop.DONE:
+        _prove(req, began, answer, run.members(outcome.solutions), run.space.problem)
+    return answer
+
+
+def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, float]:
+    """A count's or an enumeration's run built within the time limit, with the engine it runs
+    (what "auto" became for the model), the symmetry group, and the clocks it started on; or the
+    answer that ends it before any search (the limit ran out first, an argument settles it)."""
     start, began = time.perf_counter(), time.monotonic()
     engine = choose(req)
     group = _group(req)
@@ -205,15 +223,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
-    engine = run.searcher.name          # what "auto" became for the model: walk, sat, ...
-    outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
-                        keep_stopped=True, partial=paced(events.partial))
-    answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
-                         engine, group, run.space.group.order, time.perf_counter() - start,
-                         outcome.checkpoint, bool(outcome.finished or outcome.position))
-    if req.proof and answer.stop is Stop.DONE:
-        _prove(req, began, answer, run.members(outcome.solutions), run.space.problem)
-    return answer
+    return run, run.searcher.name, group, start, began
 
 
 def _prove(req: Request, began: float, answer: CountAnswer, members: Any, problem: Any) -> None:
@@ -268,16 +278,10 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     events = events or Events()
     if req.task != "enumerate":
         raise SatilingError(f"enumerate takes an enumerate request, not {req.task}")
-    start, began = time.perf_counter(), time.monotonic()
-    engine = choose(req)
-    group = _group(req)
-    prepared = _prepared(req, engine, began)
-    if prepared is None:
-        return _out_of_time(engine, group, time.perf_counter() - start)
-    run, reason = prepared
-    if reason is not None:
-        return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
-    engine = run.searcher.name          # what "auto" became for the model: walk, sat, ...
+    begun = _begin(req)
+    if isinstance(begun, CountAnswer):
+        return begun
+    run, engine, group, start, began = begun
     path = req.resume or req.out
     out = run.solution_file(path, resume=bool(req.resume)) if path else None   # locked, checked
     torn, before = False, []
