@@ -463,11 +463,12 @@ static int start_at(Search *s, PyObject *prefix) {
     return fits ? (int)k : -1;
 }
 
-static PyObject *solution_tuple(const Search *s) {
-    PyObject *t = PyTuple_New(s->nsteps);
+/* The entries chosen on the first ``n`` steps, as a tuple of ints. */
+static PyObject *choice_tuple(const Search *s, int n) {
+    PyObject *t = PyTuple_New(n);
     if (t == NULL)
         return NULL;
-    for (int i = 0; i < s->nsteps; i++) {
+    for (int i = 0; i < n; i++) {
         PyObject *v = PyLong_FromUnsignedLong(s->choice[i]);
         if (v == NULL) {
             Py_DECREF(t);
@@ -478,21 +479,14 @@ static PyObject *solution_tuple(const Search *s) {
     return t;
 }
 
+static PyObject *solution_tuple(const Search *s) {
+    return choice_tuple(s, s->nsteps);
+}
+
 /* A watcher's snapshot: the entries on the steps filled so far (the board at a look). */
 static PyObject *show_choice(void *search) {
     const Search *s = search;
-    PyObject *t = PyTuple_New(s->shown);
-    if (t == NULL)
-        return NULL;
-    for (int i = 0; i < s->shown; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(s->choice[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
-    }
-    return t;
+    return choice_tuple(s, s->shown);
 }
 
 /* A solution: count it, hand it to the callback.  Returns 1 to go on, 0 to stop (``limit``
