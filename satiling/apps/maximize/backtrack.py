@@ -54,7 +54,8 @@ class Tuning:
     last improved, not with every restart.  ``pin_ahead``: the chain counts a pinned piece's
     joins where the search checks them, at the free squares that meet it
     (:func:`edgeschedule.join_rates`'s ``ahead``); ``pin_room``: one break more from the square
-    before each hint piece on top of the chain's schedule (the curve's always has it)."""
+    before each hint piece on top of the chain's schedule (the curve's always has it), for the
+    hints at ``room_from`` of the depth or later."""
 
     order: str = "rows"
     start: float | None = None
@@ -75,6 +76,7 @@ class Tuning:
     stall: bool = False
     pin_ahead: bool = False
     pin_room: bool = True
+    room_from: float = 0.0
 
     def need(self, puzzle: Any, hints: bool = False) -> list[int] | None:
         """The priority sides asked for by each depth (:func:`edgescore.blackwood_need`), scaled
@@ -105,7 +107,7 @@ class Tuning:
         from ...engines import edgescore, edgeschedule
         if self.markov and planner is not None and cap <= edgeschedule.MODEL_CAP:
             allow = planner.allow(cap, lambda k: self.curve_slips(n, k))
-            room = pins if self.pin_room else ()
+            room = [p for p in pins if p >= self.room_from * n] if self.pin_room else ()
             return [max(0, cap - int(a) - sum(p <= d + 1 for p in room)) for d, a in enumerate(allow)]
         loose = cap + self.slack
         if self.slips is not None:
