@@ -23,6 +23,8 @@ from satiling.errors import SatilingError
 from satiling.web import create_app
 from satiling.web.store import Store
 
+from .api import FINAL, wait
+
 GOOD = """title = "tetrominoes on a cylinder"
 piece_set = "tetrominoes"
 [region]
@@ -32,7 +34,6 @@ topology = "cylinder"
 """
 BAD = 'piece_set = "pentominoes"\nfredom = "free"\n[region]\nrows = 6\ncols = 10\n'
 SCRIPT = "<script>alert(1)</script>"
-FINAL = ("done", "partial", "stopped", "failed")
 
 
 @pytest.fixture(scope="module")
@@ -44,17 +45,6 @@ def store_path(tmp_path_factory):
 def client(store_path):
     with TestClient(create_app(store_path)) as c:
         yield c
-
-
-def wait(client, run_id: str, seconds: float = 60) -> dict:
-    """The run once it has ended."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        run = client.get(f"/api/runs/{run_id}").json()
-        if run["state"] in FINAL:
-            return run
-        time.sleep(0.1)
-    raise AssertionError(f"run {run_id} still {run['state']} after {seconds} s")
 
 
 def described(client, name: str) -> dict:

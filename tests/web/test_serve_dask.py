@@ -14,19 +14,9 @@ from satiling.cli.main import main
 from satiling.families.edgematch.score import score
 from satiling.web import create_app
 
+from .api import wait
+
 distributed = pytest.importorskip("distributed")
-
-FINAL = ("done", "partial", "stopped", "failed")
-
-
-def _wait(client, run_id: str, seconds: float = 90) -> dict:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        run = client.get(f"/api/runs/{run_id}").json()
-        if run["state"] in FINAL:
-            return run
-        time.sleep(0.1)
-    raise AssertionError(f"run {run_id} still {run['state']} after {seconds} s")
 
 
 def _searching(address: str) -> int:
@@ -44,7 +34,7 @@ def test_a_maximisation_of_the_web_app_runs_on_the_cluster(tmp_path):
         board = client.post("/api/generate", json={"rows": 8, "cols": 8, "seed": 3}).json()
         r = client.post("/api/runs", json={"puzzle": board["name"], "task": "maximise", "time_limit": 3})
         assert r.status_code == 200, r.text
-        run = _wait(client, r.json()["id"])
+        run = wait(client, r.json()["id"], 90)
         assert run["state"] in ("done", "partial") and run["engine"] == "backtrack"
         assert "2 searches on the Dask cluster" in run["note"]
         scores = client.get(f"/api/runs/{run['id']}/scores").json()
@@ -58,7 +48,7 @@ def test_a_maximisation_of_the_web_app_runs_on_the_cluster(tmp_path):
 
         # a count stays on this machine: the cluster is for the maximisation's searches
         count = client.post("/api/runs", json={"puzzle": "pentomino-3x20", "task": "count"}).json()["id"]
-        counted = _wait(client, count)
+        counted = wait(client, count, 90)
         assert counted["found"] == 2 and "Dask" not in (counted["note"] or "")
         address = cluster.scheduler_address
         assert _searching(address) == 0                 # every search ended with its run

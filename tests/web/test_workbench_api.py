@@ -17,7 +17,8 @@ from satiling import catalog
 from satiling.render.png import PNG_SIGNATURE, png_size
 from satiling.web import create_app
 
-FINAL = ("done", "partial", "stopped", "failed")
+from .api import FINAL
+
 #: the X pentomino where the CLI's example pins it on the 6x10 box
 X_PIN = {"piece": "X", "cells": [[0, 2], [1, 1], [1, 2], [1, 3], [2, 2]]}
 
