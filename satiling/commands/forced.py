@@ -37,7 +37,7 @@ re-checked by the verifier: placements are tried in a random order, so each run 
 
 examples:
   satiling hint mine.toml                   the board, the pins and one piece more
-  satiling hint mine.toml --seed 7 --json   {"puzzle":..., "hint":{"piece":..., "cells":[...]}, "seed":7}
+  satiling hint mine.toml --seed 7 --json   {"puzzle":..., "hint":{"piece":..., "cells":[...]}, "seed":7, "complete":true}
 """
 
 
@@ -62,7 +62,8 @@ def register(sub) -> None:
     s.add_argument("--seed", type=int, metavar="S", help="the random choice's seed: the same S "
                    "reveals the same placement (default: a fresh one, printed on stderr)")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",
-                   help=f"give up after S seconds (exit 3), at most {MAX_SECONDS}")
+                   help=f"give up after S seconds (exit 3; --json: \"complete\":false), at most "
+                        f"{MAX_SECONDS}")
     _pictures(s, "the pins and the hint")
     s.set_defaults(run=cmd_hint)
 
@@ -113,20 +114,25 @@ def cmd_hint(args: argparse.Namespace) -> int:
     name = puzzle.name
     if answer.solution is None:
         if not answer.stop.complete:
+            # (the JSON still answers: a reader tells a stop from "no solution" by ``complete``)
+            if args.json:
+                print(json.dumps({"puzzle": name, "hint": None, "seed": answer.seed, "complete": False},
+                                 separators=(",", ":")))
             print(f"satiling: {_stopped(answer.stop)}: no hint yet", file=sys.stderr)
             return _stop_exit(answer.stop)
         why = f", proved before any search: {answer.ruled_out}" if answer.ruled_out else ""
         print(f"satiling: {name}: no solution{why}: nothing to hint at (a pin may be where no "
               "solution has it)", file=sys.stderr)
-        print(json.dumps({"puzzle": name, "hint": None}) if args.json else "no solution")
+        print(json.dumps({"puzzle": name, "hint": None, "complete": True}) if args.json else "no solution")
         return EXIT_NONE
     pins = list(getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ()))
     if answer.placement is None:
         print(f"satiling: {name}: nothing left to reveal: the pinned pieces are a solution",
               file=sys.stderr)
-        _print(puzzle, args, pins, {"hint": None, "seed": answer.seed}, marks={})
+        _print(puzzle, args, pins, {"hint": None, "seed": answer.seed, "complete": True}, marks={})
         return EXIT_FOUND
-    _print(puzzle, args, pins + [answer.placement], {"hint": answer.placement.to_json(), "seed": answer.seed},
+    _print(puzzle, args, pins + [answer.placement],
+           {"hint": answer.placement.to_json(), "seed": answer.seed, "complete": True},
            marks={answer.placement: "hint"}, only=[answer.placement])
     print(f"satiling: {name}: a placement of a verified solution (seed {answer.seed}: --seed "
           f"{answer.seed} reveals it again)", file=sys.stderr)

@@ -183,6 +183,21 @@ def test_forced_stopped_by_the_time_limit_says_partial(tmp_path: Path) -> None:
     assert "none proved yet" in out or "(pinned)" in out or out.strip()
 
 
+def test_a_stopped_hint_says_so_in_its_json(tmp_path: Path) -> None:
+    """A hint stopped before it met a solution prints, with --json, a line saying it is not
+    complete (so a reader of the JSON, the web app's hint among them, tells it from "no solution"
+    and from a bad puzzle); a finished hint says it is complete."""
+    code, out, err = run("hint", "eternity", "--json", "--time-limit", "0.5", "--seed", "1")
+    assert code == 3, err
+    answer = json.loads(out)
+    assert answer["hint"] is None and answer["complete"] is False and answer["seed"] == 1
+    assert "no hint yet" in err
+    code, out, err = run("hint", "pentomino-3x20", "--json", "--seed", "1")
+    assert code == 0 and json.loads(out)["complete"] is True, err
+    code, out, err = run("hint", "hexiamond-3x12", "--json")       # no solution: complete too
+    assert code == 1 and json.loads(out) == {"puzzle": "hexiamond-3x12", "hint": None, "complete": True}
+
+
 def test_forced_and_hint_refuse_bad_input_in_one_line() -> None:
     for argv in (["forced", "no-such-board"], ["hint", "pentomino-6x10", "--seed", "x"],
                  ["forced", "pentomino-6x10", "--method", "guess"], ["forced", "pentomino-6x10", "--time-limit", "-1"]):

@@ -175,6 +175,15 @@ def test_forced_is_the_intersection_of_the_solutions_and_a_hint_is_in_one(client
     refused(client.post("/api/forced", json={"puzzle": text, "seed": 1}), "seed")
 
 
+def test_a_hint_stopped_by_its_time_limit_is_an_answer_not_a_bad_puzzle(client) -> None:
+    """Eternity's 209 pieces meet no solution in half a second: the hint is none yet, not
+    complete, and the puzzle is not refused (a 400 naming ``puzzle`` said it was bad)."""
+    response = client.post("/api/hint", json={"puzzle": "eternity", "time_limit": 0.5, "seed": 1})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["hint"] is None and answer["complete"] is False and "no hint yet" in answer["note"]
+
+
 def test_every_bundled_instance_shared_reads_back_from_the_toml_see_shows() -> None:
     """A shared puzzle has no file: See shows (and downloads) its data written as TOML, which
     reads back to the same data for every bundled instance (Eternity II's 256 tiles included)."""
