@@ -38,6 +38,7 @@ from ..errors import SatilingError
 from ..engines.table import DEFAULT_SAT_ALIAS
 from ..limits import seconds_left
 from ..signals import stop_on
+from ..share import is_share
 from .cubes import CubeResult, CubeSpace, Position
 from .runner import CubeRunner
 from .searchers import Show
@@ -121,7 +122,8 @@ class Run:
         self.space = self.searcher.space(puzzle, problem, options, settings)
         self.settings = settings
         path = Path(name)          # workers find an instance file by its absolute path
-        self.job = Job(str(path.resolve()) if path.is_file() else name, tuple(sorted(options.items())),
+        local = not is_share(name) and path.is_file()     # (a share text is no file name: too long)
+        self.job = Job(str(path.resolve()) if local else name, tuple(sorted(options.items())),
                        settings.break_symmetry, settings.engine, settings.solver, self.space.fingerprint(),
                        settings.symmetry)
 

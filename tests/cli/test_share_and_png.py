@@ -156,3 +156,19 @@ def test_letters_come_from_the_packages_own_font() -> None:
                                             font_files=FONTS, sans_serif_family=SANS_SERIF))
         no_font = bytes(resvg_py.svg_to_bytes(svg_string=picture, skip_system_fonts=True))
         assert to_png(picture) == alone != no_font
+
+
+def test_a_share_text_longer_than_a_file_name_counts_and_enumerates(cli, tmp_path: Path) -> None:
+    """A share text is no file name: one longer than the file system takes (255 bytes, any
+    puzzle with a few pins, any edge-matching board) is counted and enumerated as a short one;
+    the 12 pentominoes fill the 3x20 box in 2 ways up to its 4 symmetries (8 in all)."""
+    import random
+    rng = random.Random(5)
+    data, _, _ = catalog.instance_data("pentomino-3x20")
+    words = " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(6)) for _ in range(40))
+    text = share.encode({**data, "name": "box", "source": words})
+    assert len(text) > 300
+    r = cli("count", text, "--quiet", cwd=tmp_path)
+    assert (r.returncode, r.stdout.split()[:1]) == (0, ["2"]), r.stderr
+    r = cli("enumerate", text, "--raw", "--quiet", "--json", cwd=tmp_path)
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 8, r.stderr
