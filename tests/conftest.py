@@ -25,3 +25,11 @@ FIRST = ("tests/cli/test_readme.py", "tests/search/test_scale.py", "tests/web/te
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: k for k, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))     # stable
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto``: one worker more than this process's cores.  Much of the suite waits (on a
+    child's time limit, a server's reply, a browser): on two cores three workers took 166 s where
+    two took 182 (docs/decisions/2026-11-28-suite-time.md)."""
+    import os
+    return len(os.sched_getaffinity(0)) + 1
