@@ -105,14 +105,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         no_solution(req.puzzle.name, args.json)
         return EXIT_NONE
     if answer.proof is not None:
-        print(f"satiling: {req.puzzle.name}: UNSAT in {answer.seconds:.2f} s; {answer.how}",
+        print(f"satiling: {req.puzzle.name}: no solution, proved in {answer.seconds:.2f} s; {answer.how}",
               file=sys.stderr)
         no_solution(req.puzzle.name, args.json)
         return EXIT_NONE if answer.proof.verified else EXIT_ERROR
     gave_up = answer.stop in (Stop.TIME, Stop.NODES)
-    verdict = "SAT" if answer.solution else ("UNKNOWN" if gave_up else "UNSAT")
-    if not answer.solution and answer.stop is Stop.NODES:
-        verdict += " (node limit)"
+    # in words a newcomer reads (the solver's own SAT / UNSAT / UNKNOWN stay in the files)
+    verdict = "solved" if answer.solution else (
+        f"no answer within the {'node' if answer.stop is Stop.NODES else 'time'} limit" if gave_up
+        else "no solution, proved")
     how = f"{answer.how} in {answer.seconds:.2f} s"
     print(f"satiling: {req.puzzle.name}: {verdict} by {how}", file=sys.stderr)
     if gave_up:
