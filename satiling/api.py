@@ -32,6 +32,7 @@ in, and ``load`` hands back the family's puzzle as an instance of it.
 """
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -266,7 +267,6 @@ class Terminated(SystemExit):
     ``.count.checkpoint`` (``count(resume=...)`` goes on from it)."""
 
     def __init__(self, count: Count) -> None:
-        import signal
         from .exits import signal_exit
         super().__init__(signal_exit(signal.SIGTERM))
         self.count = count

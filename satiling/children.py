@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .errors import SatilingError
+from .limits import NO_DEADLINE, Deadline
 from .signals import default_in_child
 
 
@@ -62,13 +64,12 @@ class _Child:
     def send(self, msg: Any) -> None:
         _send(self._down, msg)
 
-    def receive(self, deadline: float | None = None) -> Any:
+    def receive(self, deadline: Deadline = NO_DEADLINE) -> Any:
         """The next answer; TimeoutError at the deadline.  Waiting is plain Python, so a signal
         interrupts it (and the caller kills the child)."""
-        import select
         fd = self._up.fileno()
-        while deadline is not None:
-            left = deadline - time.monotonic()
+        while deadline.at is not None:
+            left = deadline.left()
             if left <= 0:
                 raise TimeoutError
             if select.select([fd], [], [], left)[0]:
@@ -196,10 +197,9 @@ def _unwrap(answer: tuple[str, Any]) -> Any:
     return value
 
 
-def run_in_child(func: Callable[..., Any], *args: Any, time_limit: float | None = None) -> Any:
-    """``func(*args)`` computed in a forked child.  TimeoutError when ``time_limit`` seconds pass
-    first; on a signal (or any other exit) the child is killed."""
-    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
+def run_in_child(func: Callable[..., Any], *args: Any, deadline: Deadline = NO_DEADLINE) -> Any:
+    """``func(*args)`` computed in a forked child.  TimeoutError when ``deadline`` passes first;
+    on a signal (or any other exit) the child is killed."""
 
     def serve(send, receive) -> None:
         send(_answer(lambda: func(*args)))
@@ -212,19 +212,17 @@ def run_in_child(func: Callable[..., Any], *args: Any, time_limit: float | None 
 
 
 def race_in_children(calls: list[tuple[Callable[..., Any], tuple]],
-                     time_limit: float | None = None) -> tuple[int, Any]:
+                     deadline: Deadline = NO_DEADLINE) -> tuple[int, Any]:
     """A portfolio: each ``func(*args)`` of ``calls`` in its own forked child, at the same time.
     Returns (index, value) of the first to answer and kills the rest.  A child that dies without
-    answering drops out (ChildDied when all have); TimeoutError when ``time_limit`` seconds pass."""
-    import select
-    deadline = None if time_limit is None else time.monotonic() + max(0.0, time_limit)
+    answering drops out (ChildDied when all have); TimeoutError when ``deadline`` passes."""
     children: list[_Child] = []
     try:
         for func, args in calls:
             children.append(_Child(lambda send, receive, f=func, a=args: send(_answer(lambda: f(*a)))))
         waiting = {c.fileno(): (i, c) for i, c in enumerate(children)}
         while waiting:
-            left = None if deadline is None else deadline - time.monotonic()
+            left = deadline.left()
             if left is not None and left <= 0:
                 raise TimeoutError
             for fd in select.select(list(waiting), [], [], left)[0]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import SatilingError
@@ -21,13 +22,45 @@ MAX_SECONDS = 100_000_000
 MAX_WORKERS = 1024
 
 
-def seconds_left(limit: float | None, since: float, floor: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic) -> float | None:
-    """What is left of a time limit of ``limit`` seconds counted from ``since`` (a reading of
-    ``clock``), at least ``floor``; None: no limit."""
-    if limit is None:
-        return None
-    return max(floor, limit - (clock() - since))
+#: the run's one clock: every deadline is a reading of it (on Linux it is the C engines'
+#: ``CLOCK_MONOTONIC`` too)
+clock = time.monotonic
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When a run must stop, made once from its time limit and handed down (CaDiCaL's
+    ``Terminator`` is the model): every engine asks it how long is left (:meth:`left`) or whether
+    it has passed (:meth:`expired`), and a child or a compiled engine is given :meth:`left` once.
+
+    ``at`` is a reading of :data:`clock` (None: no time limit)."""
+
+    at: float | None = None
+
+    @classmethod
+    def after(cls, seconds: float | None, since: float | None = None) -> "Deadline":
+        """The deadline ``seconds`` after ``since`` (a reading of :data:`clock`; default: now).
+        The one place a deadline is computed from the clock."""
+        if seconds is None:
+            return NO_DEADLINE
+        return cls((clock() if since is None else since) + max(0.0, seconds))
+
+    def left(self, floor: float = 0.0) -> float | None:
+        """Seconds until the deadline, at least ``floor`` (None: no limit)."""
+        if self.at is None:
+            return None
+        return max(floor, self.at - clock())
+
+    def expired(self) -> bool:
+        return self.at is not None and clock() >= self.at
+
+    def later(self, seconds: float) -> "Deadline":
+        """This deadline moved ``seconds`` later (a grace on top of it)."""
+        return self if self.at is None else Deadline(self.at + seconds)
+
+
+#: no time limit
+NO_DEADLINE = Deadline()
 
 
 def check_seconds(value: Any, what: str = "time_limit") -> float | None:

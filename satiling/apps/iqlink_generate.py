@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Callable
+import time
 from dataclasses import dataclass
+from typing import Callable
 
 from ..engines.table import DEFAULT_SAT_ALIAS
 from ..errors import SatilingError
@@ -155,8 +156,6 @@ class Uniqueness:
 def check_unique(puzzle: IQLinkPuzzle, solver: str = DEFAULT_SAT_ALIAS, link_rule: str = "lazy") -> Uniqueness:
     """Solve, block the solution (a clause over its placements), solve again -- one incremental
     solver, so the second run keeps what the first one learnt."""
-    import itertools
-    import time
     from ..search.searchers import solutions
     start = time.process_time()
     problem = puzzle.problem(link_rule=link_rule)

@@ -27,7 +27,6 @@ relaxed puzzle.
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -35,7 +34,7 @@ from ..engines.exactcover import ExactCover, matrix_of
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
 from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
-from ..limits import check_seconds, check_workers, seconds_left
+from ..limits import Deadline, check_seconds, check_workers, clock
 from ..search.exact import engine_solutions
 
 if TYPE_CHECKING:
@@ -200,7 +199,7 @@ class Packer:
         that lowers the bound (the bound, the reason), as it is made."""
         time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
         workers = check_workers(workers)
-        start = time.perf_counter()
+        start = clock()
         # CP-SAT stops itself at the limit; the timer stops the stages before it (the exact
         # search, building CP-SAT's model), which look at the stop
         timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
@@ -227,7 +226,7 @@ class Packer:
             if on_improve:
                 on_improve(result.value, result.seconds)
             return result
-        left = seconds_left(time_limit, start, floor=0.01, clock=time.perf_counter)
+        left = Deadline.after(time_limit, start).left(floor=0.01)
         return self._cpsat(start, left, workers, hint, on_improve, seed)
 
     def _exact_stage(self, start: float, time_limit: float | None, seconds: float,
@@ -242,12 +241,12 @@ class Packer:
             seconds = min(seconds, time_limit / 2)
         # the stage's share holds its preparation too (Eternity's 1.4 million placements take
         # many times the share), looked at between its steps
-        deadline = time.perf_counter() + seconds
+        deadline = Deadline.after(seconds)
 
         def check(part: float = 0.0) -> None:
-            if self._stopped.is_set() or time.perf_counter() > deadline:
+            if self._stopped.is_set() or deadline.expired():
                 raise _Undecided
-        began = time.perf_counter()
+        began = clock()
         try:
             problem = question.problem()
             check()
@@ -266,7 +265,7 @@ class Packer:
         everything = self.bound.value
         below = _below(self.objective, _sizes(question.pieces), everything)
         self.bound.lower(below, f"no packing reaches {everything} {word}: the exact-cover search "
-                                f"finds no way ({time.perf_counter() - began:.2f} s)")
+                                f"finds no way ({clock() - began:.2f} s)")
         if on_bound:
             on_bound(*self.bound.steps[-1])
         return None
@@ -329,7 +328,7 @@ class Packer:
         hole = sorted(self.puzzle.region - covered)
         return Packing(status, self.objective, placements, len(placements), len(covered),
                        sum(p.count for p in self.puzzle.pieces), len(self.puzzle.region),
-                       bound, hole, time.perf_counter() - start, list(self.bound.reasons))
+                       bound, hole, clock() - start, list(self.bound.reasons))
 
 
 class _Undecided(Exception):
@@ -359,5 +358,5 @@ def _progress(report: Callable[[int, float], None], start: float) -> "cp_model.C
 
     class Progress(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
-            report(int(self.objective_value + 1e-6), time.perf_counter() - start)
+            report(int(self.objective_value + 1e-6), clock() - start)
     return Progress()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import nullcontext
 from typing import Any
 
 from .. import catalog
@@ -56,7 +57,6 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
     from ..backends.formats import file_names
     check_amo(args)
     args.amo = args.amo or "pairwise"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence, TextIO
@@ -68,7 +69,6 @@ class progress:
 def waiting(what: str) -> Iterator[None]:
     """A line on stderr that counts the seconds of a step with no measure of its own (a solver's
     search), refreshed twice a second; silent when stderr is not a terminal."""
-    import threading
     from tqdm import tqdm
     bar = tqdm(desc=what, file=sys.stderr, disable=None, bar_format="{desc}: {elapsed}", leave=False)
     done = threading.Event()

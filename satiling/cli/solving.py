@@ -4,6 +4,7 @@ from its options and prints what comes back.
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 from typing import Any
@@ -14,7 +15,6 @@ from ..commands.common import (EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT, 
                                solution_json)
 from ..engines.table import solver_spellings
 from ..run.engines import names as engine_names
-from ..signals import exit_code
 from .args import model_options
 from .progress import progress, waiting
 
@@ -57,7 +57,6 @@ def no_solution(name: str, as_json: bool) -> None:
     """stdout's answer when there is none: the words, or with ``--json`` the shape of a solution's
     JSON with no placements."""
     if as_json:
-        import json
         print(json.dumps({"puzzle": name, "placements": None}, separators=(",", ":")))
     else:
         print("no solution")
@@ -147,9 +146,9 @@ def cmd_count(args: argparse.Namespace) -> int:
         print(0)
         return EXIT_NONE
     if not answer.stop.complete:
-        print(f"satiling: {_stopped(answer.stop)}: {answer.total} solutions so far, the count is not "
+        print(f"satiling: {answer.stop.said}: {answer.total} solutions so far, the count is not "
               f"complete (partial){_continue_hint(args, answer)}", file=sys.stderr)
-        return _stop_exit(answer.stop)
+        return answer.stop.exit_code
     print(answer.total)
     if req.raw and answer.found == answer.total:
         print(f"satiling: {answer.total} solution{'s' * (answer.total != 1)} in {answer.classes} "
@@ -167,19 +166,10 @@ def cmd_count(args: argparse.Namespace) -> int:
 def _proof_stopped(answer: Any) -> int:
     """The count is complete, its proof stopped before it was checked."""
     proof = answer.proof.proof
-    print(f"satiling: {_stopped(answer.proof_stop)}: the count is complete; its proof was stopped "
+    print(f"satiling: {answer.proof_stop.said}: the count is complete; its proof was stopped "
           f"before it was checked (a file it wrote is checked by 'satiling check-proof {proof}.cnf "
           f"{proof}')", file=sys.stderr)
-    return _stop_exit(answer.proof_stop)
-
-
-def _stopped(stop: Any) -> str:
-    """How the CLI has always named a stop on stderr."""
-    return "time limit" if stop.value == "time" else stop.value
-
-
-def _stop_exit(stop: Any) -> int:
-    return EXIT_TIMEOUT if stop.value == "time" else exit_code(reason=stop.value)
+    return answer.proof_stop.exit_code
 
 
 def _continue_hint(args: argparse.Namespace, answer: Any) -> str:
@@ -238,9 +228,9 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
             # a resume starts at the cube of the last solution: the same limit would stop again
             where += (" and give it longer (this run finished no cube of the search: a resume "
                       "starts where it did)")
-        print(f"satiling: {_stopped(answer.stop)}: stopped after {answer.found} solutions{where}",
+        print(f"satiling: {answer.stop.said}: stopped after {answer.found} solutions{where}",
               file=sys.stderr)
-        return _stop_exit(answer.stop)
+        return answer.stop.exit_code
     if answer.proof_stop is not None:
         say_group(args, answer.group, answer.group_order)
         return _proof_stopped(answer)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from pathlib import Path
+from typing import Any, Callable, TYPE_CHECKING
 
 from ..errors import SatilingError
 from ..exits import EXIT_FOUND
@@ -149,7 +150,6 @@ class BestBoard:
     write over the other's boards, and their scores would interleave in one log)."""
 
     def __init__(self, puzzle: Any, path: str) -> None:
-        from pathlib import Path
         self.puzzle, self.path = puzzle, path
         self.log = str(Path(path).with_suffix("")) + ".scores.tsv" if path.endswith(".json") else \
             path + ".scores.tsv"

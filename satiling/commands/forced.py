@@ -94,10 +94,10 @@ def cmd_forced(args: argparse.Namespace) -> int:
            none="none: every placement is missing from some solution" if answer.complete
            else "none proved yet")
     if not answer.complete:
-        print(f"satiling: {_stopped(answer.stop)}: partial: {_placements(len(answer.forced))} proved "
+        print(f"satiling: {answer.stop.said}: partial: {_placements(len(answer.forced))} proved "
               f"in every solution so far; {len(answer.open)} more not settled yet (they may be "
               f"forced too){'' if answer.exists else ', no solution found yet'}", file=sys.stderr)
-        return _stop_exit(answer.stop)
+        return answer.stop.exit_code
     pinned = f" ({len(answer.pinned)} pinned)" if answer.pinned else ""
     print(f"satiling: {name}: {_placements(len(answer.forced))} in every solution{pinned}, proved by "
           f"{answer.method}: {answer.questions} questions, {answer.solutions} "
@@ -118,8 +118,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"puzzle": name, "hint": None, "seed": answer.seed, "complete": False},
                                  separators=(",", ":")))
-            print(f"satiling: {_stopped(answer.stop)}: no hint yet", file=sys.stderr)
-            return _stop_exit(answer.stop)
+            print(f"satiling: {answer.stop.said}: no hint yet", file=sys.stderr)
+            return answer.stop.exit_code
         why = f", proved before any search: {answer.ruled_out}" if answer.ruled_out else ""
         print(f"satiling: {name}: no solution{why}: nothing to hint at (a pin may be where no "
               "solution has it)", file=sys.stderr)
@@ -160,12 +160,3 @@ def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[s
 def _placements(n: int) -> str:
     return f"{n} placement{'s' * (n != 1)}"
 
-
-def _stopped(stop: Any) -> str:
-    return "time limit" if stop.value == "time" else stop.value
-
-
-def _stop_exit(stop: Any) -> int:
-    from ..signals import exit_code
-    from .common import EXIT_TIMEOUT
-    return EXIT_TIMEOUT if stop.value == "time" else exit_code(reason=stop.value)

@@ -11,6 +11,7 @@ import argparse
 import random
 import re
 import sys
+from pathlib import Path
 
 from ..errors import SatilingError
 from ..engines.table import DEFAULT_SAT_ALIAS, sat_names
@@ -71,7 +72,6 @@ def load_challenge(text: str):
 
 
 def _is_puzzle(text: str) -> bool:
-    from pathlib import Path
     from .. import catalog
     return bool(text) and (Path(text).is_file() or (catalog.instances_dir() / f"{text}.toml").is_file())
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
+from collections import Counter
 from typing import Any
 
-from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg, seconds_left, workers_arg
+from ..limits import MAX_SECONDS, MAX_WORKERS, Deadline, clock, seconds_arg, workers_arg
 from ..apps.packing import EXACT_SECONDS
 
 
@@ -66,7 +66,6 @@ def _threads(args: argparse.Namespace) -> int:
 def _hint(puzzle: Any, path: str) -> list[Any]:
     """The placements of ``--hint FILE``, each one the board takes, no two on one cell, no piece
     used more often than the puzzle has it: a hint that is none of these is refused, not ignored."""
-    from collections import Counter
     from ..errors import SatilingError
     from .common import read_solutions
     hint = next(iter(read_solutions(puzzle, path)), None)
@@ -99,17 +98,18 @@ def cmd_pack(args: argparse.Namespace) -> int:
     from ..render.pictures import solution_svg, solution_text
     from ..apps.packing import Packer, hole_components
     from ..signals import within
-    began = time.monotonic()
+    began = clock()
+    deadline = Deadline.after(args.time_limit, began)
     threads = _threads(args)
     puzzle = catalog.load(args.name)
     hint = _hint(puzzle, args.hint) if args.hint else []
     # the time limit counts from here: the model (Eternity's is large) is built within it
     built, packer = within(args.time_limit, lambda: Packer(puzzle, args.objective))
     if not built:
-        print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s "
+        print(f"satiling: {puzzle.name}: no packing found in {clock() - began:.1f} s "
               "(the time limit ran out while the model was built)", file=sys.stderr)
         return EXIT_TIMEOUT
-    left = seconds_left(args.time_limit, began, floor=0.01)
+    left = deadline.left(floor=0.01)
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
@@ -123,7 +123,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
                                 packer.stop)
     interrupted = signal_exit(signum) if signum is not None else None
     if packing.status == "UNKNOWN":
-        print(f"satiling: {puzzle.name}: no packing found in {time.monotonic() - began:.1f} s",
+        print(f"satiling: {puzzle.name}: no packing found in {clock() - began:.1f} s",
               file=sys.stderr)
         return interrupted or EXIT_TIMEOUT
     parts = [len(p) for p in hole_components(packer.puzzle, packing.hole)]

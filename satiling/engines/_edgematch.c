@@ -26,7 +26,7 @@
  * run is reproducible.  The order never changes what a whole search counts, only when it meets
  * each solution.
  *
- * Knuth's estimate ("Estimating the efficiency of backtrack programs", 1975): follow one random
+ * Knuth's estimate (Mathematics of Computation 29, 1975, pp. 121-136): follow one random
  * path, multiply the numbers of choices met; the sum of the partial products is an unbiased
  * estimate of the subtree's node count.
  */
@@ -507,8 +507,9 @@ static int found(Search *s, PyObject *callback, unsigned long long *left) {
 }
 
 /* run(prefix=None, limit=0, seconds=0.0, callback=None, max_nodes=0, resume=False, seed=0)
- * -> status 0: the subtree below ``prefix`` is exhausted; 1: ``limit`` solutions found in this call;
- * 2: the time ran out; 3: ``max_nodes`` more nodes were placed (the shared codes of _handback.h).
+ * -> how it stopped, by name (handback_name): "done": the subtree below ``prefix`` is exhausted;
+ * "limit": ``limit`` solutions found in this call; "time": the time ran out; "nodes": ``max_nodes``
+ * more nodes were placed.
  * After 1, 2 or 3, ``resume=True`` goes on from where the search stopped (``prefix`` and ``seed``
  * are then ignored).  ``seed`` (not 0): the value orders are randomised from it (file head).
  * ``nodes`` and ``solutions`` accumulate over calls (reset() clears them). */
@@ -538,7 +539,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     int d, k;
     if (resume && s->live == 2) {          /* a whole-board prefix: its one leaf was handed over */
         s->live = 0;
-        return PyLong_FromLong(ENGINE_DONE);
+        return PyUnicode_FromString(handback_name(ENGINE_DONE));
     }
     if (resume && s->live) {
         d = s->d;
@@ -551,12 +552,12 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
         if (k == -2)
             return NULL;
         if (k == -1)
-            return PyLong_FromLong(ENGINE_DONE);
+            return PyUnicode_FromString(handback_name(ENGINE_DONE));
         if (k == n) {
             int r = found(s, callback, &limit);
             if (r == 0)
                 s->live = 2;                   /* a resume finds nothing more below it */
-            return r < 0 ? NULL : PyLong_FromLong(r == 0 ? ENGINE_LIMIT : ENGINE_DONE);
+            return r < 0 ? NULL : PyUnicode_FromString(handback_name(r == 0 ? ENGINE_LIMIT : ENGINE_DONE));
         }
         d = k;
         if (seed) {                        /* never 0: 0 means no randomness */
@@ -639,7 +640,7 @@ static PyObject *Search_run(Search *s, PyObject *args, PyObject *kw) {
     if (status != ENGINE_DONE)
         s->d = d, s->k = k, s->live = 1;
     s->rng_saved = s->rng, s->rng = 0;     /* children() and estimate() keep the fixed order */
-    return PyLong_FromLong(status);
+    return PyUnicode_FromString(handback_name(status));
 }
 
 /* The entries that fit the next step after ``prefix`` (in the order the search tries them). */
@@ -744,7 +745,7 @@ static PyObject *Search_get_solutions(Search *s, void *c) {
 static PyMethodDef Search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))Search_run, METH_VARARGS | METH_KEYWORDS,
      "run(prefix=None, limit=0, seconds=0, callback=None, max_nodes=0, resume=False, seed=0) -> "
-     "0 exhausted, 1 solution limit, 2 time, 3 node limit"},
+     "how it stopped: 'done' (exhausted), 'limit' (solutions), 'time' or 'nodes'"},
     {"children", (PyCFunction)Search_children, METH_O, "children(prefix) -> entries fitting next"},
     {"estimate", (PyCFunction)(void (*)(void))Search_estimate, METH_VARARGS | METH_KEYWORDS,
      "estimate(prefix=None, probes=100, seed=1) -> Knuth's estimate of the nodes below prefix"},

@@ -438,7 +438,7 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     long long pen, avail;
 
 enter:                              /* square d gets its first candidate */
-    if (subtrees && abandon) goto backtrack;
+    if (subtrees && abandon) goto retreat;
     if (d == n) {
         if (breaks <= cap) {
             S->nodes = nodes;
@@ -452,7 +452,7 @@ enter:                              /* square d gets its first candidate */
             WATCH();
             if (cap < 0) goto out;          /* every join matches: nothing better exists */
         }
-        goto backtrack;
+        goto retreat;
     }
     f->base = breaks;
     avail = f->allowed - breaks;
@@ -462,13 +462,13 @@ enter:                              /* square d gets its first candidate */
     }
     if (f->pinned >= 0) {           /* one candidate, its breaks fixed in advance */
         c = S->runs[f->pinned].first;
-        if (f->pinned_breaks > avail) goto backtrack;
-        if (f->psum + c->prio < f->need) goto backtrack;
+        if (f->pinned_breaks > avail) goto retreat;
+        if (f->psum + c->prio < f->need) goto retreat;
         if (tile) {
             tile_move(S, board, d, c, 1);
             if (breaks + f->pinned_breaks + (S->D + 1) / 2 > cap) {
                 tile_move(S, board, d, c, -1);
-                goto backtrack;
+                goto retreat;
             }
         }
         board[d] = c;
@@ -486,7 +486,7 @@ enter:                              /* square d gets its first candidate */
         }
         goto counted;
     }
-    if (avail < 0) goto backtrack;
+    if (avail < 0) goto retreat;
     f->sc = (*f->south)->n;
     f->wc = (*f->west)->e;
     f->pmin = f->need - f->psum;
@@ -496,11 +496,11 @@ enter:                              /* square d gets its first candidate */
 
 next:                               /* square d tries its next candidate */
     if (subtrees && abandon) {      /* a subtree's budget ran out: back to where it began */
-        if (d > sub_depth) goto backtrack;
+        if (d > sub_depth) goto retreat;
         abandon = 0;
     }
     avail = f->allowed - f->base;
-    if (avail < 0) goto backtrack;
+    if (avail < 0) goto retreat;
     if (f->phase) goto phases;
 
 exact:                              /* the candidates matching both placed neighbours */
@@ -518,7 +518,7 @@ exact:                              /* the candidates matching both placed neigh
         goto general;
     /* on to the next phase */
     for (;;) {
-        if (avail < f->gate[f->phase]) goto backtrack;  /* no next phase, or no room for it */
+        if (avail < f->gate[f->phase]) goto retreat;  /* no next phase, or no room for it */
         const int nx = f->next[f->phase];
         f->phase = nx;
         open_run(S, f->level, nx == 1 ? f->wonly + f->wc : nx == 2 ? f->sonly + f->sc : f->sonly + C,
@@ -604,7 +604,7 @@ counted:
     f++;
     goto enter;
 
-backtrack:
+retreat:
     if (d == 0) goto out;
     d--;
     f--;

@@ -25,12 +25,15 @@ docs/decisions/2026-11-27-edgematch-exact-search.md.
 """
 from __future__ import annotations
 
+import heapq
+import time
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 import numpy as np
 
 from . import PARTIAL_SECONDS, _edgematch
+from ..limits import NO_DEADLINE, Deadline
 
 Edges = tuple[int, int, int, int]
 #: (row, col, piece index from 0, clockwise quarter turns)
@@ -40,7 +43,8 @@ ORDERS = ("auto", "rows", "rows-up", "columns", "columns-left", "spiral", "frame
 VALUES = ("table", "tight")
 #: above this many colours the table (one slot per key, (colours + 1) ** 4 keys) gets too large
 MAX_COLOURS = 48
-STATUS = {0: "exhausted", 1: "limit", 2: "time limit", 3: "node limit"}
+#: the compiled search's stop (by name, as every engine says it) in this module's words
+STATUS = {"done": "exhausted", "limit": "limit", "time": "time limit", "nodes": "node limit"}
 #: nodes an order searches in one turn of :func:`race` (a few milliseconds)
 SLICE = 1 << 18
 #: above this estimated tree size, finding a solution depends on how densely an order meets them,
@@ -367,7 +371,7 @@ def corner_starter(engine: Engine) -> tuple[int, ...]:
     return (kids[0],) if kids else ()
 
 
-def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] | None = None,
+def race(board: EdgeBoard, deadline: Deadline = NO_DEADLINE, engines: list[Engine] | None = None,
          seed: int | None = None, node_limit: int | None = None
          ) -> tuple[list[Placed] | None, str, list[Engine]]:
     """One solution.  With order "auto": the order of the smallest estimated tree when that tree
@@ -383,18 +387,15 @@ def race(board: EdgeBoard, seconds: float | None = None, engines: list[Engine] |
     single search (a tree below :data:`RACE_ABOVE`) runs as :func:`restarts` from that seed.
     ``node_limit``: the search stops after that many nodes in all (status "nodes").
     Returns (solution or None, "limit" / "exhausted" / "time limit" / "nodes", the engines)."""
-    import time
     engines = engines or solve_engines(board)
     budget = _NodeBudget(engines, node_limit)
     if seed is not None and len(engines) == 1:
-        found, status = restarts(engines[0], seconds, seed, budget=budget)
+        found, status = restarts(engines[0], deadline, seed, budget=budget)
         return found, status, engines
-    deadline = None if seconds is None else time.monotonic() + seconds
     while True:
         for eng in engines:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
             found: list[list[Placed]] = []
-            status = eng.solutions(corner_starter(eng), limit=1, seconds=left, on_solution=found.append,
+            status = eng.solutions(corner_starter(eng), limit=1, seconds=deadline.left(), on_solution=found.append,
                                    max_nodes=budget.slice(SLICE if len(engines) > 1 else 0), resume=True)
             if found:
                 return found[0], "limit", engines
@@ -447,7 +448,7 @@ def luby(i: int) -> int:
 LUBY_UNIT = 1 << 20
 
 
-def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: int = LUBY_UNIT,
+def restarts(engine: Engine, deadline: Deadline = NO_DEADLINE, seed: int = 1, unit: int = LUBY_UNIT,
              budget: "_NodeBudget | None" = None) -> tuple[list[Placed] | None, str]:
     """One solution by restarts: run ``i`` searches the whole tree in a value order randomised
     from (``seed``, ``i``) for at most ``luby(i) * unit`` nodes.  The same seed gives the same
@@ -455,16 +456,13 @@ def restarts(engine: Engine, seconds: float | None = None, seed: int = 1, unit: 
     (solution or None, "limit" / "time limit" / "nodes": ``budget`` spent).  Restarts cut the heavy tail of backtracking: a
     search stuck under a bad early choice is abandoned, and the runs grow so that a needed long
     one comes."""
-    import time
-    deadline = None if seconds is None else time.monotonic() + seconds
     budget = budget or _NodeBudget([engine], None)
     starter = corner_starter(engine)
     i = 0
     while True:
         i += 1
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
         found: list[list[Placed]] = []
-        status = engine.solutions(starter, limit=1, seconds=left, on_solution=found.append,
+        status = engine.solutions(starter, limit=1, seconds=deadline.left(), on_solution=found.append,
                                   max_nodes=budget.slice(luby(i) * unit), seed=_mix(seed, i))
         if found:
             return found[0], "limit"
@@ -513,7 +511,6 @@ def split(engine: Engine, share: float = 1 / 50, probes: int = 200,
     being the table positions of the first placements; the largest estimate is split into its
     children until none is above ``share`` of the estimated total (or there are ``max_jobs``).
     Jobs come in search order, so their solutions concatenate to the unsplit search's."""
-    import heapq
 
     def est(prefix: tuple[int, ...]) -> float:
         return 1.0 + engine.estimate(prefix, probes, seed=len(prefix) + 1)
@@ -538,13 +535,13 @@ def split(engine: Engine, share: float = 1 / 50, probes: int = 200,
 def run_jobs(board: EdgeBoard, prefixes: Sequence[Sequence[int]], seconds: float | None = None,
              keep: bool = False, limit: int = 0) -> list[JobResult]:
     """Search each prefix in turn (a worker's task); ``keep`` returns the solutions too; with
-    ``limit``, stop at the job that meets that many solutions (``solve`` asks for one)."""
-    import time
+    ``limit``, stop at the job that meets that many solutions (``solve`` asks for one).
+    ``seconds`` counts on this worker's clock (a Dask worker's is not the caller's)."""
     eng = Engine(board)
     out = []
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = Deadline.after(seconds)
     for prefix in prefixes:
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        left = deadline.left()
         boards: list[list[Placed]] | None = [] if keep else None
         eng.search.reset()
         t = time.process_time()           # CPU seconds: the machine may be shared

@@ -23,6 +23,7 @@ import itertools
 import math
 import random
 import struct
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -308,7 +309,6 @@ def search(lay: Layout, held: list[int], cap: int, on_board: OnBoard, node_limit
     at the looks at the clock the search makes anyway (None: no one watches, at no cost).  In a
     thread other than the main one the search gives up the GIL between those looks, so that
     searches in threads of one process (a Dask worker's) run side by side."""
-    import threading
     from . import PARTIAL_SECONDS, _edgescore
     packed = struct.pack(f"<{len(held)}i", *held)
     nogil = threading.current_thread() is not threading.main_thread()

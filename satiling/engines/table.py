@@ -43,6 +43,8 @@ class Engine:
     timed: tuple[str, ...] = ()
     #: it writes a proof of "no solution" (through its solver)
     proves: bool = True
+    #: its maximise continues from a start board (``--start``), hunting only better boards
+    continues: bool = False
     #: ``--solver NAME`` once named this engine (still read, with a note naming ``--engine``)
     solver_spelling: bool = False
 
@@ -66,7 +68,9 @@ class Engine:
         if task in self.timed and request.time_limit is None:
             return f"--maximize-matches --engine {self.name} needs --time-limit"
         if task == "maximise" and request.dask and self.dask is None:
-            return f"a Dask cluster runs the {' and '.join(on_dask())} engine's search, not {self.name}'s"
+            return not_on_dask(self.name)
+        if task == "maximise" and request.extra.get("start_board") is not None and not self.continues:
+            return cannot_continue(self.name)
         return None
 
 
@@ -79,8 +83,8 @@ _MAX = "satiling.apps.maximize"
 TABLE: tuple[Engine, ...] = (
     Engine(BACKTRACK, "the compiled edge-matching backtracker (maximise: its scoring search)",
            {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
-            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.backtrack:run"}, "nodes",
-           dask=f"{_MAX}.cluster:run", proves=False, solver_spelling=True,
+            "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.scoring:run"}, "nodes",
+           dask=f"{_MAX}.cluster:run", proves=False, solver_spelling=True, continues=True,
            uses={"solve": ("seed",), "maximise": ("seed", "threads", "fill_order")}),
     Engine(WALK, "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
@@ -116,6 +120,17 @@ def solver_spellings() -> tuple[str, ...]:
 def on_dask() -> tuple[str, ...]:
     """The engines whose maximise runs on a Dask cluster."""
     return tuple(e.name for e in TABLE if e.dask is not None)
+
+
+def not_on_dask(engine: str) -> str:
+    """Why ``engine``'s maximise cannot go to a Dask cluster, in the words a user reads."""
+    return f"a Dask cluster runs the {' and '.join(on_dask())} engine's search, not {engine}'s"
+
+
+def cannot_continue(engine: str) -> str:
+    """Why ``engine``'s maximise cannot take a start board."""
+    who = " and ".join(e.name for e in TABLE if e.continues)
+    return f"a start board continues the {who} engine's search, not {engine}'s"
 
 
 def users(task: str, setting: str) -> tuple[str, ...]:
@@ -178,10 +193,11 @@ class Solver:
     """A solver an engine runs on the model (PySAT's ``SolverNames`` is the model: every name a
     user may write for it, here and nowhere else).
 
-    ``kind``: ``sat`` (PySAT), ``cp`` (CP-SAT) or ``mip`` (OR-Tools' MIP solvers); ``aliases``:
-    the short names; ``proof``: writes DRAT proofs that checkers accept; ``conflicts``: takes a
-    node limit (its conflicts); ``incremental``: keeps its clauses across solves and takes
-    assumptions (PySAT's Kissat aborts on a clause added after a solve)."""
+    ``kind``: ``exact`` (the compiled exact-cover search), ``sat`` (PySAT), ``cp`` (CP-SAT) or
+    ``mip`` (OR-Tools' MIP solvers); ``aliases``: the short names; ``proof``: writes DRAT proofs
+    that checkers accept; ``conflicts``: takes a node limit (its conflicts, or the exact-cover
+    search's nodes); ``incremental``: keeps its clauses across solves and takes assumptions
+    (PySAT's Kissat aborts on a clause added after a solve)."""
 
     name: str
     kind: str
@@ -190,6 +206,12 @@ class Solver:
     proof: bool = False
     conflicts: bool = False
     incremental: bool = True
+
+    @property
+    def engine(self) -> str | None:
+        """The engine a solve by this solver is said to be by (None: the solver's own name, as for
+        the MIP solvers, which have no engine)."""
+        return _ENGINE_OF_KIND.get(self.kind)
 
 
 #: every solver; the first SAT solver is the default wherever one is needed.  Proofs: MapleSAT's
@@ -208,14 +230,18 @@ SOLVERS: tuple[Solver, ...] = (
     Solver("scip", "mip", "SCIP"),
     Solver("highs", "mip", "HiGHS"),
     Solver("cbc", "mip", "CBC"),
+    Solver(WALK, "exact", "the compiled exact-cover search", conflicts=True, incremental=False),
 )
+_ENGINE_OF_KIND = {"exact": WALK, "sat": "sat", "cp": "cpsat"}
 SAT_SOLVERS = tuple(s.name for s in SOLVERS if s.kind == "sat")
+#: the solver of exact covers (``auto`` runs it on a model of placements only)
+EXACT_SOLVER = next(s.name for s in SOLVERS if s.kind == "exact")
 MIP_SOLVERS = tuple(s.name for s in SOLVERS if s.kind == "mip")
 ALIASES = {a: s.name for s in SOLVERS for a in s.aliases}
 #: the SAT solver that runs where one is needed and none is named
 DEFAULT_SAT = SAT_SOLVERS[0]
 #: ... as a user names it (``--solver cadical``)
-DEFAULT_SAT_ALIAS = SOLVERS[0].aliases[0]
+DEFAULT_SAT_ALIAS = next(s.aliases[0] for s in SOLVERS if s.kind == "sat")
 #: the answer format with ``SAT`` / ``UNSAT`` / ``INDET`` on its first line, the model on the next
 RESULT_FILE = "MiniSat's result file"
 #: ``race``: SAT solvers, each in its own process, the first answer wins (CDCL run times are
@@ -230,9 +256,7 @@ def solver(name: str) -> Solver | None:
 
 
 def takes_node_limit(name: str) -> bool:
-    """Whether ``name`` (a solver, an alias, the walk, or a race ``A+B``) stops at a node limit."""
-    if name == "walk":
-        return True
+    """Whether ``name`` (a solver, an alias, or a race ``A+B``) stops at a node limit."""
     rows = [solver(m) for m in name.split("+")]
     return all(r is not None and r.conflicts for r in rows)
 
@@ -244,7 +268,7 @@ def sat_names() -> tuple[str, ...]:
 
 #: every name ``--solver`` takes (as an unknown one's error lists them): ``auto``, the short names,
 #: CP-SAT, the engines a solver name once stood for, the MIP solvers, the SAT solvers
-SOLVER_CHOICES = ((AUTO,) + tuple(ALIASES) + ("cpsat", "walk", "race") + MIP_SOLVERS + SAT_SOLVERS)
+SOLVER_CHOICES = ((AUTO,) + tuple(ALIASES) + ("cpsat", EXACT_SOLVER, "race") + MIP_SOLVERS + SAT_SOLVERS)
 
 
 def solver_help() -> str:

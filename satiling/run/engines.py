@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engines.table import (ALL, AUTO, DEFAULT_SAT_ALIAS, TABLE, Engine, check, function, names, row,
-                             unused_setting)
+from ..engines.table import (ALL, AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, TABLE, WALK, Engine, check,
+                             function, names, row, solver as solver_row, unused_setting)
 from ..errors import SatilingError
 
 __all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "row", "solve_solver",
@@ -35,12 +35,12 @@ def choose(request: "Request") -> str:
     counting = request.task in ("count", "enumerate")
     if backtrack_answers(request.puzzle, dict(request.options), request.engine, counting,
                          proof=bool(request.proof)):
-        return "backtrack"
+        return BACKTRACK
     if request.proof and request.engine != AUTO and not row(request.engine).proves:
         raise SatilingError(row(request.engine).can_run(request))
-    if request.engine == "walk" and request.puzzle.exact_cover(**request.options) is False:
+    if request.engine == WALK and request.puzzle.exact_cover(**request.options) is False:
         # said before a model is built (the run's own check needs the model: seconds on Eternity)
-        raise SatilingError(f"the walk engine takes exact covers only, and this model of "
+        raise SatilingError(f"the {WALK} engine takes exact covers only, and this model of "
                             f"{request.puzzle.name} has variables that are not placements: "
                             "choose the sat or cpsat engine")
     return request.engine
@@ -61,7 +61,8 @@ def solve_solver(request: "Request") -> str:
                                 f"not --solver {solver}")
         return solver if "+" in solver else "race"
     if engine == "sat":
-        if solver in ("cpsat", "walk", "backtrack", "race") or "+" in solver:
+        named = solver_row(solver)
+        if named is not None and named.kind != "sat" or solver in (BACKTRACK, "race") or "+" in solver:
             raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
         return DEFAULT_SAT_ALIAS if solver == AUTO else solver
     if engine != AUTO:

@@ -7,7 +7,10 @@
 """
 from __future__ import annotations
 
+import signal
 from enum import Enum
+
+from ..exits import EXIT_TIMEOUT, signal_exit
 
 
 class Stop(str, Enum):
@@ -28,6 +31,21 @@ class Stop(str, Enum):
     def complete(self) -> bool:
         return self in (Stop.DONE, Stop.LIMIT)
 
+    @property
+    def said(self) -> str:
+        """The stop as the command line says it on stderr ("time limit", "interrupted", ...)."""
+        return "time limit" if self is Stop.TIME else self.value
+
+    @property
+    def exit_code(self) -> int | None:
+        """The command line's exit code for a run that stopped so (None: a complete run, whose
+        code says what it found)."""
+        return _EXITS.get(self)
+
+
+#: how the command line exits after a run stopped early: 3 at a limit, 130 / 143 after a signal
+_EXITS = {Stop.TIME: EXIT_TIMEOUT, Stop.NODES: EXIT_TIMEOUT,
+          Stop.INTERRUPTED: signal_exit(signal.SIGINT), Stop.TERMINATED: signal_exit(signal.SIGTERM)}
 
 _WORDS = {"": Stop.DONE, "done": Stop.DONE, "exhausted": Stop.DONE, "limit": Stop.LIMIT,
           "time": Stop.TIME, "time limit": Stop.TIME, "UNKNOWN": Stop.TIME,

@@ -8,11 +8,11 @@ enumerate and maximise, with what was found; ``solve`` has nothing to keep and l
 """
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, TypeVar
 
 from ..errors import SatilingError
+from ..limits import Deadline, clock
 from .engines import call, choose, row, solve_solver, unused_setting
 from .limits import Stop
 from .request import Request
@@ -38,9 +38,9 @@ class Events:
     ``partial(placements)``: the partial solution the search in progress stands on, the puzzle's
     placements as ``solution`` gets them (pairwise disjoint, not verified: a board on its way,
     often to a dead end), at most once every :data:`~satiling.engines.PARTIAL_SECONDS`.  Only
-    compiled searches can tell: count and enumerate by the exact-cover engine (``walk``) or the
-    edge-matching backtracker, without workers; maximise by the scoring search (``backtrack``;
-    the first process's, when there are several: joins may be broken there); never a SAT,
+    compiled searches can tell: count and enumerate by the exact-cover search or the
+    edge-matching backtracker, without workers; maximise by the scoring search (the first
+    process's, when there are several: joins may be broken there); never a SAT,
     CP-SAT, MIP or LNS solver, nor a solve.  None (the default) costs the search nothing."""
 
     found: Callable[[int], None] = _ignore
@@ -63,7 +63,7 @@ def paced(show: Callable[[list[Any]], None] | None) -> Callable[[list[Any]], Non
     last = [-PARTIAL_SECONDS]
 
     def pass_on(placements: list[Any]) -> None:
-        now = time.monotonic()
+        now = clock()
         if now - last[0] >= least:
             last[0] = now
             show(placements)
@@ -131,17 +131,18 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     events = events or Events()
     if req.task != "solve":
         raise SatilingError(f"solve takes a solve request, not {req.task}")
-    began = time.monotonic()
+    began = clock()
+    deadline = Deadline.after(req.time_limit, began)
     engine = choose(req)
     check_used(req, engine)
-    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), time_limit=req.time_limit,
+    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), deadline=deadline,
                    node_limit=req.node_limit, workers=req.workers, threads=req.threads,
-                   dask=req.dask, seed=req.seed, proof=req.proof, started=began)
-    # the engine stops its search at the limit; the bound, a moment later, stops a model still
+                   dask=req.dask, seed=req.seed, proof=req.proof)
+    # the engine stops its search at the deadline; the bound, a moment later, stops a model still
     # being built
-    found = _bounded(req, began + GRACE, lambda: call("solve", engine, job))
+    found = _bounded(deadline.later(GRACE), lambda: call("solve", engine, job))
     if found is None:                   # the limit ran out while the model was being built
-        return SolveAnswer(Stop.TIME, None, engine, time.monotonic() - began,
+        return SolveAnswer(Stop.TIME, None, engine, clock() - began,
                            f"{engine} (the time limit ran out while the model was built)")
     if found.solution is not None:
         req.puzzle.verify(found.solution)
@@ -150,26 +151,25 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
 
 
 # -- count and enumerate ------------------------------------------------------------------------------
-def _bounded(req: Request, began: float, work: Callable[[], T]) -> T | None:
-    """``work()`` within the run's time limit, which counts from ``began`` (the run's start):
-    building the placements and the model counts, and a limit that runs out while they are built
-    (Eternity's 1.4 million placements) ends the run there.  None when it did."""
-    from ..limits import seconds_left
+def _bounded(deadline: Deadline, work: Callable[[], T]) -> T | None:
+    """``work()`` by the run's deadline: building the placements and the model counts, and a
+    limit that runs out while they are built (Eternity's 1.4 million placements) ends the run
+    there.  None when it did."""
     from ..signals import within
-    done, value = within(seconds_left(req.time_limit, began), work)
+    done, value = within(deadline.left(), work)
     return value if done else None
 
 
-def _run_of(req: Request, engine: str, began: float) -> Any:
-    """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``; its time limit
-    counts from ``began``."""
+def _run_of(req: Request, engine: str, deadline: Deadline) -> Any:
+    """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``, ending at
+    ``deadline``."""
     from ..search.stream import Run, Settings, symmetry_choice
     raw, group = symmetry_choice(req.raw, req.symmetry)
     if group == "rotations":
         req.puzzle.rotations()          # a family that cannot tell refuses before any work
     problem = req.puzzle.problem(**req.options)
     settings = Settings(raw, engine, req.sat_solver, req.symmetry_breaking, req.workers, req.dask,
-                        req.time_limit, began, symmetry=group)
+                        req.time_limit, deadline, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
     if (req.workers or 1) > 1 and req.source is None:
         if not run.searcher.plans or run.space.plan() is None:
@@ -199,40 +199,41 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     begun = _begin(req)
     if isinstance(begun, CountAnswer):
         return begun
-    run, engine, group, start, began = begun
+    run, engine, group, start, deadline = begun
     outcome = run.count(req.resume, events.found, keep=bool(req.proof), work=events.work,
                         keep_stopped=True, partial=paced(events.partial))
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
-                         engine, group, run.space.group.order, time.perf_counter() - start,
+                         engine, group, run.space.group.order, clock() - start,
                          outcome.checkpoint, bool(outcome.finished or outcome.position))
     if req.proof and answer.stop is Stop.DONE:
-        _prove(req, began, answer, run.members(outcome.solutions), run.space.problem)
+        _prove(req, deadline, answer, run.members(outcome.solutions), run.space.problem)
     return answer
 
 
-def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, float]:
+def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, Deadline]:
     """A count's or an enumeration's run built within the time limit, with the engine it runs
-    (what "auto" became for the model), the symmetry group, and the clocks it started on; or the
-    answer that ends it before any search (the limit ran out first, an argument settles it)."""
-    start, began = time.perf_counter(), time.monotonic()
+    (what "auto" became for the model), the symmetry group, when it started and its deadline; or
+    the answer that ends it before any search (the limit ran out first, an argument settles it)."""
+    start = clock()
+    deadline = Deadline.after(req.time_limit, start)
     engine = choose(req)
     group = _group(req)
-    prepared = _prepared(req, engine, began)
+    prepared = _prepared(req, engine, deadline)
     if prepared is None:
-        return _out_of_time(engine, group, time.perf_counter() - start)
+        return _out_of_time(engine, group, clock() - start)
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
-    return run, run.searcher.name, group, start, began
+    return run, run.searcher.name, group, start, deadline
 
 
-def _prove(req: Request, began: float, answer: CountAnswer, members: Any, problem: Any) -> None:
+def _prove(req: Request, deadline: Deadline, answer: CountAnswer, members: Any, problem: Any) -> None:
     """The proof that no solution lies beyond the ones found, within what is left of the time limit;
     a stop (the limit, Ctrl-C, SIGTERM) leaves the complete count in the answer and the proof
     unchecked (``answer.proof_stop``)."""
     from ..search.proof import ProofReport, prove_complete
     from ..signals import stop_on
-    left = None if req.time_limit is None else max(0.0, req.time_limit - (time.monotonic() - began))
+    left = deadline.left()
     with stop_on(left) as stop:
         stop.arm()
         answer.proof = prove_complete(problem, members, req.proof, req.sat_solver, time_limit=left)
@@ -243,21 +244,21 @@ def _prove(req: Request, began: float, answer: CountAnswer, members: Any, proble
         answer.proof_stop = Stop.TIME
 
 
-def _prepared(req: Request, engine: str, began: float) -> tuple[Any, str | None] | None:
+def _prepared(req: Request, engine: str, deadline: Deadline) -> tuple[Any, str | None] | None:
     """:func:`_prepare` within the time limit (None: it ran out first).  A resumed run is built
     whatever the limit: what it holds from before is read by the run, and its answer says so."""
     if req.resume:
-        return _prepare(req, engine, began)
-    return _bounded(req, began, lambda: _prepare(req, engine, began))
+        return _prepare(req, engine, deadline)
+    return _bounded(deadline, lambda: _prepare(req, engine, deadline))
 
 
-def _prepare(req: Request, engine: str, began: float) -> tuple[Any, str | None]:
+def _prepare(req: Request, engine: str, deadline: Deadline) -> tuple[Any, str | None]:
     """(the run, None), or (None, the argument that settles the puzzle before any search)."""
     reason = _ruled_out(req)
     if reason is not None:
         _group_checked(req)
         return None, reason
-    return _run_of(req, engine, began), None
+    return _run_of(req, engine, deadline), None
 
 
 def _out_of_time(engine: str, group: str, seconds: float) -> CountAnswer:
@@ -281,7 +282,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     begun = _begin(req)
     if isinstance(begun, CountAnswer):
         return begun
-    run, engine, group, start, began = begun
+    run, engine, group, start, deadline = begun
     path = req.resume or req.out
     out = run.solution_file(path, resume=bool(req.resume)) if path else None   # locked, checked
     torn, before = False, []
@@ -307,10 +308,10 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
         if out is not None:
             out.close()
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
-                         engine, group, run.space.group.order, time.perf_counter() - start,
+                         engine, group, run.space.group.order, clock() - start,
                          finished_any=bool(outcome.found or outcome.cubes_done), torn=torn)
     if req.proof and answer.stop is Stop.DONE:
-        _prove(req, began, answer, run.members(before + outcome.solutions), run.space.problem)
+        _prove(req, deadline, answer, run.members(before + outcome.solutions), run.space.problem)
     return answer
 
 
@@ -340,18 +341,13 @@ def check_maximise(req: Request) -> None:
     why = row(engine).can_run(req)
     if why is not None:
         raise SatilingError(why)
-    if req.extra.get("start_board") is not None:
-        from ..apps.maximize.job import cannot_continue
-        from ..engines.table import function
-        if not getattr(function("maximise", engine), "continues", False):
-            raise cannot_continue(engine)
     _check_fill_order(req)
 
 
 def _check_fill_order(req: Request) -> None:
     """A small board is searched whole, row by row, to a proof of its best score: another fill
     order would not be used."""
-    from ..apps.maximize.backtrack import EXACT_LIMIT
+    from ..apps.maximize.scoring import EXACT_LIMIT
     squares = req.puzzle.rows * req.puzzle.cols
     if req.extra.get("fill_order") not in (None, "rows") and squares <= EXACT_LIMIT:
         raise SatilingError(f"--fill-order is for boards of more than {EXACT_LIMIT} squares: this "
@@ -361,7 +357,6 @@ def _check_fill_order(req: Request) -> None:
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     """The best edge-matching board within the limits: every better board goes to
     ``events.improve`` as it is found; a full score is a solution, verified."""
-    from dataclasses import replace
     from ..apps.maximize import default_tuning, maximize_matches
     from ..signals import exit_code
     events = events or Events()

@@ -10,10 +10,10 @@ or a race of orders runs here instead: starting workers would cost more than it 
 from __future__ import annotations
 
 import concurrent.futures as cf
-import time
 from dataclasses import dataclass
 
 from ..engines.edgematch import Placed
+from ..limits import NO_DEADLINE, Deadline
 from ..families.edgematch import EdgeMatchPuzzle, Tile
 from .workers import executor, stop
 from .edgeboards import edge_boards, tiles
@@ -33,7 +33,7 @@ class Answer:
     how: str
 
 
-def solve_board(puzzle: EdgeMatchPuzzle, hints: bool = False, time_limit: float | None = None,
+def solve_board(puzzle: EdgeMatchPuzzle, hints: bool = False, deadline: Deadline = NO_DEADLINE,
                 workers: int | None = None, dask: str | None = None, seed: int | None = None,
                 node_limit: int | None = None) -> Answer:
     """One solution of ``puzzle`` (its pinned pieces, and the hints with ``hints``), unverified:
@@ -42,9 +42,9 @@ def solve_board(puzzle: EdgeMatchPuzzle, hints: bool = False, time_limit: float 
     (board,) = edge_boards(puzzle, hints, distinct=False)
     engines, jobs = solve_engines(board), 0
     if (workers or 1) > 1 or dask:
-        placed, status, jobs = _in_jobs(engines, time_limit, workers, dask, seed)
+        placed, status, jobs = _in_jobs(engines, deadline, workers, dask, seed)
     else:
-        placed, status, engines = race(board, time_limit, engines, seed=seed, node_limit=node_limit)
+        placed, status, engines = race(board, deadline, engines, seed=seed, node_limit=node_limit)
     first = engines[0].board
     how = f"{first.order} order, {first.values} value order" if len(engines) == 1 else \
         f"{len(engines)} orders in turn: {', '.join(f'{e.board.order} {e.nodes}' for e in engines)} nodes"
@@ -63,21 +63,19 @@ def _chunks(jobs: list, workers: int | None) -> list[list]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
-def _in_jobs(engines: list, time_limit: float | None, workers: int | None, dask: str | None,
+def _in_jobs(engines: list, deadline: Deadline, workers: int | None, dask: str | None,
              seed: int | None) -> tuple[list[Placed] | None, str, int]:
     """(solution or None, status, jobs made) by workers (the module doc)."""
     from ..engines.edgematch import ORDER_PROBES, race, run_jobs, split
     if len(engines) > 1 or engines[0].estimate(probes=ORDER_PROBES) < JOBS_ABOVE:
-        placed, status, _ = race(engines[0].board, time_limit, engines, seed=seed)
+        placed, status, _ = race(engines[0].board, deadline, engines, seed=seed)
         return placed, status, 0
-    deadline = None if time_limit is None else time.monotonic() + time_limit
     jobs = [p for p, _ in split(engines[0])]
     with executor(workers, dask) as ex:
-        futures = [ex.submit(run_jobs, engines[0].board, c, time_limit, True, 1)
+        futures = [ex.submit(run_jobs, engines[0].board, c, deadline.left(), True, 1)
                    for c in _chunks(jobs, workers)]
-        left = None if deadline is None else max(0.0, deadline - time.monotonic())
         try:
-            for f in cf.as_completed(futures, left):
+            for f in cf.as_completed(futures, deadline.left()):
                 result = f.result()[-1]              # a task stops at its first solution
                 if result.boards or result.status == "time limit":
                     stop(ex)

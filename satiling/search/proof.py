@@ -33,6 +33,7 @@ from typing import Iterable, Sequence
 
 from ..errors import SatilingError
 from ..fileio import read_text, write_files
+from ..limits import Deadline, clock
 from ..problem import Problem
 from ..engines.table import DEFAULT_SAT_ALIAS, SOLVERS
 from .solve import lazy_cuts, primary_true, solver_name
@@ -106,22 +107,21 @@ def solve_with_proof(problem: Problem, path: str, solver: str = DEFAULT_SAT_ALIA
                      time_limit: float | None = None) -> ProofReport:
     """Solve ``problem``; if it has no solution, write and check a proof of that.  The time limit
     counts from here: writing the clauses of a large model takes seconds of it."""
-    start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    start = clock()
+    deadline = Deadline.after(time_limit, start)
     clauses = _encoded(problem, deadline)
     if clauses is None:
-        return ProofReport("UNKNOWN", seconds=time.perf_counter() - start)
-    left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
-    return _prove(problem, clauses, path, proof_solver(solver), left,
+        return ProofReport("UNKNOWN", seconds=clock() - start)
+    return _prove(problem, clauses, path, proof_solver(solver), deadline,
                   f"c satiling {problem.name}: the model (see 'satiling encode')")
 
 
-def _encoded(problem: Problem, deadline: float | None) -> list[list[int]] | None:
-    """The model's clauses (None: the deadline, on ``time.perf_counter``, passed first)."""
+def _encoded(problem: Problem, deadline: Deadline) -> list[list[int]] | None:
+    """The model's clauses (None: the deadline passed first)."""
     from ..backends.cnf import CnfEncoder
     clauses = []
     for k, clause in enumerate(CnfEncoder(problem).clauses()):
-        if deadline is not None and k % 65536 == 0 and time.perf_counter() > deadline:
+        if k % 65536 == 0 and deadline.expired():
             return None
         clauses.append(clause)
     return clauses
@@ -145,7 +145,7 @@ def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: 
     for sol in solutions:
         clauses.append([-v for v in sorted(sol)] + ([] if short else [v for v in primary if v not in sol]))
         blocked += 1
-    report = _prove(problem, clauses, path, proof_solver(solver), time_limit,
+    report = _prove(problem, clauses, path, proof_solver(solver), Deadline.after(time_limit),
                     f"c satiling {problem.name}: the model restricted by symmetry, and {blocked} "
                     "blocking clauses, one per solution found")
     if report.status == "SAT":
@@ -155,14 +155,14 @@ def prove_complete(problem: Problem, solutions: Iterable[frozenset[int]], path: 
 
 
 def _prove(problem: Problem, clauses: list[list[int]], path: str, name: str,
-           time_limit: float | None, comment: str) -> ProofReport:
+           deadline: Deadline, comment: str) -> ProofReport:
     """Solve ``clauses`` with a proof-writing solver; on UNSAT write the proof and the formula it
     refutes, then check them.  The solver runs in a child process, killed at the deadline or on a
     signal (a SAT solver in a C call cannot be interrupted through PySAT); the files are written here, after it
     answered, so a kill never leaves half a file."""
     start = time.perf_counter()
     from .solve import in_child            # killed on a signal too (satiling.signals)
-    answer = in_child(_solve, time_limit, problem, clauses, name)
+    answer = in_child(_solve, deadline, problem, clauses, name)
     if isinstance(answer, _Refutation):
         clauses.extend(answer.cuts)
         report = ProofReport("UNSAT", proof=path, formula=path + ".cnf", steps=len(answer.lines),

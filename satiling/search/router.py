@@ -37,9 +37,7 @@ from typing import Any
 
 from ..problem import Problem
 from ..engines.exactcover_ref import supports
-from ..engines.table import DEFAULT_SAT_ALIAS
-
-BACKTRACK = "backtrack"
+from ..engines.table import AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, WALK
 #: below this many squares ``--maximize-matches`` proves the optimum with CP-SAT
 WHOLE_BOARD_LIMIT = 100
 
@@ -99,7 +97,7 @@ def model_engine(problem: Problem, asked: str = "auto") -> str:
     """``walk`` or ``sat`` for counting and enumerating a model (``asked`` unless it is auto)."""
     if asked != "auto":
         return asked
-    return "walk" if walk_suits(problem) else "sat"
+    return WALK if walk_suits(problem) else "sat"
 
 
 def solver_engine(task: str, asked: str, solver: str, proof: bool) -> str | None:
@@ -108,7 +106,7 @@ def solver_engine(task: str, asked: str, solver: str, proof: bool) -> str | None
     none, step aside.  solve runs it by its own table (``auto``: SAT, MIP or CP-SAT); count and
     enumerate by the ``sat`` engine (or ``cpsat``).  With a proof to write, a count's solver writes
     it and the count's engine stays as below."""
-    if asked != "auto" or solver in ("auto", BACKTRACK, "walk"):
+    if asked != AUTO or solver in (AUTO, BACKTRACK, WALK):
         return None
     if task == "solve":
         return "auto"

@@ -1,12 +1,13 @@
-"""Solve a problem once: the exact-cover walk, or a solver of the table
-(:data:`satiling.engines.table.SOLVERS`: PySAT's SAT solvers, CP-SAT, OR-Tools' MIP solvers), with
-lazy constraints.
+"""Solve a problem once by a solver of the table (:data:`satiling.engines.table.SOLVERS`: the
+compiled exact-cover search, PySAT's SAT solvers, CP-SAT, OR-Tools' MIP solvers), with lazy
+constraints.
 
-``auto`` (the default) runs the exact-cover walk wherever it applies (a model whose variables are
-all placements), else the table's default SAT solver, each the faster there (measurements:
+``auto`` (the default) runs the exact-cover search wherever it applies (a model whose variables
+are all placements), else the table's default SAT solver, each the faster there (measurements:
 docs/decisions/2026-11-27-router-defaults.md).
 
-Every solver but the walk (which is Python, so a signal stops it at once) runs in a forked child
+Every solver but the exact-cover search (which hands control back to Python every few
+milliseconds, so a signal stops it at once) runs in a forked child
 process (:mod:`satiling.signals`): a SAT solver in a C call cannot be interrupted through PySAT,
 the MIP solvers print banners on stdout, and an interrupt or a time limit kills the child.
 
@@ -21,11 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import SatilingError
-from ..limits import check_seconds, check_workers
+from ..limits import NO_DEADLINE, Deadline, check_seconds, check_workers
 from ..problem import Problem
 from ..children import ChildDied, ChildObject, race_in_children, run_in_child
-from ..engines.table import (ALIASES, DEFAULT_SAT, DEFAULT_SAT_ALIAS, MIP_SOLVERS, RACE, SAT_SOLVERS,
-                             SOLVER_CHOICES, sat_names, solver as solver_row, takes_node_limit)
+from ..engines.table import (ALIASES, DEFAULT_SAT, DEFAULT_SAT_ALIAS, EXACT_SOLVER, MIP_SOLVERS, RACE,
+                             SAT_SOLVERS, SOLVER_CHOICES, sat_names, solver as solver_row,
+                             takes_node_limit)
 
 #: at-most-one groups up to this many literals are pairwise when *solving* once, larger ones use the
 #: ladder (large pairwise groups cost a SAT solver time and memory to load; smaller limits meet CDCL's
@@ -54,7 +56,7 @@ def solver_name(name: str) -> str:
     if name == "race" or "+" in name:
         return "+".join(race_members(name))
     name = ALIASES.get(name, name)
-    if name not in ("auto", "walk") and solver_row(name) is None:
+    if name != "auto" and solver_row(name) is None:
         raise SatilingError(f"unknown solver {name!r} (choose from {', '.join(SOLVER_CHOICES)})")
     return name
 
@@ -97,9 +99,10 @@ def _not_sat(name: str) -> str:
 
 
 def auto_solver(problem: Problem) -> str:
-    """The solver ``auto`` runs: the walk on an exact cover, else the default SAT solver."""
+    """The solver ``auto`` runs: the exact-cover search on an exact cover, else the default SAT
+    solver."""
     from .router import walk_suits
-    return "walk" if walk_suits(problem) else DEFAULT_SAT
+    return EXACT_SOLVER if walk_suits(problem) else DEFAULT_SAT
 
 
 def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,
@@ -107,7 +110,8 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
           workers: int | None = None, node_limit: int | None = None) -> SolveResult:
     """Find one solution of ``problem`` (or prove there is none).  ``solver`` None is ``auto``;
     ``workers``: CP-SAT's search threads (default: every core); ``node_limit``: stop after that
-    many nodes of the walk, or conflicts of a SAT solver or CP-SAT (the same on every machine)."""
+    many nodes of the exact-cover search, or conflicts of a SAT solver or CP-SAT (the same on
+    every machine)."""
     if not isinstance(problem, Problem):
         raise SatilingError(f"solve takes a Problem (puzzle.problem()), not {type(problem).__name__}")
     time_limit = check_seconds(time_limit)       # -1 or NaN would silently mean "no answer"
@@ -116,30 +120,30 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
     if name == "auto":
         name = auto_solver(problem)
     if node_limit is not None and not takes_node_limit(name):
-        raise SatilingError(f"{name} takes no node limit (the walk, CP-SAT and these SAT solvers "
-                            f"do: {', '.join(n for n in SAT_SOLVERS if takes_node_limit(n))})")
-    start = time.perf_counter()
+        raise SatilingError(f"{name} takes no node limit (the exact-cover search, CP-SAT and these "
+                            f"SAT solvers do: {', '.join(n for n in SAT_SOLVERS if takes_node_limit(n))})")
+    start, deadline = time.perf_counter(), Deadline.after(time_limit)
+    kind = "race" if "+" in name else solver_row(name).kind
     if any(len(c) == 0 for c in problem.clauses):
         result = SolveResult("UNSAT")                  # an empty clause: nothing to search
-    elif name == "walk":
-        result = _solve_walk(problem, time_limit, assumptions, node_limit)
-    elif "+" in name:
-        result, name = _race(problem, race_members(name), time_limit, assumptions, amo)
+    elif kind == "exact":
+        result = _solve_exact(problem, deadline, assumptions, node_limit)
+    elif kind == "race":
+        result, name = _race(problem, race_members(name), deadline, assumptions, amo)
     else:
-        kind = solver_row(name).kind
         solve_here = {"cp": _solve_cpsat, "mip": _solve_mip}.get(kind, _pysat_loop)
         options = workers if kind == "cp" else (amo if kind == "sat" else None)
-        result = in_child(solve_here, time_limit, problem, name, assumptions, options, node_limit)
+        result = in_child(solve_here, deadline, problem, name, assumptions, options, node_limit)
     result.solver, result.seconds = name, time.perf_counter() - start
     return result
 
 
-def _race(problem: Problem, members: tuple[str, ...], time_limit: float | None,
+def _race(problem: Problem, members: tuple[str, ...], deadline: Deadline,
           assumptions: Sequence[int], amo: str | None) -> tuple[SolveResult, str]:
     """Every member on the whole problem in its own process; the first answer and who gave it."""
     calls = [(_pysat_loop, (problem, m, assumptions, amo)) for m in members]
     try:
-        won, result = race_in_children(calls, time_limit)
+        won, result = race_in_children(calls, deadline)
     except (TimeoutError, ChildDied):
         return SolveResult("UNKNOWN"), "+".join(members)
     return result, f"{members[won]} (first of {'+'.join(members)})"
@@ -157,11 +161,11 @@ def primary_true(problem: Problem, model: Sequence[int]) -> frozenset[int]:
     return frozenset(v for v in model if v > 0 and v <= problem.num_vars and problem.primary[v])
 
 
-def in_child(func: Callable[..., SolveResult], time_limit: float | None, *args: Any) -> SolveResult:
+def in_child(func: Callable[..., SolveResult], deadline: Deadline, *args: Any) -> SolveResult:
     """``func(*args)`` in a forked child process, killed on a signal; UNKNOWN if it has not
-    answered within ``time_limit`` seconds (None: no limit) or died without an answer."""
+    answered by ``deadline`` or died without an answer."""
     try:
-        return run_in_child(func, *args, time_limit=time_limit)
+        return run_in_child(func, *args, deadline=deadline)
     except (TimeoutError, ChildDied):
         return SolveResult("UNKNOWN")
 
@@ -349,31 +353,32 @@ def _solve_mip(problem: Problem, name: str, assumptions: Sequence[int], _: Any =
     return _check_loop(problem, solve_once, lambda c: add_clause(solver, x, c))
 
 
-# -- the exact-cover walk ----------------------------------------------------------------------------
-def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequence[int],
+# -- the exact-cover search ------------------------------------------------------------------------
+def _solve_exact(problem: Problem, deadline: Deadline, assumptions: Sequence[int],
                 node_limit: int | None = None) -> SolveResult:
     """The first solution of the compiled exact-cover search (dancing links, the most constrained
-    item first: Tortoise, 45 Eternity pieces, in a fraction of a second); the Python walk where the
-    model is no exact cover the engine takes.  The search returns to Python every few milliseconds,
+    item first: Tortoise, 45 Eternity pieces, in a fraction of a second); its Python reference
+    (:class:`~satiling.engines.exactcover_ref.Walk`) where the model is no exact cover the
+    compiled engine takes.  The search returns to Python every few milliseconds,
     so the time limit and signals act in this process."""
     from ..engines.exactcover import ExactCover, matrix_of
     from .exact import engine_solutions
     from ..engines.exactcover_ref import Walk, supports
     if not supports(problem):
-        raise SatilingError("the walk solves exact covers only (this model has auxiliary variables)")
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+        raise SatilingError("the exact-cover search solves exact covers only (this model has "
+                            "auxiliary variables)")
     matrix = matrix_of(problem)
     if matrix is None:
         if node_limit is not None:
             raise SatilingError("a node limit needs the compiled exact-cover search, which does "
                                 "not take this model (use a SAT solver)")
-        if time_limit is not None:              # the child is killed at the deadline
-            return in_child(_solve_walk, time_limit, problem, None, assumptions)
+        if deadline.at is not None:             # the child is killed at the deadline
+            return in_child(_solve_exact, deadline, problem, NO_DEADLINE, assumptions)
         first = next(Walk(problem).solutions(assumptions), None)
         return SolveResult("UNSAT") if first is None else SolveResult("SAT", first)
 
     def check_time(part_done: float) -> None:
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline.expired():
             raise _OutOfTime
 
     engine = ExactCover(matrix)
@@ -389,4 +394,4 @@ def _solve_walk(problem: Problem, time_limit: float | None, assumptions: Sequenc
 
 
 class _OutOfTime(Exception):
-    """The walk's time limit passed between two batches of the search."""
+    """The search's deadline passed between two batches of it."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import SatilingError
-from ..limits import seconds_left
+from ..limits import NO_DEADLINE, Deadline
 
 
 @dataclass
@@ -23,19 +23,18 @@ class SolveJob:
     engine: str = "auto"                # as the run chose it (named in the answer)
     options: dict[str, Any] = field(default_factory=dict)
     solver: str = "auto"                # the solver of a model (:func:`.solve.solver_name`'s names)
-    time_limit: float | None = None
+    deadline: Deadline = NO_DEADLINE     # the run's (building the model counts)
     node_limit: int | None = None       # nodes of the search (a solver's conflicts)
     workers: int | None = None          # the backtracker's processes
     threads: int | None = None          # CP-SAT's threads
     dask: str | None = None
     seed: int | None = None
     proof: str | None = None            # write a proof of "no solution" here
-    started: float = field(default_factory=time.monotonic)     # the time limit counts from here
 
     def seconds_left(self) -> float | None:
-        """The time limit less the time since ``started`` (building the model counts), at least a
-        millisecond (a limit is positive); None: no limit."""
-        return seconds_left(self.time_limit, self.started, floor=1e-3)
+        """What is left until the deadline, at least a millisecond (a limit is positive); None:
+        no limit."""
+        return self.deadline.left(floor=1e-3)
 
 
 @dataclass
@@ -51,7 +50,7 @@ class Found:
 def by_backtrack(job: SolveJob) -> Found:
     from .edgesolve import solve_board
     start = time.perf_counter()
-    answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.seconds_left(), job.workers,
+    answer = solve_board(job.puzzle, bool(job.options.get("hints")), job.deadline, job.workers,
                          job.dask, job.seed, job.node_limit)
     stop = {"time limit": "time", "nodes": "nodes"}.get(answer.status, "done") \
         if answer.solution is None else "done"
@@ -92,11 +91,13 @@ def by_solver(job: SolveJob) -> Found:
 
 
 def engine_that_ran(asked: str, solver: str) -> str:
-    """The engine a solve by ``auto`` came to, by the solver that ran: the walk, CP-SAT, a race,
-    a SAT solver, or a MIP solver (named by itself: MIP solvers have no engine of their own)."""
-    from .solve import MIP_SOLVERS
+    """The engine a solve by ``auto`` came to, by the solver that ran (its row in the solver
+    table): the exact-cover search, CP-SAT, a race, a SAT solver, or a MIP solver (named by
+    itself: MIP solvers have no engine of their own)."""
+    from ..engines.table import solver as solver_row
     if asked != "auto":
         return asked
-    if solver in ("walk", "cpsat") or solver in MIP_SOLVERS:
-        return solver
-    return "race" if "+" in solver or solver.startswith("race") else "sat"
+    if "+" in solver or solver.startswith("race"):
+        return "race"
+    row = solver_row(solver)
+    return solver if row is None or row.engine is None else row.engine

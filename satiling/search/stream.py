@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SatilingError
 from ..engines.table import DEFAULT_SAT_ALIAS
-from ..limits import seconds_left
+from ..limits import Deadline
 from ..signals import stop_on
 from ..share import is_share
 from .cubes import CubeResult, CubeSpace, Position
@@ -62,11 +62,12 @@ class Settings:
     workers: int | None = None
     dask: str | None = None
     time_limit: float | None = None
-    started: float = field(default_factory=time.monotonic)     # the time limit counts from here
+    #: the run's end (None: ``time_limit`` from now)
+    deadline: Deadline | None = None
     symmetry: str = "full"     # the group classes are taken under (symmetry.SYMMETRIES; raw: full)
 
     def seconds_left(self) -> float | None:
-        return seconds_left(self.time_limit, self.started)
+        return self.deadline.left()
 
     def __post_init__(self) -> None:
         if self.workers is not None and self.workers < 1:
@@ -75,6 +76,8 @@ class Settings:
             raise SatilingError("choose --workers or --dask, not both")
         if self.time_limit is not None and not self.time_limit > 0:
             raise SatilingError("--time-limit must be positive")
+        if self.deadline is None:
+            object.__setattr__(self, "deadline", Deadline.after(self.time_limit))
 
 
 def symmetry_choice(raw: bool, symmetry: str | None) -> tuple[bool, str]:

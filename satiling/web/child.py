@@ -140,14 +140,14 @@ def _pack(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling pack``: the most pieces on the board, each better packing's size as it comes,
     the best drawn at the end; Stop keeps the best so far (CP-SAT is stopped by a call)."""
     from ..apps.packing import Packer, hole_components
-    from ..limits import seconds_left
+    from ..limits import Deadline
     from ..run import Stop
     from ..signals import in_thread, within
-    began = time.monotonic()
+    deadline = Deadline.after(spec.time_limit)
     built, packer = within(spec.time_limit, lambda: Packer(puzzle, "pieces"))
     if not built:
         return Told(Stop.TIME, "cpsat", 0, "the time limit ran out while the model was built")
-    left = seconds_left(spec.time_limit, began, floor=0.01)
+    left = deadline.left(floor=0.01)
     packing, signum = in_thread(lambda: packer.run(left, 1, (), on_improve=lambda n, _: sender.on_best(n)),
                                 packer.stop)
     stop = (Stop.INTERRUPTED if signum == signal.SIGINT else Stop.TERMINATED) if signum else (

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..limits import Deadline
 from .child import Spec, queue as child_queue, run_main, start
 from .store import Store
 
@@ -162,9 +163,9 @@ class RunManager:
             running = list(self._running)
         for run_id in running:
             self.stop(run_id)
-        deadline = time.monotonic() + wait
+        deadline = Deadline.after(wait)
         for thread in list(self._threads):
-            thread.join(max(0.0, deadline - time.monotonic()))
+            thread.join(deadline.left())
 
     # -- the queue --------------------------------------------------------------------------------
     def _start_queued(self) -> None:

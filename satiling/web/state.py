@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import queue as queues
+import signal
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -89,7 +90,6 @@ class Puzzles:
 
 def facts_loop(jobs: Any, results: Any) -> None:
     """The facts process: measure each puzzle asked for, in turn."""
-    import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the server ends it
     ready()
     while True:

@@ -140,7 +140,7 @@ def test_a_board_from_the_cluster_counts_by_its_own_score_never_by_its_claim(tmp
     """The client checks each worker's board itself: a board claiming every join gets its true
     score; a board with a piece twice and a message with no board are refused, with one note."""
     from satiling import load
-    from satiling.apps.maximize.backtrack import _first_board
+    from satiling.apps.maximize.scoring import _first_board
     from satiling.apps.maximize.cluster import Spec, _Board, _Run, pack
     from satiling.families.edgematch.geometry import Tile
     from satiling.families.edgematch.score import score

@@ -15,6 +15,7 @@ import pytest
 
 import satiling
 from satiling.errors import SatilingError
+from satiling.limits import Deadline
 from satiling.search.solve import open_pysat, primary_true, solve
 from satiling.children import ChildDied, race_in_children, run_in_child
 from satiling.signals import Interrupt, exit_code, in_thread, interrupts, stop_on
@@ -121,7 +122,7 @@ def test_run_in_child(capfd):
     with pytest.raises(SatilingError, match="bad input"):
         run_in_child(_raise_user_error)
     with pytest.raises(TimeoutError):
-        run_in_child(_sleep, 30.0, time_limit=0.5)
+        run_in_child(_sleep, 30.0, deadline=Deadline.after(0.5))
     assert run_in_child(_print_and_return) == 7
     captured = capfd.readouterr()
     assert "banner" not in captured.out and "from C" not in captured.out
@@ -141,7 +142,7 @@ def test_race_in_children():
     with pytest.raises(ChildDied):
         race_in_children([(_die, ()), (_die, ())])
     with pytest.raises(TimeoutError):
-        race_in_children([(_sleep, (30.0,)), (_sleep, (30.0,))], time_limit=0.3)
+        race_in_children([(_sleep, (30.0,)), (_sleep, (30.0,))], Deadline.after(0.3))
     with pytest.raises(SatilingError, match="bad input"):
         race_in_children([(_raise_user_error, ()), (_sleep, (30.0,))])
 

@@ -282,7 +282,7 @@ def test_a_worker_hunts_only_boards_better_than_the_shared_best():
     joins = len(pz.joins())
     shared = mp.get_context("fork").Value("q", 9)
     seen = []
-    mx._backtrack_one(pz, 1, seen.append, False, time.perf_counter(), 1, False,
+    mx._backtrack_one(pz, 1, seen.append, False, time.monotonic(), 1, False,
                       mx.default_tuning(pz), shared)
     assert seen, "no board better than 9 breaks in 1 s"
     assert all(imp.score > joins - 9 for imp in seen)
@@ -467,7 +467,8 @@ def test_the_cpsat_engine_reports_its_greedy_board_first():
     greedy = greedy_board(pz)
     seen = []
     # the time left for CP-SAT's search: its floor, a hundredth of a second
-    result = _cpsat(pz, *made, 1e-9, seen.append, 1, time.perf_counter())
+    from satiling.limits import Deadline, clock
+    result = _cpsat(pz, *made, Deadline.after(1e-9), seen.append, 1, clock())
     assert seen and seen[0].solution == made[4] and len(made[4]) == len(greedy) == 72
     assert seen[0].score == checked_score(pz, made[4]) > 0
     assert result.solution and result.score == checked_score(pz, result.solution) >= seen[0].score
@@ -499,7 +500,7 @@ def test_the_priority_need_leaves_out_the_sides_the_clues_hold_and_demand():
     before.  With the clues, each priority side of a clue piece is held by the clue and demands
     its match of the free square it faces (every clue square is inside the board): those sides,
     counted from the instance's clues here, are left out."""
-    from satiling.apps.maximize.backtrack import default_tuning, free_priority_sides
+    from satiling.apps.maximize.scoring import default_tuning, free_priority_sides
     from satiling.engines.edgescore import BLACKWOOD_SIDES, blackwood_need
     e2 = catalog.load("eternity2")
     tuning = default_tuning(e2)

@@ -177,3 +177,24 @@ def test_a_time_limit_stops_the_proof_and_keeps_the_complete_count(tmp_path, mon
             break
     hint = err.split("continue with: ")[1].split()
     assert "--proof" not in hint and "--resume" in hint
+
+
+def test_one_deadline_answers_how_long_is_left_and_whether_it_passed():
+    from satiling.limits import NO_DEADLINE, Deadline, clock
+    assert Deadline.after(None) is NO_DEADLINE
+    assert NO_DEADLINE.left() is None and not NO_DEADLINE.expired()
+    now = clock()
+    soon = Deadline.after(60.0, since=now)
+    assert soon.at == now + 60.0 and 0 < soon.left() <= 60.0 and not soon.expired()
+    assert soon.later(0.5).at == soon.at + 0.5 and NO_DEADLINE.later(0.5) is NO_DEADLINE
+    gone = Deadline.after(1.0, since=now - 2.0)
+    assert gone.expired() and gone.left() == 0.0 and gone.left(floor=1e-3) == 1e-3
+
+
+def test_each_stop_has_one_exit_code():
+    """The exit codes of the module doc of satiling.exits: 3 at a limit, 128 + the signal after
+    one; a complete run's code says what it found."""
+    assert [Stop.TIME.exit_code, Stop.NODES.exit_code] == [3, 3]
+    assert [Stop.INTERRUPTED.exit_code, Stop.TERMINATED.exit_code] == [130, 143]
+    assert Stop.DONE.exit_code is None and Stop.LIMIT.exit_code is None
+    assert Stop.TIME.said == "time limit" and Stop.INTERRUPTED.said == "interrupted"

@@ -12,6 +12,7 @@ import pytest
 from satiling import catalog
 from satiling.cli import main
 from satiling.families.edgematch.generate import generate, instance_toml
+from satiling.limits import Deadline
 from satiling.search.stream import Run, Settings
 
 
@@ -135,7 +136,7 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     monkeypatch.setattr(edgesolve, "JOBS_ABOVE", 0)           # these trees are small: split them anyway
     pz = generate(5, 5, None, None, 6).puzzle()
     (board,) = edge_boards(pz, False, distinct=False)
-    placed, status, jobs = edgesolve._in_jobs(solve_engines(board), 60, 2, None, None)
+    placed, status, jobs = edgesolve._in_jobs(solve_engines(board), Deadline.after(60), 2, None, None)
     assert status == "limit" and jobs > 1
     pz.verify(tiles(placed))
     spoiled = list(pz.pieces)
@@ -143,7 +144,7 @@ def test_solve_in_jobs_on_workers(monkeypatch):
     board = EdgeBoard(5, 5, tuple(spoiled))
     engine = Engine(board)
     assert engine.solutions() == "exhausted" and engine.search.solutions == 0
-    assert edgesolve._in_jobs(solve_engines(board), 60, 2, None, None)[:2] == (None, "exhausted")
+    assert edgesolve._in_jobs(solve_engines(board), Deadline.after(60), 2, None, None)[:2] == (None, "exhausted")
 
 
 def test_solve_says_when_its_workers_were_not_used(tmp_path, capsys):

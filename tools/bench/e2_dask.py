@@ -217,7 +217,7 @@ def _local_searches(processes: int, seconds: float, seed: int) -> tuple[int, flo
     import multiprocessing as mp
     from satiling import catalog
     from satiling.apps.maximize import default_tuning
-    from satiling.apps.maximize.backtrack import _backtrack_one
+    from satiling.apps.maximize.scoring import _backtrack_one
     from satiling.apps.maximize.cluster import SEED_STRIDE
     e2 = catalog.load("eternity2")
     joins = len(e2.joins())
@@ -226,7 +226,7 @@ def _local_searches(processes: int, seconds: float, seed: int) -> tuple[int, flo
     out = ctx.Queue()
 
     def one(k: int) -> None:
-        r = _backtrack_one(e2, seconds, lambda imp: None, False, time.perf_counter(),
+        r = _backtrack_one(e2, seconds, lambda imp: None, False, time.monotonic(),
                            seed + SEED_STRIDE * k, False, default_tuning(e2), shared)
         t = os.times()
         out.put((r.nodes, t.user + t.system, r.score))

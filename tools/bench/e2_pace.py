@@ -65,7 +65,7 @@ def profile(seconds: float, seed: int) -> None:
     """The restarts of ``--maximize-matches backtrack`` (one search, the default tuning, CPU
     seconds) with the nodes placed at each depth counted: the node rate and the share per row."""
     from satiling import catalog
-    from satiling.apps.maximize import backtrack
+    from satiling.apps.maximize import scoring
     from satiling.engines import edgescore
     e2 = catalog.load("eternity2")
     hist = array.array("q", [0] * 4 * (e2.rows * e2.cols + 1))
@@ -79,8 +79,8 @@ def profile(seconds: float, seed: int) -> None:
 
     edgescore.search = search
     start = time.process_time()
-    res = backtrack._backtrack_one(e2, seconds, lambda imp: None, False, time.perf_counter(), seed,
-                                   True, backtrack.default_tuning(e2))
+    res = scoring._backtrack_one(e2, seconds, lambda imp: None, False, time.monotonic(), seed,
+                                   True, scoring.default_tuning(e2))
     cpu = time.process_time() - start
     total = sum(hist[:e2.rows * e2.cols + 1]) or 1
     print(f"score {res.score}, {counted['restarts']} restarts, "

@@ -89,7 +89,7 @@ def one_max(puzzle, seconds: float, watch: bool, seed: int) -> tuple[float, int]
     edgescore.search = counted
     try:
         start = time.process_time()
-        _backtrack_one(puzzle, seconds, lambda imp: None, False, time.perf_counter(), seed, True,
+        _backtrack_one(puzzle, seconds, lambda imp: None, False, time.monotonic(), seed, True,
                        default_tuning(puzzle), partial=show if watch else None)
         cpu = time.process_time() - start
     finally:

@@ -6,7 +6,7 @@ join matches.  The engines maximise the sum of those variables (the backtracker 
 each is one module with a ``run(job: MaxJob)``, named in the engine table
 (:mod:`satiling.engines.table`), which is all that picks among them:
 
-* ``backtrack`` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
+* :mod:`.scoring` -- the compiled scoring search (:mod:`satiling.engines.edgescore`): a row-scan
   backtracker that may break joins by a schedule over the depth, restarted with a new candidate
   order when some 30 million nodes pass without a better board, twice as many at each restart
   since the best board last improved, up to a billion (:meth:`Tuning.patience`); one search per
@@ -17,14 +17,14 @@ each is one module with a ``run(job: MaxJob)``, named in the engine table
   and the schedule is that of a cap two breaks looser (:data:`DEFAULT`).  On small boards it runs
   without a schedule to the end, which proves the best score (branch and bound).  Why these
   settings, measured by seed: docs/decisions/2026-11-27-eternity2-scoring-search.md;
-* ``cpsat`` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
+* :mod:`.cpsat` -- OR-Tools CP-SAT with the sum as objective over the whole board; anytime: every
   better board it finds is reported, and it starts from a greedy board given as a hint;
-* ``lns`` -- large-neighbourhood search for boards too big for that (Eternity II's whole-board
+* :mod:`.lns` -- large-neighbourhood search for boards too big for that (Eternity II's whole-board
   model is one): from the greedy board, repeatedly free the pieces of a window
   of squares (or of squares scattered around mismatched joins), let CP-SAT re-place them to
   maximise the joins touching them (hinted with their current places, so never worse), keep the
   result;
-* ``rc2`` -- PySAT's RC2 MaxSAT solver, each join a soft unit clause of weight 1; it reports only the
+* :mod:`.rc2` -- PySAT's RC2 MaxSAT solver, each join a soft unit clause of weight 1; it reports only the
   optimum (core-guided search has no intermediate boards), so it suits small boards.  It runs in a
   child process so the time limit can stop it.
 
@@ -36,17 +36,19 @@ most) ends first.
 """
 from __future__ import annotations
 
-import time
+import signal
+import threading
 from typing import Any, Callable
 
-from ...engines.table import function, names
+from ...engines.table import cannot_continue, function, names, not_on_dask, row
 from ...errors import SatilingError
+from ...limits import Deadline, clock
 from ...search.router import maximise_engine
-from .backtrack import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
+from .scoring import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
                         _backtrack_many, _backtrack_one, _work, default_tuning, default_workers)
 from .board import Improvement, MaxResult, checked_score, score_of
 from .cpsat import greedy_board
-from .job import MaxJob, cannot_continue, not_on_dask
+from .job import MaxJob
 
 __all__ = ["DEFAULT", "ENGINES", "EXACT_LIMIT", "Improvement", "LAYOUT_STRIDE", "LONGEST_RESTART",
            "MaxJob", "MaxResult", "RESTART_NODES", "Tuning", "checked_score", "default_tuning",
@@ -64,13 +66,14 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
                      on_partial: Callable[[list[Any]], None] | None = None, dask: str | None = None,
                      on_note: Callable[[str], None] | None = None) -> MaxResult:
     """The best board found for ``puzzle`` within ``time_limit`` seconds (wall clock; CPU
-    seconds of each search process with ``cpu_time``, backtrack engine only, for benchmarks on a
+    seconds of each search process with ``cpu_time``, the scoring search only, for benchmarks on a
     shared machine).  ``workers``: CP-SAT's threads (default 1), or the backtracker's search
     processes (default one per core).  ``tuning``: the backtracker's settings (:class:`Tuning`).
     An interrupt ends the search early with the best board so far (``stopped_by``).
-    ``start_board``: a board to continue from (backtrack engine): it is the best board so far, and
+    ``start_board``: a board to continue from (an engine whose row ``continues``: the scoring
+    search): it is the best board so far, and
     the search hunts only boards better than it.  ``on_partial``: shown the board the search
-    stands on (tiles, joins broken or not), a few times a second (backtrack engine; the first
+    stands on (tiles, joins broken or not), a few times a second (the scoring search; the first
     process's search when there are several; not on a Dask cluster).  ``dask``: the address of a
     Dask scheduler (``tcp://host:8786``): one search per thread of its workers, sharing the best
     board's cap through the cluster, every better board checked here (:mod:`.cluster`);
@@ -81,15 +84,16 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     run = function("maximise", engine, dask=dask is not None)
     if dask is not None:
         _check_dask(dask, engine, run, workers, cpu_time)
-    start = time.perf_counter()
+    start = clock()
     best = _Best(on_improve, len(puzzle.joins()), puzzle, hints)
     job = MaxJob(puzzle, time_limit, best.improve, hints, workers, greedy_start, start, seed,
-                 cpu_time, tuning, on_partial=on_partial, dask=dask, note=on_note)
+                 cpu_time, tuning, on_partial=on_partial, dask=dask, note=on_note,
+                 deadline=Deadline.after(time_limit, start))
     if start_board is not None:
         # refused before the start board is reported: only an engine whose row says it continues
         # a search may take one
-        if not getattr(run, "continues", False):
-            raise cannot_continue(engine)
+        if not row(engine).continues:
+            raise SatilingError(cannot_continue(engine))
         score = checked_score(puzzle, start_board, hints, whose="the start board")
         best.improve(Improvement(score, best.joins, 0.0, list(start_board)))
         job.known = (list(start_board), best.joins - score)
@@ -100,7 +104,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
         result.stopped_by = stop
     if result.solution:
         _rescored(puzzle, hints, result.solution, result.score)
-    result.seconds = time.perf_counter() - start
+    result.seconds = clock() - start
     return result
 
 
@@ -110,7 +114,7 @@ def _check_dask(address: Any, engine: str, run: Any, workers: int | None, cpu_ti
     if not isinstance(address, str) or not address:
         raise SatilingError(f"dask is a scheduler's address (tcp://host:8786), not {address!r}")
     if run is None:
-        raise not_on_dask(engine)
+        raise SatilingError(not_on_dask(engine))
     if workers is not None:
         raise SatilingError("on a Dask cluster each worker thread runs a search: drop the number "
                             "of searches (--threads)")
@@ -142,8 +146,6 @@ class _Best:
         and SIGTERM held back in between: an interrupt between the two would print a board better
         than the last score reported."""
         _rescored(self.puzzle, self.hints, imp.solution, imp.score)
-        import signal
-        import threading
         held = {signal.SIGINT, signal.SIGTERM}
         hold = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
         if hold:

@@ -1,7 +1,7 @@
-"""The backtrack engine's maximisation on a Dask cluster: one scoring search per worker thread,
+"""The scoring search's maximisation on a Dask cluster: one scoring search per worker thread,
 each with its own seed, all hunting boards better than the best any of them has found.
 
-Each search is :func:`~.backtrack._backtrack_one` in a task (:func:`search_task`) whose shared
+Each search is :func:`~.scoring._backtrack_one` in a task (:func:`search_task`) whose shared
 cap is a word in the worker process (:class:`SharedCap`), which the compiled search reads every
 few milliseconds, as it reads the shared memory of the local processes.  The words are kept
 current through the cluster's event topics (the choice between them, a polled Variable and a
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...errors import SatilingError
-from .backtrack import _backtrack_one, default_tuning
+from ...limits import Deadline, clock
+from .scoring import _backtrack_one, default_tuning
 from .board import Improvement, MaxResult, checked_score
 from .job import MaxJob
 
@@ -71,7 +72,7 @@ class Spec:
 # -- on a worker ----------------------------------------------------------------------------------
 class SharedCap:
     """The fewest broken joins of any board of the run, as this process knows it: the parts of
-    ``multiprocessing.Value("q")`` that :func:`~.backtrack._backtrack_one` uses, for threads.
+    ``multiprocessing.Value("q")`` that :func:`~.scoring._backtrack_one` uses, for threads.
     ``stopped``: the client asked every search to end (the cap is then 0)."""
 
     def __init__(self, value: int) -> None:
@@ -128,7 +129,7 @@ def search_task(spec: Spec, seed: int) -> dict[str, Any]:
 
     cpu = time.thread_time()
     try:
-        result = _backtrack_one(spec.puzzle, spec.seconds, send, spec.hints, time.perf_counter(),
+        result = _backtrack_one(spec.puzzle, spec.seconds, send, spec.hints, clock(),
                                 seed, False, spec.tuning, cap)
     finally:
         watching.set()
@@ -210,24 +211,20 @@ def _watch(worker: Any, key: Any, cap: SharedCap, done: threading.Event) -> None
 
 # -- on the client --------------------------------------------------------------------------------
 def run(job: MaxJob) -> MaxResult:
-    """The backtrack engine's search on the Dask cluster ``job.dask`` (its row's ``dask`` entry
+    """The scoring search on the Dask cluster ``job.dask`` (its row's ``dask`` entry
     in the engine table)."""
-    return maximise_on_cluster(job.dask, job.puzzle, job.time_limit, job.on_improve, job.hints,
+    return maximise_on_cluster(job.dask, job.puzzle, job.deadline, job.on_improve, job.hints,
                                job.start, job.seed, job.tuning or default_tuning(job.puzzle),
                                job.known, job.note)
 
 
-#: a start board is continued here too: only boards better than its score are hunted
-run.continues = True
-
-
-def maximise_on_cluster(address: str, puzzle: Any, time_limit: float | None,
+def maximise_on_cluster(address: str, puzzle: Any, deadline: Deadline,
                         on_improve: Callable[[Improvement], None], hints: bool, start: float,
                         seed: int, tuning: Any, known: tuple[list[Any], int] | None = None,
                         on_note: Callable[[str], None] | None = None) -> MaxResult:
     """The search on the cluster at ``address``: one task per worker thread; every better board
     is checked here and reported to ``on_improve``, its cap sent to every search.  Ends at the
-    time limit (seconds from ``start``, a ``time.perf_counter()`` reading), at a perfect board or
+    deadline (``start``: a reading of :data:`satiling.limits.clock`), at a perfect board or
     a proof, when every search has ended, or at an interrupt (raised after every search is told
     to stop)."""
     from ...search.workers import dask_client
@@ -236,9 +233,10 @@ def maximise_on_cluster(address: str, puzzle: Any, time_limit: float | None,
         threads = _threads(client, address)
         joins = len(puzzle.joins())
         board = _Board(puzzle, hints, joins, known)
+        # a task's limit is seconds (its worker's clock is its own), a grace past the client's end
+        left = deadline.left()
         spec = Spec(uuid.uuid4().hex[:12], puzzle, hints, tuning,
-                    None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - start)) + TASK_GRACE,
-                    board.breaks)
+                    None if left is None else left + TASK_GRACE, board.breaks)
         note(f"{threads} searches on the Dask cluster at {address}")
         inbox: queue.Queue = queue.Queue()
         client.subscribe_topic(spec.board_topic, lambda event: inbox.put(event[1]))
@@ -246,7 +244,7 @@ def maximise_on_cluster(address: str, puzzle: Any, time_limit: float | None,
                                  key=f"satiling-maximise-{spec.run}-{k}") for k in range(threads)]
         run = _Run(client, spec, board, futures, on_improve, start, note)
         try:
-            run.follow(inbox, time_limit)
+            run.follow(inbox, deadline)
         finally:
             run.stop(inbox)
             client.unsubscribe_topic(spec.board_topic)
@@ -310,10 +308,10 @@ class _Run:
         self.rejected = 0
         self.reports: list[dict[str, Any]] = []
 
-    def follow(self, inbox: queue.Queue, time_limit: float | None) -> None:
-        """Take boards until the time limit, a perfect board, a proof or the end of every task."""
+    def follow(self, inbox: queue.Queue, deadline: Deadline) -> None:
+        """Take boards until the deadline, a perfect board, a proof or the end of every task."""
         while True:
-            left = None if time_limit is None else time_limit - (time.perf_counter() - self.start)
+            left = deadline.left()
             if left is not None and left <= 0:
                 return
             try:
@@ -345,7 +343,7 @@ class _Run:
         if score is None:
             return
         self.client.log_event(self.spec.cap_topic, {"breaks": self.board.breaks})
-        self.on_improve(Improvement(score, self.board.joins, time.perf_counter() - self.start,
+        self.on_improve(Improvement(score, self.board.joins, clock() - self.start,
                                     self.board.solution))
 
     def tasks_ended(self) -> None:

@@ -2,8 +2,9 @@
 board given as a hint; every better board it finds is reported."""
 from __future__ import annotations
 
-import time
 from typing import Any
+
+from ...limits import Deadline, clock
 
 from .board import Improvement, MaxResult, score_of
 from .job import MaxJob
@@ -12,16 +13,14 @@ from .job import MaxJob
 def run(job: MaxJob) -> MaxResult:
     """The cpsat engine's entry in the engine table: the whole-board model, one thread unless
     more are asked for."""
-    from ...limits import seconds_left
     from ...signals import within
     job.fresh("cpsat")
     # the time limit counts building the model (longer than a short limit on Eternity II): a
     # limit that runs out first ends the run there, with no board
-    left = seconds_left(job.time_limit, job.start, clock=time.perf_counter)
-    built, made = within(left, lambda: _model(job.puzzle, job.greedy_start, job.hints))
+    built, made = within(job.deadline.left(), lambda: _model(job.puzzle, job.greedy_start, job.hints))
     if not built:
         return MaxResult("UNKNOWN", 0, len(job.puzzle.joins()), [], 0.0)
-    return _cpsat(job.puzzle, *made, job.time_limit, job.on_improve, job.workers or 1, job.start)
+    return _cpsat(job.puzzle, *made, job.deadline, job.on_improve, job.workers or 1, job.start)
 
 
 def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any, list[int], list]:
@@ -41,10 +40,9 @@ def _model(puzzle: Any, greedy_start: bool, hints: bool) -> tuple[Any, Any, Any,
     return problem, model, x, matched, greedy
 
 
-def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, workers,
+def _cpsat(puzzle, problem, model, x, matched, greedy, deadline: Deadline, on_improve, workers,
            start) -> MaxResult:
     from ortools.sat.python import cp_model
-    from ...limits import seconds_left
     from ...signals import Interrupt, in_thread
     primary = problem.primary_vars()
     joins = len(matched)
@@ -52,7 +50,7 @@ def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, w
     if greedy:                      # a board at once, whatever CP-SAT finds in the time left
         best.update(score=score_of(puzzle, greedy), solution=greedy)
         if on_improve:
-            on_improve(Improvement(best["score"], joins, time.perf_counter() - start, greedy))
+            on_improve(Improvement(best["score"], joins, clock() - start, greedy))
 
     class Report(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self) -> None:
@@ -61,11 +59,11 @@ def _cpsat(puzzle, problem, model, x, matched, greedy, time_limit, on_improve, w
             if s > best["score"]:
                 best.update(score=s, solution=solution)
                 if on_improve:
-                    on_improve(Improvement(s, joins, time.perf_counter() - start, solution))
+                    on_improve(Improvement(s, joins, clock() - start, solution))
 
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
-    limit = seconds_left(time_limit, start, floor=0.01, clock=time.perf_counter)
+    limit = deadline.left(floor=0.01)
     if limit is not None:
         solver.parameters.max_time_in_seconds = limit
     solver.parameters.catch_sigint_signal = False     # a signal calls stop_search instead

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ...engines.table import cannot_continue
 from ...errors import SatilingError
+from ...limits import NO_DEADLINE, Deadline
 from .board import Improvement
 
 
@@ -14,8 +16,9 @@ class MaxJob:
     """One ``--maximize-matches`` run, as :func:`satiling.apps.maximize.maximize_matches` was
     asked for it.
 
-    ``time_limit``: seconds from ``start`` (a ``time.perf_counter()`` reading), or None for no
-    limit; ``on_improve``: called with every better board; ``hints``: the hint pieces are pinned;
+    ``time_limit``: seconds from ``start`` (a reading of :data:`satiling.limits.clock`), or None
+    for no limit, and ``deadline`` its end (the backtracker counts the limit by itself, in CPU
+    seconds with ``cpu_time``); ``on_improve``: called with every better board; ``hints``: the hint pieces are pinned;
     ``workers``: CP-SAT's threads or the backtracker's processes (None: the engine's default);
     ``greedy_start``: CP-SAT starts from the greedy board; ``cpu_time``: the limit counts CPU
     seconds (backtracker); ``tuning``: the backtracker's settings (None: its default);
@@ -33,23 +36,14 @@ class MaxJob:
     start: float
     seed: int
     cpu_time: bool
-    tuning: Any = None                  # backtrack.Tuning (backtrack imports this module)
+    tuning: Any = None                  # scoring.Tuning (scoring imports this module)
     known: tuple[list[Any], int] | None = None
     on_partial: Callable[[list[Any]], None] | None = None
     dask: str | None = None
     note: Callable[[str], None] | None = None
+    deadline: Deadline = NO_DEADLINE
 
     def fresh(self, engine: str) -> None:
         """Refuse a start board: ``engine`` searches from scratch and cannot continue one."""
         if self.known is not None:
-            raise cannot_continue(engine)
-
-
-def not_on_dask(engine: str) -> SatilingError:
-    """The error for a Dask cluster given to an engine that runs in this process only."""
-    return SatilingError(f"a Dask cluster runs the backtrack engine's search, not {engine}'s")
-
-
-def cannot_continue(engine: str) -> SatilingError:
-    """The error for a start board given to an engine whose run cannot continue from one."""
-    return SatilingError(f"a start board continues the backtrack engine's search, not {engine}'s")
+            raise SatilingError(cannot_continue(engine))

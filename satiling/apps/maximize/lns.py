@@ -2,9 +2,10 @@
 board at a time, from the greedy board (for boards too big for one whole-board model)."""
 from __future__ import annotations
 
-import time
+import random
 
 from ...errors import SatilingError
+from ...limits import Deadline, clock
 from .board import Improvement, MaxResult
 from .cpsat import _hint, greedy_board
 from .job import MaxJob
@@ -15,12 +16,11 @@ def run(job: MaxJob) -> MaxResult:
     job.fresh("lns")
     if job.time_limit is None:        # the limit is shared out among the windows
         raise SatilingError("--maximize-matches --engine lns needs --time-limit")
-    return _lns(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed)
+    return _lns(job.puzzle, job.deadline, job.on_improve, job.hints, job.start, job.seed)
 
 
-def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed: int,
+def _lns(puzzle, deadline: Deadline, on_improve, hints: bool, start: float, seed: int,
          step_limit: float = 1.0, max_region: int = 20) -> MaxResult:
-    import random
     from ortools.sat.python import cp_model
     from ...backends.cpsat import to_cpsat
     from ...families.edgematch.score import score
@@ -30,10 +30,10 @@ def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed:
     best = score(puzzle, board).matched
     joins = len(puzzle.joins())
     if on_improve:
-        on_improve(Improvement(best, joins, time.perf_counter() - start, puzzle.tiles(board)))
+        on_improve(Improvement(best, joins, clock() - start, puzzle.tiles(board)))
     steps = 0
     while best < joins:
-        left = time_limit - (time.perf_counter() - start)
+        left = deadline.left()
         if left <= 0.05:
             break
         region = _neighbourhood(puzzle, board, pinned, rng, max_region)
@@ -60,7 +60,7 @@ def _lns(puzzle, time_limit: float, on_improve, hints: bool, start: float, seed:
             if s > best:
                 best = s
                 if on_improve:
-                    on_improve(Improvement(best, joins, time.perf_counter() - start, puzzle.tiles(board)))
+                    on_improve(Improvement(best, joins, clock() - start, puzzle.tiles(board)))
     status = "OPTIMAL" if best == joins else "FEASIBLE"
     return MaxResult(status, best, joins, puzzle.tiles(board), 0.0, None)
 

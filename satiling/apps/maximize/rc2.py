@@ -3,9 +3,8 @@ optimum only (core-guided search has no intermediate boards), in a child process
 can stop."""
 from __future__ import annotations
 
-import time
-
 from ...errors import SatilingError
+from ...limits import Deadline, clock
 from .board import Improvement, MaxResult, score_of
 from .job import MaxJob
 
@@ -14,15 +13,13 @@ def run(job: MaxJob) -> MaxResult:
     """The rc2 engine's entry in the engine table."""
     job.fresh("rc2")
     problem, matched = job.puzzle.match_problem(hints=job.hints)
-    return _rc2(job.puzzle, problem, matched, job.time_limit, job.on_improve, job.start)
+    return _rc2(job.puzzle, problem, matched, job.deadline, job.on_improve, job.start)
 
 
-def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
+def _rc2(puzzle, problem, matched, deadline: Deadline, on_improve, start) -> MaxResult:
     from ...children import run_in_child
-    from ...limits import seconds_left
-    left = seconds_left(time_limit, start, clock=time.perf_counter)
     try:                                  # RC2 inside C cannot be stopped: a child, killed at the limit
-        model = run_in_child(_rc2_model, problem, matched, time_limit=left)
+        model = run_in_child(_rc2_model, problem, matched, deadline=deadline)
     except TimeoutError:
         return MaxResult("UNKNOWN", 0, len(matched), [], 0.0)
     if model is None:
@@ -31,7 +28,7 @@ def _rc2(puzzle, problem, matched, time_limit, on_improve, start) -> MaxResult:
     solution = problem.decode(v for v in problem.primary_vars() if v in true)
     s = score_of(puzzle, solution)
     if on_improve:
-        on_improve(Improvement(s, len(matched), time.perf_counter() - start, solution))
+        on_improve(Improvement(s, len(matched), clock() - start, solution))
     return MaxResult("OPTIMAL", s, len(matched), solution, 0.0, s)
 
 

@@ -106,10 +106,12 @@ def _cluster(web_: Web, request: Any) -> str | None:
     """The Dask scheduler a run goes to (``satiling serve --dask``): a maximisation by the engine
     that runs there (the backtracker, which ``auto`` picks when a cluster is given); any other
     run, or an engine asked for by name that runs only here, stays on this machine."""
+    from ...engines.table import row
     from ...search.router import maximise_engine
     if web_.dask is None or request.task != "maximise":
         return None
-    return web_.dask if maximise_engine(request.puzzle, request.engine, True) == "backtrack" else None
+    engine = maximise_engine(request.puzzle, request.engine, True)
+    return web_.dask if row(engine).dask is not None else None
 
 
 def _engine_checked(request: Any) -> None:

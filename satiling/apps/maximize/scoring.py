@@ -1,14 +1,19 @@
-"""The ``backtrack`` engine: the compiled scoring search (:mod:`satiling.engines.edgescore`) with
+"""The scoring search (the edge-matching backtracker's ``maximise`` in the engine table): the
+compiled search (:mod:`satiling.engines.edgescore`) with
 its restarts, its schedule of breaks (:class:`Tuning`) and one search per core sharing the best
 board's breaks (measurements: docs/decisions/2026-11-27-eternity2-scoring-search.md)."""
 from __future__ import annotations
 
+import array
 import itertools
+import os
 import time
+from contextlib import closing
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ...errors import SatilingError
+from ...limits import clock
 from .board import Improvement, MaxResult, checked_score
 from .job import MaxJob
 
@@ -178,19 +183,15 @@ def default_tuning(puzzle: Any) -> Tuning:
 
 def default_workers() -> int:
     """One search per core."""
-    import os
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 def run(job: MaxJob) -> MaxResult:
-    """The backtrack engine's entry in the engine table.  Without a time limit it runs until
+    """The scoring search's entry in the engine table.  Without a time limit it runs until
     Ctrl-C (the caller reports the best board so far).  On a Dask cluster: :func:`.cluster.run`."""
     return _backtrack(job.puzzle, job.time_limit, job.on_improve, job.hints, job.start, job.seed,
                       job.cpu_time, job.tuning, job.workers, job.known, job.on_partial)
 
-
-#: a start board is continued by this engine: it hunts only boards better than the board's score
-run.continues = True
 
 
 def _backtrack(puzzle, time_limit: float | None, on_improve, hints: bool, start: float, seed: int,
@@ -226,8 +227,10 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     # ``known``: the board a search continues from, and its breaks: only better boards are hunted
     best = {"breaks": joins + 1, "solution": []} if known is None else \
         {"breaks": known[1], "solution": known[0]}
-    clock = time.process_time if cpu_time else time.perf_counter
-    begin, exhausted = clock(), False
+    # the limit is this search's budget: CPU seconds with ``cpu_time`` (benchmarks on a shared
+    # machine), else wall seconds counted from its own start (a Dask task's clock is its worker's)
+    tick = time.process_time if cpu_time else clock
+    begin, exhausted = tick(), False
     planner, hist, measured_at = None, None, tuning.restart_nodes
     if tuning.markov and not exact:       # one chain for every restart (the fill order is theirs)
         from ...engines import edgeschedule
@@ -236,7 +239,6 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
             [(t.row, t.col) for t in puzzle.fixed + (puzzle.hints if hints else [])],
             tuning.pin_ahead)
         if tuning.measure:                # the counts of every restart, for the chain's rates
-            import array
             hist = array.array("q", [0] * len(edgescore.HIST_ROWS) * (n + 1))
 
     shown = dict(best)                # the best board reported so far, the first board's too
@@ -253,7 +255,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
                     shared.value = min(shared.value, breaks)
         if breaks < shown["breaks"]:
             shown.update(breaks=breaks, solution=solution)
-            on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+            on_improve(Improvement(score, joins, clock() - start, solution))
 
     if known is None and not exact:   # a board at once, so a stop at any moment has one to keep;
         first = _first_board(puzzle, hints, seed)     # the search's cap and schedule ignore it
@@ -262,7 +264,7 @@ def _backtrack_one(puzzle, time_limit: float | None, on_improve, hints: bool, st
     stalled = 0                       # restarts since the best board last improved
     nodes = 0                         # of every restart
     for k in itertools.count():
-        left = None if time_limit is None else time_limit - (clock() - begin)
+        left = None if time_limit is None else time_limit - (tick() - begin)
         if best["breaks"] == 0 or (shared is not None and shared.value == 0) or \
                 (left is not None and left <= 0):
             break                     # a perfect board (here or in another worker), or no time
@@ -334,7 +336,6 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
     ``partial``, the first worker also sends the board its search stands on (:class:`Partial`),
     a few times a second: one picture of the search is enough."""
     import multiprocessing as mp
-    from contextlib import closing
     from ...children import worker_messages
     joins = len(puzzle.joins())
     best: dict[str, Any] = {"score": -1, "solution": []} if known is None else \
@@ -355,7 +356,7 @@ def _backtrack_many(puzzle, time_limit: float | None, on_improve, hints: bool, s
             score = checked_score(puzzle, solution, hints)
             if score > best["score"]:
                 best.update(score=score, solution=solution)
-                on_improve(Improvement(score, joins, time.perf_counter() - start, solution))
+                on_improve(Improvement(score, joins, clock() - start, solution))
             if score == joins:
                 break
     if best["score"] < 0:
