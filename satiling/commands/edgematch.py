@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, TYPE_CHECKING
 
 from ..errors import SatilingError
-from ..exits import EXIT_FOUND
+from ..exits import EXIT_FOUND, EXIT_NONE
 from ..fileio import hold_for_run, read_text, write_file
 
 if TYPE_CHECKING:
@@ -33,6 +33,9 @@ def register(sub) -> None:
     s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
     s.add_argument("board", metavar="BOARD", help="board file ('-' for stdin)")
     s.add_argument("--svg", metavar="FILE", help="also draw the board as SVG to FILE")
+    s.add_argument("--hints", action="store_true",
+                   help="also check that the pinned pieces are in place: the starter and the hint "
+                   "pieces (Eternity II's four clues); exit 1 naming each one that is not")
     s.set_defaults(run=cmd_score)
 
     s = sub.add_parser("generate-edgematch", help="print a random edge-matching puzzle with a planted "
@@ -59,8 +62,30 @@ def cmd_score(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
+    if args.hints and not puzzle.hints:
+        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
     text = read_text(args.board, 4 << 20, what="board")
-    print_board(puzzle, parse_board(puzzle, text), args.svg)
+    board = parse_board(puzzle, text)
+    print_board(puzzle, board, args.svg)
+    if args.hints:
+        return pins_in_place(puzzle, board)
+    return EXIT_FOUND
+
+
+def pins_in_place(puzzle: EdgeMatchPuzzle, board: Board) -> int:
+    """``score --hints``: one stderr line saying the pinned pieces (the puzzle's fixed ones and
+    its hints) are in place, or one for each that is not; the exit code."""
+    pins = puzzle.fixed + puzzle.hints
+    wrong = [t for t in pins if board.get((t.row, t.col)) != (t.piece, t.rotation)]
+    for t in wrong:
+        held = board.get((t.row, t.col))
+        now = "is empty" if held is None else f"holds {held[0]}/{held[1]}"
+        print(f"satiling: {t.square} should hold the pinned piece {t.piece}/{t.rotation}; it {now}",
+              file=sys.stderr)
+    if wrong:
+        return EXIT_NONE
+    print(f"satiling: the {len(pins)} pinned pieces are in place "
+          f"({', '.join(str(t) for t in pins)})", file=sys.stderr)
     return EXIT_FOUND
 
 

@@ -263,6 +263,32 @@ def test_score_command(tmp_path, capsys):
     assert main(["score", "eternity2", str(path)]) == 2            # not a 16x16 grid
 
 
+#: the starter and the four pieces the clue puzzles reveal, as the official hint sheet places them
+OFFICIAL_PINS = {"I8": "139/2", "C3": "208/3", "C14": "255/3", "N3": "181/3", "N14": "249/0"}
+
+
+def test_score_hints_checks_the_starter_and_the_four_clues(tmp_path, capsys):
+    """``score --hints``: exit 0 when the five pinned pieces of the official sheet are in place;
+    Blackwood's 470 (the starter only) is scored, and each clue square it misses is named, exit 1."""
+    from satiling.families.edgematch.geometry import parse_square
+    grid = [["---/-"] * 16 for _ in range(16)]
+    for square, token in OFFICIAL_PINS.items():
+        r, c = parse_square(square, 16, 16)
+        grid[r][c] = token
+    path = tmp_path / "pins.txt"
+    path.write_text("\n".join(" ".join(row) for row in grid) + "\n")
+    assert main(["score", "eternity2", str(path), "--hints"]) == 0
+    assert "the 5 pinned pieces are in place" in capsys.readouterr().err
+    path.write_text(BLACKWOOD_470)
+    assert main(["score", "eternity2", str(path), "--hints"]) == 1
+    out, err = capsys.readouterr()
+    assert "score 470/480" in out
+    named = {line.split()[1] for line in err.splitlines() if "should hold" in line}
+    assert named == {"C3", "C14", "N3", "N14"}
+    assert main(["score", "clue1", str(path), "--hints"]) == 2     # no hint pieces: said first
+    assert "no hint pieces" in capsys.readouterr().err
+
+
 def test_bad_input_is_one_clear_error():
     e2 = catalog.load("eternity2")
     with pytest.raises(SatilingError, match="fix-corner"):
