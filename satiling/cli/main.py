@@ -93,7 +93,15 @@ def _stopped(e: KeyboardInterrupt, argv: list[str] | None) -> int:
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Every file a command will write can be written, and none of them is a file it reads."""
+    """Every file a command will write can be written, and none of them is a file it reads; at
+    most one picture is written to stdout ('-'), and then it is the command's only data there."""
+    pictures = [f"--{o} -" for o in ("svg", "png") if getattr(args, o, None) == "-"]
+    if len(pictures) > 1:
+        raise SatilingError(f"{' and '.join(pictures)} would both write to stdout: give one of "
+                            "them a file name")
+    if pictures and getattr(args, "json", False):
+        raise SatilingError(f"--json and {pictures[0]} would both write to stdout: give "
+                            f"{pictures[0].split()[0]} a file name")
     inputs = [getattr(args, dest) for dest in getattr(args, "inputs", ())]
     for option in OUTPUT_OPTIONS:
         path = getattr(args, option, None)

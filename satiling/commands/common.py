@@ -20,10 +20,17 @@ def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = Fa
          png: str | None = None) -> None:
     """Print a verified solution (picture or JSON) and optionally write its SVG and its PNG."""
     from ..render import pictures
+    out = text_out(svg, png)
     print(solution_json(puzzle, solution) if as_json
-          else pictures.solution_text(puzzle, solution, colour=terminal_colour(sys.stdout)))
+          else pictures.solution_text(puzzle, solution, colour=terminal_colour(out)), file=out)
     if svg or png:
         write_pictures(pictures.solution_svg(puzzle, solution), svg, png)
+
+
+def text_out(svg: str | None = None, png: str | None = None) -> Any:
+    """Where a command prints its text picture: stdout, unless a picture file is stdout ('-'):
+    then that picture is the data on stdout, and the text goes to stderr."""
+    return sys.stderr if "-" in (svg, png) else sys.stdout
 
 
 def write_pictures(picture: str, svg: str | None = None, png: str | None = None) -> None:
@@ -31,12 +38,12 @@ def write_pictures(picture: str, svg: str | None = None, png: str | None = None)
     ``png``, each where given, saying so on stderr."""
     if svg:
         write_file(svg, picture)
-        print(f"satiling: wrote {svg}", file=sys.stderr)
+        print(f"satiling: wrote {'the SVG to stdout' if svg == '-' else svg}", file=sys.stderr)
     if png:
         from ..fileio import write_bytes
         from ..render.png import to_png
         write_bytes(png, to_png(picture))
-        print(f"satiling: wrote {png}", file=sys.stderr)
+        print(f"satiling: wrote {'the PNG to stdout' if png == '-' else png}", file=sys.stderr)
 
 
 def terminal_colour(stream: Any) -> str | None:

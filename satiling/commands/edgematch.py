@@ -95,13 +95,15 @@ def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None,
     write its SVG to ``svg`` and its PNG to ``png`` if given, and return its :class:`Score`."""
     from ..families.edgematch.score import score
     from ..render.edgematch_svg import board_svg, board_text, bucas_url
+    from .common import text_out
     s = score(puzzle, board)
-    print(board_text(puzzle, board))
+    out = text_out(svg, png)
+    print(board_text(puzzle, board), file=out)
     try:
-        print(f"# {bucas_url(puzzle, board)}")
+        print(f"# {bucas_url(puzzle, board)}", file=out)
     except SatilingError as e:            # more colours than the viewer has letters
         print(f"satiling: no viewer URL: {e}", file=sys.stderr)
-    print(f"score {s.matched}/{s.joins}  ({s})")
+    print(f"score {s.matched}/{s.joins}  ({s})", file=out)
     if svg:
         write_file(svg, board_svg(puzzle, board))
     if png:

@@ -85,7 +85,9 @@ def cmd_forced(args: argparse.Namespace) -> int:
         why = f"proved before any search: {answer.ruled_out}" if answer.ruled_out else \
             f"proved by {answer.method}"
         print(f"satiling: {name}: no solution, {why}", file=sys.stderr)
-        print(json.dumps({"puzzle": name, "forced": None}) if args.json else "no solution")
+        # proved: the answer is complete (as hint's JSON says it)
+        print(json.dumps({"puzzle": name, "forced": None, "complete": True}) if args.json
+              else "no solution")
         return EXIT_NONE
     _print(puzzle, args, answer.forced, {"forced": [p.to_json() for p in answer.forced],
                                          "complete": answer.complete,
@@ -145,14 +147,15 @@ def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[s
     or with ``--json`` the ``data``; and the picture of the board with ``--svg`` / ``--png``."""
     from ..render.pictures import solution_text
     from ..render.pieces import placements_svg
-    from .common import terminal_colour, write_pictures
+    from .common import terminal_colour, text_out, write_pictures
     if args.json:
         print(json.dumps({"puzzle": puzzle.name, **data}, separators=(",", ":")))
     else:
-        print(solution_text(puzzle, shown, colour=terminal_colour(sys.stdout)))
+        out = text_out(args.svg, args.png)
+        print(solution_text(puzzle, shown, colour=terminal_colour(out)), file=out)
         listed = shown if only is None else only
         print("\n".join(f"{p}" + (f"  ({marks[p]})" if p in marks else "") for p in listed)
-              if listed else none)
+              if listed else none, file=out)
     if args.svg or args.png:
         write_pictures(placements_svg(puzzle, shown), args.svg, args.png)
 

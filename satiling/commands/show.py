@@ -27,9 +27,10 @@ def register(sub) -> None:
 def cmd_show(args: argparse.Namespace) -> int:
     from .. import catalog
     from ..render.pieces import puzzle_svg, puzzle_text
-    from .common import terminal_colour, write_pictures
+    from .common import terminal_colour, text_out, write_pictures
     puzzle = catalog.load(args.name)
-    print(puzzle_text(puzzle, colour=terminal_colour(sys.stdout)))
+    out = text_out(args.svg, args.png)
+    print(puzzle_text(puzzle, colour=terminal_colour(out)), file=out)
     if args.svg or args.png:
         write_pictures(puzzle_svg(puzzle), args.svg, args.png)
     return EXIT_FOUND

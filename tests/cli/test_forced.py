@@ -87,7 +87,7 @@ def test_forced_is_the_intersection_of_every_solution(name: str, pins: list, tmp
     for method in methods:
         code, data = forced_json(target, "--method", method)
         if not solutions:
-            assert (code, data["forced"]) == (1, None), method
+            assert (code, data["forced"], data["complete"]) == (1, None, True), method
             continue
         assert code == 0 and data["complete"] and data["undecided"] == []
         assert {_key(p) for p in data["forced"]} == set.intersection(*solutions), method

@@ -89,3 +89,19 @@ def test_a_puzzle_names_itself_and_draws_board_and_pieces_in_a_notebook():
     root = ET.fromstring(puzzle._repr_svg_())
     board, pieces = root.findall(f"{SVG}svg")
     assert sorted(t.text for t in pieces.iter(f"{SVG}title")) == sorted(puzzle.by_name)
+
+
+def test_a_picture_to_stdout_is_the_only_data_there(cli):
+    """``--svg -`` (or ``--png -``) makes the picture the command's stdout: the text picture goes
+    to stderr; two pictures, or a picture and --json, on stdout are refused in one line, exit 2."""
+    r = cli("show", "pentomino-6x10", "--svg", "-")
+    assert r.returncode == 0, r.stderr
+    root = ET.fromstring(r.stdout)                        # stdout is one SVG document, whole
+    assert root.tag == f"{SVG}svg" and "pentomino-6x10: " in r.stderr
+    r = cli("solve", "pentomino-6x10", "--svg", "-")
+    assert r.returncode == 0 and ET.fromstring(r.stdout).tag == f"{SVG}svg", r.stderr
+    for argv in (["show", "pentomino-6x10", "--svg", "-", "--png", "-"],
+                 ["solve", "pentomino-6x10", "--json", "--svg", "-"]):
+        r = cli(*argv)
+        assert r.returncode == 2 and r.stdout == "" and len(r.stderr.splitlines()) == 1, argv
+        assert "stdout" in r.stderr
