@@ -51,8 +51,9 @@ def source_of(store: Store, name: str) -> str:
     instance.  Anything else (a path on the server in particular) is an unknown puzzle."""
     if name is None:
         raise FieldError("a run names its puzzle (a bundled name or a stored instance's id)", "puzzle")
-    if not isinstance(name, str):
-        raise NotFound(f"unknown puzzle {name!r}")
+    if not isinstance(name, str):          # malformed, not missing: a 400 naming the field
+        raise FieldError(f"a puzzle is named by a string (a bundled name, a stored instance's id "
+                         f"or a share text), not {type(name).__name__}", "puzzle")
     if share.is_share(name):
         return shared(name)
     if INSTANCE_ID.fullmatch(name):

@@ -295,7 +295,8 @@ def test_bad_run_arguments_are_400_and_nothing_queued(client):
                         ({"puzzle": "iqlink-starter", "task": "solve", "engine": "backtrack"}, "engine"),
                         ({"puzzle": "clue1", "task": "count", "engine": "walk"}, "engine"),
                         ({"puzzle": "iqlink-wizard", "task": "solve", "engine": "walk"}, "engine"),
-                        ({"task": "count"}, "puzzle")):
+                        ({"task": "count"}, "puzzle"), ({"puzzle": 7, "task": "count"}, "puzzle"),
+                        ({"puzzle": ["pentomino-3x20"], "task": "solve"}, "puzzle")):
         r = client.post("/api/runs", json=body)
         assert r.status_code == 400 and r.json()["field"] == field, r.text
     assert client.post("/api/runs", json={"puzzle": "../etc/passwd", "task": "count"}).status_code == 404
