@@ -29,8 +29,8 @@ clock = time.monotonic
 
 @dataclass(frozen=True)
 class Deadline:
-    """When a run must stop, made once from its time limit and handed down (CaDiCaL's
-    ``Terminator`` is the model): every engine asks it how long is left (:meth:`left`) or whether
+    """When a run must stop, made once from its time limit and handed down, as a SAT solver's
+    terminator is: every engine asks it how long is left (:meth:`left`) or whether
     it has passed (:meth:`expired`), and a child or a compiled engine is given :meth:`left` once.
 
     ``at`` is a reading of :data:`clock` (None: no time limit)."""
