@@ -34,7 +34,7 @@ from ..engines.exactcover import ExactCover, matrix_of
 from ..errors import SatilingError
 from ..families.polyform import PolyformPuzzle
 from ..families.polyform.coverage import cells_named, max_sum, most_by_area, named
-from ..limits import Deadline, check_seconds, check_workers, clock
+from ..limits import NO_DEADLINE, Deadline, check_seconds, check_workers, clock
 from ..search.exact import engine_solutions
 
 if TYPE_CHECKING:
@@ -189,6 +189,7 @@ class Packer:
         self.bound = proved_bound(self.puzzle, objective)
         self._solver: cp_model.CpSolver | None = None
         self._stopped = threading.Event()
+        self._deadline = NO_DEADLINE
 
     def run(self, time_limit: float | None = None, workers: int = 1, hint: list[Any] = (),
             on_improve: Callable[[int, float], None] | None = None, seed: int = 0,
@@ -200,18 +201,15 @@ class Packer:
         time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
         workers = check_workers(workers)
         start = clock()
-        # CP-SAT stops itself at the limit; the timer stops the stages before it (the exact
-        # search, building CP-SAT's model), which look at the stop
-        timer = None if time_limit is None else threading.Timer(time_limit, self.stop)
-        if timer is not None:
-            timer.daemon = True
-            timer.start()
-        try:
-            return self._run(start, time_limit, workers, hint, on_improve, seed, exact_seconds,
-                             on_bound)
-        finally:
-            if timer is not None:
-                timer.cancel()
+        # CP-SAT stops itself at the limit; the stages before it (the exact search, building
+        # CP-SAT's model) look at the deadline between their steps
+        self._deadline = Deadline.after(time_limit, start)
+        return self._run(start, time_limit, workers, hint, on_improve, seed, exact_seconds,
+                         on_bound)
+
+    def _over(self) -> bool:
+        """Whether the run must end now: a stop was asked for, or the time limit passed."""
+        return self._stopped.is_set() or self._deadline.expired()
 
     def _run(self, start: float, time_limit: float | None, workers: int, hint: list[Any],
              on_improve: Callable[[int, float], None] | None, seed: int, exact_seconds: float,
@@ -226,8 +224,7 @@ class Packer:
             if on_improve:
                 on_improve(result.value, result.seconds)
             return result
-        left = Deadline.after(time_limit, start).left(floor=0.01)
-        return self._cpsat(start, left, workers, hint, on_improve, seed)
+        return self._cpsat(start, self._deadline.left(floor=0.01), workers, hint, on_improve, seed)
 
     def _exact_stage(self, start: float, time_limit: float | None, seconds: float,
                      on_bound: Callable[[int, str], None] | None) -> list[Any] | None:
@@ -235,7 +232,7 @@ class Packer:
         time limit): its tiling reaches the bound (returned); no tiling lowers the bound by one
         step; undecided, nothing changes."""
         question = self.bound.question
-        if question is None or seconds <= 0 or self._stopped.is_set():
+        if question is None or seconds <= 0 or self._over():
             return None
         if time_limit is not None:
             seconds = min(seconds, time_limit / 2)
@@ -244,7 +241,7 @@ class Packer:
         deadline = Deadline.after(seconds)
 
         def check(part: float = 0.0) -> None:
-            if self._stopped.is_set() or deadline.expired():
+            if self._over() or deadline.expired():
                 raise _Undecided
         began = clock()
         try:
@@ -276,7 +273,7 @@ class Packer:
         from ortools.sat.python import cp_model
         from ..backends.cpsat import BuildStopped, to_cpsat
         try:
-            model, x = to_cpsat(self.problem, stopped=self._stopped.is_set, named=False)
+            model, x = to_cpsat(self.problem, stopped=self._over, named=False)
         except BuildStopped:
             return self._result("UNKNOWN", [], None, start)
         weight = {v: 1 if self.objective == "pieces" else len(self.problem.meaning(v).cells)
@@ -301,7 +298,7 @@ class Packer:
         if time_limit is not None:
             solver.parameters.max_time_in_seconds = time_limit
         self._solver = solver
-        if self._stopped.is_set():
+        if self._over():
             return self._result("UNKNOWN", [], None, start)
         callback = _progress(on_improve, start) if on_improve else None
         status = solver.solve(model, callback)
