@@ -143,19 +143,22 @@ class Solvable:
         :meth:`count`) or, with ``raw=True``, every one.  A generator: it searches only as far as
         it is read (``itertools.islice(puzzle.solutions(), 10)`` runs until the tenth).  Bad
         arguments are refused at the call, before the first solution is asked for."""
-        from .run.engines import choose
+        from .run.engines import settled
         req = self._request("enumerate", engine=engine, solver=solver, raw=raw, symmetry=symmetry,
                             symmetry_breaking=symmetry_breaking, options=options)
-        return self._stream(req, choose(req))
+        return self._stream(req, settled(req))
 
-    def _stream(self, req: Any, engine: str) -> Iterator[Solution]:
+    def _stream(self, req: Any, engine: str | None) -> Iterator[Solution]:
+        """``engine`` None: chosen once the model is built (only it tells)."""
+        from .run.engines import choose
         from .search.stream import Settings, cube_space, space_solutions, symmetry_choice
         if self.obstruction() is not None:
             return
         raw, group = symmetry_choice(req.raw, req.symmetry)
-        settings = Settings(raw=raw, engine=engine, solver=req.sat_solver,
+        problem = self.problem(**req.options)
+        settings = Settings(raw=raw, engine=engine or choose(req, problem), solver=req.sat_solver,
                             break_symmetry=req.symmetry_breaking, symmetry=group)
-        space = cube_space(self, self.problem(**req.options), dict(req.options), settings)
+        space = cube_space(self, problem, dict(req.options), settings)
         for sol in space_solutions(space, settings):
             yield self._verified(space.problem.decode(sol))
 

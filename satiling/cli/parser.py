@@ -309,7 +309,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
 def engine_help(task: str) -> str:
     """``name: what it is`` of each engine of ``task``, from the engine table."""
     from ..engines.table import TABLE
-    return "; ".join(f"{e.name}: {e.help}" for e in TABLE if task in e.tasks and e.name != "auto")
+    return "; ".join(f"{e.name}: {e.help}" for e in TABLE if task in e.tasks)
 
 
 def _version() -> str:

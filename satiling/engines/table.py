@@ -101,10 +101,8 @@ TABLE: tuple[Engine, ...] = (
     Engine("lns", "large-neighbourhood search: CP-SAT on windows of the board",
            {"maximise": f"{_MAX}.lns:run"}, uses={"maximise": ("seed",)}, timed=("maximise",)),
     Engine("rc2", "the RC2 MaxSAT solver", {"maximise": f"{_MAX}.rc2:run"}),
-    # a solve the router does not give to the backtracker: --solver's (the walk on an exact cover,
-    # else CaDiCaL)
-    Engine("auto", "the backtracker on edge matching, else --solver's (the walk on an exact cover, "
-           "else CaDiCaL)", {"solve": f"{_SOLVE}:by_solver"}, "nodes or conflicts"),
+    Engine("mip", "a MIP solver of OR-Tools on the model (--solver: scip, the default, highs or cbc)",
+           {"solve": f"{_SOLVE}:by_solver"}),
 )
 AUTO = "auto"
 #: the settings only some engines use, by task: the rows' ``uses`` say which
@@ -154,7 +152,7 @@ def unused_setting(request: Any, engine: str) -> str | None:
 
 def names(task: str) -> tuple[str, ...]:
     """``auto`` and the engines that run ``task``."""
-    return (AUTO,) + tuple(e.name for e in TABLE if task in e.runs and e.name != AUTO)
+    return (AUTO,) + tuple(e.name for e in TABLE if task in e.runs)
 
 
 def check(task: str, engine: object) -> str:
@@ -208,10 +206,9 @@ class Solver:
     incremental: bool = True
 
     @property
-    def engine(self) -> str | None:
-        """The engine a solve by this solver is said to be by (None: the solver's own name, as for
-        the MIP solvers, which have no engine)."""
-        return _ENGINE_OF_KIND.get(self.kind)
+    def engine(self) -> str:
+        """The engine that runs this solver on the model."""
+        return _ENGINE_OF_KIND[self.kind]
 
 
 #: every solver; the first SAT solver is the default wherever one is needed.  Proofs: MapleSAT's
@@ -232,7 +229,7 @@ SOLVERS: tuple[Solver, ...] = (
     Solver("cbc", "mip", "CBC"),
     Solver(WALK, "exact", "the compiled exact-cover search", conflicts=True, incremental=False),
 )
-_ENGINE_OF_KIND = {"exact": WALK, "sat": "sat", "cp": "cpsat"}
+_ENGINE_OF_KIND = {"exact": WALK, "sat": "sat", "cp": "cpsat", "mip": "mip"}
 SAT_SOLVERS = tuple(s.name for s in SOLVERS if s.kind == "sat")
 #: the solver of exact covers (``auto`` runs it on a model of placements only)
 EXACT_SOLVER = next(s.name for s in SOLVERS if s.kind == "exact")

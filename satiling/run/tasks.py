@@ -13,7 +13,7 @@ from typing import Any, Callable, TypeVar
 
 from ..errors import SatilingError
 from ..limits import Deadline, clock
-from .engines import call, choose, row, solve_solver, unused_setting
+from .engines import call, choose, row, settled, solver_of, unused_setting
 from .limits import Stop
 from .request import Request
 
@@ -114,10 +114,7 @@ class MaxAnswer:
 # -- settings only some engines use ------------------------------------------------------------------
 def check_used(req: Request, engine: str) -> None:
     """SatilingError if a setting of ``req`` is one that ``engine`` leaves unused (the rows'
-    ``uses`` in the engine table; a solve by "auto" runs --solver's engine: cpsat for --solver
-    cpsat)."""
-    if req.task == "solve" and engine == "auto" and solve_solver(req) == "cpsat":
-        engine = "cpsat"
+    ``uses`` in the engine table)."""
     why = unused_setting(req, engine)
     if why is not None:
         raise SatilingError(why)
@@ -133,21 +130,43 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
         raise SatilingError(f"solve takes a solve request, not {req.task}")
     began = clock()
     deadline = Deadline.after(req.time_limit, began)
-    engine = choose(req)
-    check_used(req, engine)
-    job = SolveJob(req.puzzle, engine, dict(req.options), solve_solver(req), deadline=deadline,
-                   node_limit=req.node_limit, workers=req.workers, threads=req.threads,
-                   dask=req.dask, seed=req.seed, proof=req.proof)
+    engine = settled(req)               # None: the model tells (built below, within the limit)
+    if engine is not None:
+        check_used(req, engine)
+        solver_of(req, engine)          # a --solver the engine does not run: refused now
+
+    def work() -> Any:
+        return _solve_by(req, engine, deadline, began)
     # the engine stops its search at the deadline; the bound, a moment later, stops a model still
     # being built
-    found = _bounded(deadline.later(GRACE), lambda: call("solve", engine, job))
+    found = _bounded(deadline.later(GRACE), work)
     if found is None:                   # the limit ran out while the model was being built
-        return SolveAnswer(Stop.TIME, None, engine, clock() - began,
-                           f"{engine} (the time limit ran out while the model was built)")
+        return SolveAnswer(Stop.TIME, None, engine or req.engine, clock() - began,
+                           f"{engine or 'the run'} (the time limit ran out while the model was built)")
     if found.solution is not None:
         req.puzzle.verify(found.solution)
     return SolveAnswer(Stop.of(found.stop), found.solution, found.engine, found.seconds, found.how,
                        found.proof)
+
+
+def _solve_by(req: Request, engine: str | None, deadline: Deadline, began: float) -> Any:
+    """The solve's ``Found``: the puzzle's own argument first (it settles some puzzles before
+    any search), then the model where the choice needs it, then the engine."""
+    from ..search.solvejob import Found, SolveJob
+    if not req.proof:
+        reason = req.puzzle.obstruction()
+        if reason is not None:
+            return Found("done", None, "argument", clock() - began,
+                         f"proved before any search: {reason}")
+    problem = None
+    if engine is None:
+        problem = req.puzzle.problem(**req.options)
+        engine = choose(req, problem)
+        check_used(req, engine)
+    job = SolveJob(req.puzzle, engine, dict(req.options), solver_of(req, engine), deadline=deadline,
+                   node_limit=req.node_limit, workers=req.workers, threads=req.threads,
+                   dask=req.dask, seed=req.seed, proof=req.proof, problem=problem)
+    return call("solve", engine, job)
 
 
 # -- count and enumerate ------------------------------------------------------------------------------
@@ -160,14 +179,15 @@ def _bounded(deadline: Deadline, work: Callable[[], T]) -> T | None:
     return value if done else None
 
 
-def _run_of(req: Request, engine: str, deadline: Deadline) -> Any:
+def _run_of(req: Request, engine: str | None, deadline: Deadline) -> Any:
     """The count pipeline's run (:class:`satiling.search.stream.Run`) for ``req``, ending at
-    ``deadline``."""
+    ``deadline``; ``engine`` None: chosen here, with the model."""
     from ..search.stream import Run, Settings, symmetry_choice
     raw, group = symmetry_choice(req.raw, req.symmetry)
     if group == "rotations":
         req.puzzle.rotations()          # a family that cannot tell refuses before any work
     problem = req.puzzle.problem(**req.options)
+    engine = engine or choose(req, problem)
     settings = Settings(raw, engine, req.sat_solver, req.symmetry_breaking, req.workers, req.dask,
                         req.time_limit, deadline, symmetry=group)
     run = Run(req.source or req.puzzle.name, req.puzzle, problem, dict(req.options), settings)
@@ -216,11 +236,11 @@ def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, Deadline]:
     the answer that ends it before any search (the limit ran out first, an argument settles it)."""
     start = clock()
     deadline = Deadline.after(req.time_limit, start)
-    engine = choose(req)
+    engine = settled(req)               # None: the model tells (chosen once it is built)
     group = _group(req)
     prepared = _prepared(req, engine, deadline)
-    if prepared is None:
-        return _out_of_time(engine, group, clock() - start)
+    if prepared is None:                # (the engine the request asked for, if the model did not come)
+        return _out_of_time(engine or req.engine, group, clock() - start)
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
@@ -244,7 +264,7 @@ def _prove(req: Request, deadline: Deadline, answer: CountAnswer, members: Any, 
         answer.proof_stop = Stop.TIME
 
 
-def _prepared(req: Request, engine: str, deadline: Deadline) -> tuple[Any, str | None] | None:
+def _prepared(req: Request, engine: str | None, deadline: Deadline) -> tuple[Any, str | None] | None:
     """:func:`_prepare` within the time limit (None: it ran out first).  A resumed run is built
     whatever the limit: what it holds from before is read by the run, and its answer says so."""
     if req.resume:
@@ -252,7 +272,7 @@ def _prepared(req: Request, engine: str, deadline: Deadline) -> tuple[Any, str |
     return _bounded(deadline, lambda: _prepare(req, engine, deadline))
 
 
-def _prepare(req: Request, engine: str, deadline: Deadline) -> tuple[Any, str | None]:
+def _prepare(req: Request, engine: str | None, deadline: Deadline) -> tuple[Any, str | None]:
     """(the run, None), or (None, the argument that settles the puzzle before any search)."""
     reason = _ruled_out(req)
     if reason is not None:

@@ -1,14 +1,17 @@
-"""The one place where ``auto`` becomes an engine, as networkx's ``maximum_flow`` picks its
-``flow_func``: every command and every library call asks here.
+"""The rules by which ``auto`` becomes an engine, as networkx's ``maximum_flow`` picks its
+``flow_func``: :func:`satiling.run.engines.choose` applies them for every command and every
+library call (the search layer's own functions, which take a model and no request, apply
+:func:`settle` to it).
 
     task               the model                                          auto runs
     -----------------  -------------------------------------------------  -------------------------
-    solve, count,      --solver named without --engine (no --proof for    that solver: SAT, MIP or
-    enumerate          count and enumerate)                               CP-SAT (solver_engine)
+    solve, count,      --solver named without --engine (no --proof for    that solver's engine: sat,
+    enumerate          count and enumerate)                               race, cpsat, mip, walk
     solve              edge matching the backtracker takes (below)        backtrack
     solve              placements only, no clauses (an exact cover,       walk: the compiled exact
                        side constraints at the leaves)                    cover, else the Python walk
-    solve              anything else (IQ-Link, SAT-model options, ...)    the default SAT solver
+    solve              anything else (IQ-Link, SAT-model options, ...)    sat (the default SAT
+                                                                          solver)
     count, enumerate   edge matching the backtracker takes, all pieces    backtrack (its prefix
                        different, no --proof                              jobs as the run's cubes)
     count, enumerate   placements only, no clauses                        walk
@@ -37,7 +40,7 @@ from typing import Any
 
 from ..problem import Problem
 from ..engines.exactcover_ref import supports
-from ..engines.table import AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, WALK
+from ..engines.table import AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, WALK, solver as solver_row
 #: below this many squares ``--maximize-matches`` proves the optimum with CP-SAT
 WHOLE_BOARD_LIMIT = 100
 
@@ -93,23 +96,26 @@ def walk_suits(problem: Problem) -> bool:
     return supports(problem) and not problem.clauses
 
 
-def model_engine(problem: Problem, asked: str = "auto") -> str:
-    """``walk`` or ``sat`` for counting and enumerating a model (``asked`` unless it is auto)."""
-    if asked != "auto":
-        return asked
+def settle(problem: Problem) -> str:
+    """The engine of a model when no rule before it applies: the exact-cover search on a model
+    of placements only (no clauses), else ``sat``."""
     return WALK if walk_suits(problem) else "sat"
 
 
 def solver_engine(task: str, asked: str, solver: str, proof: bool) -> str | None:
     """The engine a solver named without an engine asks for (None: none named, or an engine
     named): a solver is named to run, so the backtracker and the exact-cover search, which take
-    none, step aside.  solve runs it by its own table (``auto``: SAT, MIP or CP-SAT); count and
+    none, step aside.  solve runs it by the engine of its row in the solver table (a race of
+    SAT solvers by ``race``; a name no row has by ``sat``, which refuses it by name); count and
     enumerate by the ``sat`` engine (or ``cpsat``).  With a proof to write, a count's solver writes
     it and the count's engine stays as below."""
     if asked != AUTO or solver in (AUTO, BACKTRACK, WALK):
         return None
     if task == "solve":
-        return "auto"
+        if solver == "race" or "+" in solver:
+            return "race"
+        named = solver_row(solver)
+        return "sat" if named is None else named.engine
     if proof:
         return None
     return "cpsat" if solver == "cpsat" else "sat"

@@ -26,7 +26,7 @@ from ..engines import table
 from ..engines.table import DEFAULT_SAT_ALIAS, function, solver as solver_row
 from ..errors import SatilingError
 from ..problem import Problem
-from .router import model_engine
+from .router import settle
 
 Hear = Callable[[float], None]
 #: hears a partial solution: the placements the search has taken so far
@@ -134,8 +134,9 @@ BACKTRACK = _Backtrack(table.BACKTRACK, knows_position=True, plans=True)
 
 
 def searcher(engine: str, problem: Problem, task: str = "count") -> Searcher:
-    """The searcher of ``engine`` for ``task`` (``auto``: the router's engine for the model)."""
-    return function(task, model_engine(problem, engine))
+    """The searcher of ``engine`` for ``task`` (``auto``, from a library call that names none:
+    the router's engine for the model, :func:`.router.settle`)."""
+    return function(task, settle(problem) if engine == "auto" else engine)
 
 
 def solutions(problem: Problem, engine: str = "auto", solver: str = DEFAULT_SAT_ALIAS,

@@ -62,12 +62,39 @@ def test_engine_that_does_not_fit_is_one_line(argv):
 
 def test_router_choices():
     pentominoes, clue = catalog.load("pentomino-3x20"), catalog.load("clue1")
-    assert router.model_engine(pentominoes.problem()) == "walk"
-    assert router.model_engine(clue.problem()) == "sat"
-    assert router.model_engine(clue.problem(encoding="compact")) == "sat"   # clauses: not the walk
+    assert router.settle(pentominoes.problem()) == "walk"
+    assert router.settle(clue.problem()) == "sat"
+    assert router.settle(clue.problem(encoding="compact")) == "sat"   # clauses: not the walk
     assert router.use_backtrack(clue, {}, "auto")
     assert not router.use_backtrack(clue, {}, "auto", counting=True)      # clue1 has equal pieces
     assert not router.use_backtrack(clue, {"balanced_rotation": True}, "auto")
     assert not router.use_backtrack(pentominoes, {}, "auto")
     assert router.maximise_engine(clue) == "cpsat"
     assert router.maximise_engine(catalog.load("eternity2")) == "backtrack"
+
+
+@pytest.mark.parametrize("name, task, engine, solver, options, chosen", [
+    ("pentomino-3x20", "solve", "auto", "auto", {}, "walk"),           # placements only
+    ("pentomino-3x20", "count", "auto", "auto", {}, "walk"),
+    ("pentomino-3x20", "solve", "auto", "glucose", {}, "sat"),         # a solver named runs
+    ("pentomino-3x20", "solve", "auto", "highs", {}, "mip"),
+    ("pentomino-3x20", "solve", "auto", "cpsat", {}, "cpsat"),
+    ("pentomino-3x20", "solve", "auto", "cadical+glucose", {}, "race"),
+    ("pentomino-3x20", "count", "auto", "cpsat", {}, "cpsat"),
+    ("clue1", "solve", "auto", "auto", {}, "backtrack"),
+    ("clue1", "solve", "auto", "auto", {"encoding": "compact"}, "sat"),   # clauses: the model tells
+    ("clue1", "count", "auto", "auto", {"encoding": "direct"}, "sat"),   # not the backtracker's option
+    ("iqlink-wizard", "solve", "auto", "auto", {}, "sat"),              # units beside the placements
+    ("clue1", "maximise", "auto", "auto", {}, "cpsat"),
+])
+def test_choose_answers_with_an_engine_of_the_table_never_auto(name, task, engine, solver, options, chosen):
+    """``choose`` settles ``auto`` itself (building the model where only it tells), and the solver
+    a solve runs is one of the solver table's (or a race of them)."""
+    from satiling.engines.table import TABLE, solver as solver_row
+    from satiling.run import Request
+    from satiling.run.engines import choose, solver_of
+    req = Request(catalog.load(name), task, engine, solver, options)
+    assert choose(req) == chosen and chosen in {e.name for e in TABLE}
+    if task == "solve" and chosen != "backtrack":
+        ran = solver_of(req, chosen)
+        assert "+" in ran or ran == "race" or solver_row(ran) is not None, ran

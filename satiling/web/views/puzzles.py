@@ -129,10 +129,10 @@ async def meta(request: Request) -> Response:
 
 
 def menus() -> dict[str, Any]:
-    from ...engines.table import ALL, names, row
+    from ...engines.table import ALL, AUTO, names, row
     from .runs import OWN_TASKS
-    engines = {task: [{"name": name, "label": _label(name, row(name).help)} for name in names(task)]
-               for task in ALL}
+    engines = {task: [{"name": name, "label": _label(name, "" if name == AUTO else row(name).help)}
+                      for name in names(task)] for task in ALL}
     engines.update((task, [{"name": "auto", "label": f"auto ({engine})"}])
                    for task, (_, _, engine) in OWN_TASKS.items())
     return {"tasks": [*ALL, *OWN_TASKS], "engines": engines}

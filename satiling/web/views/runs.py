@@ -117,13 +117,13 @@ def _cluster(web_: Web, request: Any) -> str | None:
 def _engine_checked(request: Any) -> None:
     """The engine chosen (or asked for) can take this puzzle's model; maximise is for edge
     matching."""
-    from ...run.engines import choose
+    from ...run.engines import settled
     if request.task == "maximise":
         if not hasattr(request.puzzle, "match_problem"):
             raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
         return
     try:
-        choose(request)
+        settled(request)
     except SatilingError as e:
         raise FieldError(str(e), "engine") from None
 
