@@ -85,7 +85,7 @@ def child_exact(which: str, name: str) -> dict:
         puzzle = generate(8, 8, seed=int(name.split("-")[1])).puzzle()
     (board,) = edge_boards(puzzle, False, distinct=False)
     c0 = time.process_time()
-    found, status, engines = race(board, None, seed=None if which == "old" else 1)
+    found, status, engines = race(board, seed=None if which == "old" else 1)
     cpu = time.process_time() - c0
     if found is not None:
         puzzle.verify(tiles(found))

@@ -6,6 +6,7 @@ first answer winning (not adopted: ``solve --workers`` splits one search into pr
 from __future__ import annotations
 
 from satiling.engines.edgematch import EdgeBoard, Placed, race
+from satiling.limits import Deadline
 
 
 def portfolio(board: EdgeBoard, seconds: float | None = None, seed: int = 1, workers: int = 2
@@ -17,7 +18,7 @@ def portfolio(board: EdgeBoard, seconds: float | None = None, seed: int = 1, wor
     from contextlib import closing
     from satiling.children import worker_messages
     if workers <= 1:
-        found, status, engines = race(board, seconds, seed=seed)
+        found, status, engines = race(board, Deadline.after(seconds), seed=seed)
         return found, status, sum(e.nodes for e in engines)
     answer: tuple[list[Placed] | None, str, int] = (None, "time limit", 0)
     jobs = [(board, seconds, seed + w) for w in range(workers)]
@@ -30,7 +31,7 @@ def portfolio(board: EdgeBoard, seconds: float | None = None, seed: int = 1, wor
 
 
 def _portfolio_work(board: EdgeBoard, seconds: float | None, seed: int, send) -> None:
-    found, status, engines = race(board, seconds, seed=seed)
+    found, status, engines = race(board, Deadline.after(seconds), seed=seed)
     send((found, status, sum(e.nodes for e in engines)))
 
 
