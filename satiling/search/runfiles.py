@@ -64,6 +64,14 @@ def run_header(kind: str, run: Any) -> dict[str, Any]:
     return header
 
 
+def earlier_header(run: Any) -> dict[str, Any]:
+    """The header values an earlier version wrote for the same run: it named the engine ``auto``
+    where the router chose it by the model (the exact-cover search or SAT, the same rule as now),
+    so such a file still resumes."""
+    from .router import settle
+    return {"engine": "auto"} if run.job.engine == settle(run.space.problem) else {}
+
+
 def _chain(previous: str, body: bytes) -> str:
     return hashlib.blake2b(previous.encode() + body, digest_size=8).hexdigest()
 
@@ -73,8 +81,11 @@ class RunFile:
     exclusive lock.  ``records`` holds the bodies already in the file (JSON text, without ``n`` and
     ``sum``).  Nothing changes on disk until :meth:`start`."""
 
-    def __init__(self, path: str, header: dict[str, Any], resume: bool) -> None:
+    def __init__(self, path: str, header: dict[str, Any], resume: bool,
+                 also: dict[str, Any] | None = None) -> None:
         self.path, self.header = path, header
+        #: header values that an earlier version wrote for this same run (key -> value)
+        self.also = also or {}
         self.header_line = json.dumps(header, separators=(",", ":"))
         self.records: list[str] = []
         self.torn = False
@@ -153,7 +164,11 @@ class RunFile:
         if found.get("satiling") != self.header["satiling"]:      # the file of another command
             raise SatilingError(f"{self.path}: the file of 'satiling {str(found.get('satiling'))[:20]}', "
                                 f"not of 'satiling {self.header['satiling']}'; left unchanged")
+        if any(found.get(key) == old for key, old in self.also.items()):
+            self._last_sum = _chain("", line)     # the chain starts at the file's own header
         for key, ours in self.header.items():
+            if key in self.also and found.get(key) == self.also[key]:
+                continue
             if found.get(key) != ours and key in ("fingerprint", "format", "cubes"):
                 raise SatilingError(f"{self.path}: written by another version of satiling or for "
                                     f"another model ({key} differs); left unchanged")
@@ -240,7 +255,7 @@ class SolutionFile(RunFile):
     """The solutions file: one verified solution per record (``solution_json`` text)."""
 
     def __init__(self, path: str, run: Any, resume: bool = False) -> None:
-        super().__init__(path, run_header("enumerate", run), resume)
+        super().__init__(path, run_header("enumerate", run), resume, earlier_header(run))
 
     def write_line(self, line: str) -> None:
         self.append(line)
@@ -378,7 +393,7 @@ class Checkpoint(RunFile):
     counts, until the cube is finished)."""
 
     def __init__(self, path: str, run: Any) -> None:
-        super().__init__(path, run_header("count", run), resume=True)
+        super().__init__(path, run_header("count", run), resume=True, also=earlier_header(run))
         try:
             self.done, self.partial = self._finished_cubes()
             self.start()

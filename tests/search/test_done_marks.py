@@ -8,6 +8,7 @@ from pathlib import Path
 import satiling
 from satiling.cli import main
 from satiling.run import Request
+from satiling.limits import NO_DEADLINE
 from satiling.run.tasks import _run_of
 from satiling.search import stream
 
@@ -34,7 +35,7 @@ def test_a_resume_starts_after_the_last_mark_and_finds_every_solution(tmp_path, 
     Path("part.jsonl").write_text("".join(lines[:cut + 1]))
     puzzle = satiling.load("pentomino-3x20")
     req = Request(puzzle, "enumerate", raw=True, resume="part.jsonl")
-    run = _run_of(req, "auto", 0.0)
+    run = _run_of(req, None, NO_DEADLINE)
     with run.solution_file("part.jsonl", resume=True) as f:
         point = run.resume_point(f)
     assert point.cube == json.loads(lines[cut])["cubes"] and not point.skip
@@ -53,7 +54,7 @@ def test_a_mark_out_of_place_is_refused(tmp_path, monkeypatch, capsys):
     assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl", "--limit", "3"]) == 0
     from satiling.search.runfiles import SolutionFile
     puzzle = satiling.load("pentomino-3x20")
-    run = _run_of(Request(puzzle, "enumerate", raw=True, resume="all.jsonl"), "auto", 0.0)
+    run = _run_of(Request(puzzle, "enumerate", raw=True, resume="all.jsonl"), None, NO_DEADLINE)
     with SolutionFile("all.jsonl", run, resume=True) as f:
         f.start()
         f.mark_done(0)
@@ -104,3 +105,33 @@ def test_a_resume_that_got_nowhere_says_so(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "all.jsonl"]) == 130
     assert "give it longer (this run finished no cube" in capsys.readouterr().err
+
+
+def test_a_file_an_earlier_version_wrote_with_engine_auto_still_resumes(tmp_path, monkeypatch, capsys):
+    """Before the run named the engine it chose, a solutions file of an ``auto`` run said
+    ``"engine": "auto"`` in its header (and its checksums chain from that header): it resumes, by
+    the engine the same rule chooses now, and finds every solution once."""
+    from satiling.search.runfiles import _chain
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(stream, "MARK_SECONDS", 0.0)
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", "all.jsonl"]) == 0
+    lines = Path("all.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["engine"] == "walk"
+    header["engine"] = "auto"                 # the file as the earlier version wrote it
+    old = [json.dumps(header, separators=(",", ":"))]
+    last = _chain("", old[0].encode())
+    cut = next(k for k in range(2, len(lines)) if '"cubes done"' in lines[k] and '"placements"' in lines[k - 1])
+    for line in lines[1:cut + 1]:             # the same records, chained from that header
+        body, _, _ = line.rpartition(',"n":')
+        record = json.loads(line)
+        last = _chain(last, (body + "}").encode())
+        old.append(f'{body},"n":{record["n"]},"sum":"{last}"}}')
+    Path("old.jsonl").write_text("\n".join(old) + "\n")
+    capsys.readouterr()
+    assert main(["enumerate", "pentomino-3x20", "--raw", "--quiet", "--resume", "old.jsonl"]) == 0, \
+        capsys.readouterr().err
+    key = lambda r: json.dumps(r["placements"], sort_keys=True)      # noqa: E731
+    resumed = [r for r in _records(Path("old.jsonl")) if "placements" in r]
+    every = [r for r in _records(Path("all.jsonl")) if "placements" in r]
+    assert sorted(map(key, resumed)) == sorted(map(key, every)) and len(resumed) == RAW_3X20

@@ -9,6 +9,7 @@ import pytest
 
 import satiling
 from satiling.run import Request
+from satiling.limits import NO_DEADLINE
 from satiling.run.tasks import _run_of
 from satiling.search.runfiles import _Placements, _solution_vars, solution_json
 from satiling.errors import SatilingError
@@ -40,7 +41,7 @@ cells = [[0, 0]]
 
 
 def _space(puzzle):
-    return _run_of(Request(puzzle, "enumerate", raw=True), "auto", 0.0).space
+    return _run_of(Request(puzzle, "enumerate", raw=True), None, NO_DEADLINE).space
 
 
 @pytest.mark.parametrize("name", ["pentomino-3x20", "clue1", "odd"])
