@@ -142,6 +142,13 @@ def solution_svg(puzzle, solution: Iterable[IQLinkPlacement], caption: str = "")
     return _document(body, 8.4, 4.8, caption or f"{puzzle.title or puzzle.name}: solution")
 
 
+def second_solution_svg(puzzle, solution: Iterable[IQLinkPlacement]) -> str:
+    """A second solution of a challenge (``satiling iqlink unique`` found it not unique),
+    captioned so."""
+    return solution_svg(puzzle, solution, f"{puzzle.title or puzzle.name}: a second solution, "
+                                          "so not unique")
+
+
 def challenge_svg(puzzle, caption: str = "") -> str:
     """The pre-placed pieces on the board and the pieces to place in a tray below."""
     tf = _on_board()

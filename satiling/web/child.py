@@ -274,7 +274,7 @@ class Sender:
             index = self.sent + len(self.batch)
             self.batch.append(solution_json(self.puzzle, placements))
             held = list(placements)
-            self._picture("solution", lambda: {"index": index, "svg": self._svg(held)})
+            self._picture("solution", lambda: {"index": index, "svg": self._svg(held, index)})
             if len(self.batch) >= BATCH:
                 self._flush()
 
@@ -335,8 +335,12 @@ class Sender:
             self._flush()
         return due
 
-    def _svg(self, placements: list[Any]) -> str:
+    def _svg(self, placements: list[Any], index: int | None = None) -> str:
+        """The picture of a partial solution, or of the run's solution ``index``."""
         from ..render import to_svg
+        if self.spec.task == "unique" and index == 1:
+            from ..render.iqlink_svg import second_solution_svg
+            return second_solution_svg(self.puzzle, placements)
         return to_svg(self.puzzle, placements)
 
     def _board_svg(self, placements: list[Any]) -> str:

@@ -777,3 +777,18 @@ def test_titles_kept_and_solutions_stored_counted(client):
     assert runs["maximise"]["stored"] == 1 and runs["maximise"]["title"] == generated["title"]
     listed = {r["id"]: r for r in client.get("/api/runs").json()}
     assert listed[runs["enumerate"]["id"]]["title"] == "my long box"
+
+
+def test_a_second_solution_of_iqlink_unique_is_captioned_so(client):
+    """IQ-Link's empty board is not unique (``satiling iqlink unique iqlink-empty`` exits 1): the
+    run keeps two solutions, and the picture of the second says it is the second."""
+    run_id = client.post("/api/runs", json={"puzzle": "iqlink-empty", "task": "unique"}).json()["id"]
+    run = wait(client, run_id, 120)
+    assert run["state"] == "done" and run["found"] == 2, run
+    def caption(svg: str) -> str:           # its text lines, joined (a long caption is wrapped)
+        return " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+    first = caption(client.get(f"/api/runs/{run_id}/solutions/0.svg").text)
+    second = caption(client.get(f"/api/runs/{run_id}/solutions/1.svg").text)
+    assert "a second solution, so not unique" in second and "second solution" not in first
+    page = client.get(f"/api/runs/{run_id}/solutions?offset=0&limit=2").json()["items"]
+    assert ["second solution" in caption(item["svg"]) for item in page] == [False, True]

@@ -73,13 +73,16 @@ def run_row(web_: Web, run_id: str) -> dict[str, Any]:
     return row
 
 
-def draw(web_: Web, row: dict[str, Any], line: str) -> str:
-    """The picture of a stored solution (a maximisation's board may break joins: drawn with its
-    score, as ``satiling score`` draws it)."""
+def draw(web_: Web, row: dict[str, Any], line: str, index: int = 0) -> str:
+    """The picture of the run's stored solution ``index`` (a maximisation's board may break
+    joins: drawn with its score, as ``satiling score`` draws it)."""
     from ...render import to_svg
     puzzle = web_.puzzles.load(source_of(web_.store, row["puzzle"]))
     placements = [puzzle.placement_from_json(p) for p in placements_of(line)]
     if row["task"] == "maximise":
         from ...render.edgematch_svg import board_svg
         return board_svg(puzzle, puzzle.board_from(placements, strict=False))
+    if row["task"] == "unique" and index == 1:      # IQ-Link's unique keeps its second as 1
+        from ...render.iqlink_svg import second_solution_svg
+        return second_solution_svg(puzzle, placements)
     return to_svg(puzzle, placements)

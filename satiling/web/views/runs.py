@@ -177,7 +177,7 @@ async def run_solutions(request: Request) -> Response:
 
     def page() -> dict[str, Any]:
         row = run_row(web_, request.path_params["run_id"])
-        items = [{"index": k, "svg": draw(web_, row, line)}
+        items = [{"index": k, "svg": draw(web_, row, line, k)}
                  for k, line in web_.store.solutions(row["id"], offset, limit)]
         return {"total": web_.store.solution_count(row["id"]), "items": items}
     return JSONResponse(await run_in_threadpool(page))
@@ -198,7 +198,7 @@ async def one_solution(request: Request) -> Response:
         rows = web_.store.solutions(row["id"], k, 1)
         if not rows or rows[0][0] != k:
             raise NotFound(f"run {row['id']} has no solution {k}")
-        return row["id"], draw(web_, row, rows[0][1]) if kind == "svg" else rows[0][1] + "\n"
+        return row["id"], draw(web_, row, rows[0][1], k) if kind == "svg" else rows[0][1] + "\n"
     run_id, text = await run_in_threadpool(get)
     media = "image/svg+xml" if kind == "svg" else "application/json"
     return Response(text, media_type=media, headers={

@@ -65,7 +65,7 @@ async def solution_png(request: Request) -> Response:
         rows = web_.store.solutions(row["id"], k, 1)
         if not rows or rows[0][0] != k:
             raise NotFound(f"run {row['id']} has no solution {k}")
-        return row["id"], png(draw(web_, row, rows[0][1]))
+        return row["id"], png(draw(web_, row, rows[0][1], k))
     run_id, data = await run_in_threadpool(get)
     return Response(data, media_type="image/png", headers={
         "Content-Disposition": f'attachment; filename="{run_id}-{k}.png"'})
