@@ -455,7 +455,9 @@ def keep_stopped(run: Any, finished: dict[int, int], part: tuple[int, PartCube] 
     checkpoint of its own, named after the run's header (the same run stopped twice adds to one
     file), in :func:`cache_folder` or else the current folder; its path, or None if neither
     could be written."""
-    header = run_header("count", run)
+    # named as an earlier version named the same run's file (its engine "auto"), so a count it
+    # stopped and this one stops again add to one file
+    header = {**run_header("count", run), **earlier_header(run)}
     digest = hashlib.blake2b(json.dumps(header, sort_keys=True).encode(), digest_size=6).hexdigest()
     stem = re.sub(r"[^A-Za-z0-9._-]", "_", str(header["puzzle"]))[:60]
     for folder in (cache_folder(), Path.cwd()):
