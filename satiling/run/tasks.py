@@ -124,7 +124,6 @@ def check_used(req: Request, engine: str) -> None:
 def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     """One verified solution, or none (proved by the search, by an argument before it, or by a
     checked DRAT proof with ``req.proof``)."""
-    from ..search.solvejob import SolveJob
     events = events or Events()
     if req.task != "solve":
         raise SatilingError(f"solve takes a solve request, not {req.task}")
@@ -134,12 +133,9 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     if engine is not None:
         check_used(req, engine)
         solver_of(req, engine)          # a --solver the engine does not run: refused now
-
-    def work() -> Any:
-        return _solve_by(req, engine, deadline, began)
     # the engine stops its search at the deadline; the bound, a moment later, stops a model still
     # being built
-    found = _bounded(deadline.later(GRACE), work)
+    found = _bounded(deadline.later(GRACE), lambda: _solve_by(req, engine, deadline, began))
     if found is None:                   # the limit ran out while the model was being built
         return SolveAnswer(Stop.TIME, None, engine or req.engine, clock() - began,
                            f"{engine or 'the run'} (the time limit ran out while the model was built)")
