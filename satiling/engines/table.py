@@ -47,6 +47,9 @@ class Engine:
     continues: bool = False
     #: ``--solver NAME`` once named this engine (still read, with a note naming ``--engine``)
     solver_spelling: bool = False
+    #: the puzzle families whose models it takes (empty: every family's); the web page offers it
+    #: for those alone, and a run still checks the model itself (:meth:`can_run` and below)
+    families: tuple[str, ...] = ()
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -85,10 +88,12 @@ TABLE: tuple[Engine, ...] = (
            {"solve": f"{_SOLVE}:by_backtrack", "count": f"{_SEARCHERS}:BACKTRACK",
             "enumerate": f"{_SEARCHERS}:BACKTRACK", "maximise": f"{_MAX}.scoring:run"}, "nodes",
            dask=f"{_MAX}.cluster:run", proves=False, solver_spelling=True, continues=True,
-           uses={"solve": ("seed",), "maximise": ("seed", "threads", "fill_order")}),
+           uses={"solve": ("seed",), "maximise": ("seed", "threads", "fill_order")},
+           families=("edgematch",)),
     Engine(WALK, "the compiled exact-cover search: dancing links or bitboards with a pocket cut",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:WALK",
-            "enumerate": f"{_SEARCHERS}:WALK"}, "nodes", solver_spelling=True),
+            "enumerate": f"{_SEARCHERS}:WALK"}, "nodes", solver_spelling=True,
+           families=("polyform",)),     # edge matching and IQ-Link add variables to the cover
     Engine("sat", "a SAT solver (--solver, CaDiCaL by default); counts with blocking clauses",
            {"solve": f"{_SOLVE}:by_solver", "count": f"{_SEARCHERS}:SAT",
             "enumerate": f"{_SEARCHERS}:SAT"}, "conflicts"),

@@ -696,6 +696,30 @@ def test_the_menus_are_the_engine_tables(client):
     assert all([e["name"] for e in meta["engines"][task]] == ["auto"] for task in ("pack", "unique", "forced", "hint"))
 
 
+@pytest.mark.parametrize("name", ["pentomino-3x20", "clue1", "iqlink-anu"])
+def test_the_menus_offer_an_engine_for_the_families_whose_runs_take_it(name):
+    """The page offers a task's engine for a puzzle when the engine's ``families`` hold the
+    puzzle's family: every engine it hides is one the run refuses for that puzzle (each task),
+    and every engine it offers is one the run takes for a solve."""
+    from satiling.engines.table import ALL, names
+    from satiling.run import Request
+    from satiling.run.engines import settled
+    from satiling.web.views.puzzles import menus
+    puzzle = catalog.load(name)
+    for task in ALL[:3]:                      # maximise: the task menu offers it to edge matching only
+        for engine in menus()["engines"][task]:
+            offered = not engine["families"] or puzzle.family in engine["families"]
+            try:
+                settled(Request(puzzle, task, engine=engine["name"]))
+                taken = True
+            except SatilingError:
+                taken = False
+            assert taken or not offered or task != "solve", (name, task, engine["name"])
+            assert offered or not taken, (name, task, engine["name"])
+    hidden = {e["name"] for e in menus()["engines"]["solve"] if e["families"] and puzzle.family not in e["families"]}
+    assert hidden == {"polyform": {"backtrack"}, "edgematch": {"walk"}, "iqlink": {"backtrack", "walk"}}[puzzle.family]
+
+
 def test_a_puzzle_is_drawn_as_satiling_show_draws_it(client):
     from satiling.render.pieces import puzzle_svg
     for name in ("pentomino-6x10", "clue1", "iqlink-starter"):

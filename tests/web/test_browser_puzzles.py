@@ -129,7 +129,12 @@ def test_the_task_and_engine_menus_come_from_the_server(browser: webdriver.Chrom
     open_page(driver, server, "#watch/pentomino-6x10")
     tasks = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "task")).options]
     assert tasks == meta["tasks"]
-    for task in ("solve", "count"):
-        Select(driver.find_element(By.ID, "task")).select_by_value(task)
-        engines = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine")).options]
-        assert engines == [e["name"] for e in meta["engines"][task]]
+    for name, family in (("pentomino-6x10", "polyform"), ("clue1", "edgematch")):
+        open_page(driver, server, f"#watch/{name}")
+        for task in ("solve", "count"):
+            Select(driver.find_element(By.ID, "task")).select_by_value(task)
+            engines = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine")).options]
+            # the engines that take the puzzle's family, in the table's order
+            assert engines == [e["name"] for e in meta["engines"][task]
+                               if not e["families"] or family in e["families"]], (name, task)
+            assert ("backtrack" in engines, "walk" in engines) == (family == "edgematch", family == "polyform")

@@ -757,11 +757,14 @@
     updateTaskMenu();
   }
 
+  // The engines of the task that take the chosen puzzle's family (the server's table says which).
   function fillEngines() {
     const select = $("engine");
     const keep = select.value;
+    const p = puzzles.get($("watch-puzzle").value);
     select.textContent = "";
     for (const e of META.engines[$("task").value] || []) {
+      if (p && e.families && e.families.length && !e.families.includes(p.family)) continue;
       select.append(el("option", { value: e.name, textContent: e.label || e.name }));
     }
     if ([...select.options].some((o) => o.value === keep)) select.value = keep;
