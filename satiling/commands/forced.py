@@ -109,7 +109,7 @@ def cmd_forced(args: argparse.Namespace) -> int:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from .. import catalog
-    from ..run.forced import hint
+    from ..run.forced import hint, pins
     from .common import EXIT_FOUND, EXIT_NONE
     puzzle = catalog.load(args.name)
     answer = hint(puzzle, args.seed, args.time_limit)
@@ -127,13 +127,13 @@ def cmd_hint(args: argparse.Namespace) -> int:
               "solution has it)", file=sys.stderr)
         print(json.dumps({"puzzle": name, "hint": None, "complete": True}) if args.json else "no solution")
         return EXIT_NONE
-    pins = list(getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ()))
+    held = pins(puzzle)
     if answer.placement is None:
         print(f"satiling: {name}: nothing left to reveal: the pinned pieces are a solution",
               file=sys.stderr)
-        _print(puzzle, args, pins, {"hint": None, "seed": answer.seed, "complete": True}, marks={})
+        _print(puzzle, args, held, {"hint": None, "seed": answer.seed, "complete": True}, marks={})
         return EXIT_FOUND
-    _print(puzzle, args, pins + [answer.placement],
+    _print(puzzle, args, held + [answer.placement],
            {"hint": answer.placement.to_json(), "seed": answer.seed, "complete": True},
            marks={answer.placement: "hint"}, only=[answer.placement])
     print(f"satiling: {name}: a placement of a verified solution (seed {answer.seed}: --seed "

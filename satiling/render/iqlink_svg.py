@@ -133,13 +133,18 @@ def _on_board(dx: float = 0.8, dy: float = 1.4):
 
 
 def solution_svg(puzzle, solution: Iterable[IQLinkPlacement], caption: str = "") -> str:
-    """Every piece of a solution on the board; pre-placed pieces faded."""
+    """Every piece of a solution on the board; pre-placed pieces faded.  Fewer pieces than the
+    set's (forced placements, a hint, a search at work) are captioned with their count, not as
+    a solution."""
     tf = _on_board()
     body = _board(tf)
     placed = set(getattr(puzzle, "placed", ()))
-    for pl in sorted(solution, key=lambda p: (p not in placed, p.piece)):
+    solution = sorted(solution, key=lambda p: (p not in placed, p.piece))
+    for pl in solution:
         body.append(_piece_svg(pl.piece, _units_at(pl), 0.45 if pl in placed else 1.0, pl.code, tf))
-    return _document(body, 8.4, 4.8, caption or f"{puzzle.title or puzzle.name}: solution")
+    total = len(pieces())
+    return _document(body, 8.4, 4.8, caption or f"{puzzle.title or puzzle.name}: "
+                     + ("solution" if len(solution) == total else f"{len(solution)} of {total} pieces placed"))
 
 
 def second_solution_svg(puzzle, solution: Iterable[IQLinkPlacement]) -> str:

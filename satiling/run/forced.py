@@ -101,6 +101,12 @@ def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
                         time.perf_counter() - start)
 
 
+def pins(puzzle: Any) -> list[Any]:
+    """The pieces the puzzle places itself: polyforms' and IQ-Link's ``[[placed]]``, edge
+    matching's fixed tiles (a hint is drawn among them)."""
+    return list(getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ()))
+
+
 def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,
          options: dict[str, Any] | None = None) -> HintAnswer:
     """One placement of some verified solution that agrees with the pins, chosen at random

@@ -196,7 +196,7 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling hint``: one placement of a verified solution, not a pin; kept and drawn with
     the pins as the run's solution 0, and named in the note."""
     from ..run import Stop
-    from ..run.forced import hint
+    from ..run.forced import hint, pins
     answer = hint(puzzle, time_limit=spec.time_limit)
     if answer.solution is None:
         if answer.stop != Stop.DONE:
@@ -205,10 +205,18 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
         return Told(answer.stop, "backbone", 0, f"no solution{why}: nothing to hint at")
     if answer.placement is None:
         return Told(answer.stop, "backbone", 0, "nothing left to reveal: the pinned pieces are a solution")
-    sender.on_solution([*getattr(puzzle, "placed", ()), answer.placement])
-    cells = " ".join("[" + ",".join(map(str, c)) + "]" for c in answer.placement.cells)
-    return Told(answer.stop, "backbone", 1, f"A hint: {answer.placement.piece} on {cells}. "
-                                             f"(seed {answer.seed})")
+    sender.on_solution([*pins(puzzle), answer.placement])
+    return Told(answer.stop, "backbone", 1, f"A hint: {_where(answer.placement)}. (seed {answer.seed})")
+
+
+def _where(placement: Any) -> str:
+    """A placement in words: a polyform's piece and cells (as the workbench says it), an
+    IQ-Link piece and its middle peg, an edge-matching tile as ``satiling hint`` prints it."""
+    if hasattr(placement, "cells"):
+        return f"{placement.piece} on " + " ".join("[" + ",".join(map(str, c)) + "]" for c in placement.cells)
+    if hasattr(placement, "peg"):
+        return f"piece {placement.piece} with its middle on peg {placement.peg} ({placement})"
+    return f"{placement} (square, piece/rotation)"
 
 
 #: the tasks a run does here rather than in :func:`satiling.run.perform`

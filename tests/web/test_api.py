@@ -816,3 +816,26 @@ def test_a_second_solution_of_iqlink_unique_is_captioned_so(client):
     assert "a second solution, so not unique" in second and "second solution" not in first
     page = client.get(f"/api/runs/{run_id}/solutions?offset=0&limit=2").json()["items"]
     assert ["second solution" in caption(item["svg"]) for item in page] == [False, True]
+
+
+@pytest.mark.parametrize("name", ["iqlink-anu", "clue1", "pentomino-3x20"])
+def test_a_hint_run_keeps_the_pins_and_the_hint_satiling_hint_gives(client, name):
+    """A hint as a run, in every family: the run keeps the pins and one placement more, the one
+    ``satiling hint NAME --seed S`` reveals for the seed its note names, and says it in words.
+    (It failed on every family but polyforms, whose placements alone have cells.)"""
+    import subprocess
+    import sys
+    run = wait(client, client.post("/api/runs", json={"puzzle": name, "task": "hint"}).json()["id"], 120)
+    assert (run["state"], run["found"], run["stored"]) == ("done", 1, 1), run
+    seed = re.fullmatch(r"A hint: .+\. \(seed (\d+)\)", run["note"])
+    assert seed, run["note"]
+    said = subprocess.run([sys.executable, "-m", "satiling.cli", "hint", name, "--seed", seed.group(1), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    hint = json.loads(said.stdout)["hint"]
+    puzzle = catalog.load(name)
+    pins = [p.to_json() for p in getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ())]
+    kept = client.get(f"/api/runs/{run['id']}/solutions/0.json").json()
+    assert sorted(map(json.dumps, kept["placements"])) == sorted(map(json.dumps, [*pins, hint]))
+    if name.startswith("iqlink"):              # not a solution: the picture says how many are placed
+        svg = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", client.get(f"/api/runs/{run['id']}/solutions/0.svg").text))
+        assert f"{len(pins) + 1} of 12 pieces placed" in svg and "solution" not in svg, svg

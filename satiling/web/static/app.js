@@ -1284,6 +1284,7 @@
       const page = stored ? await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`) : null;
       if (browse.id !== id) return;
       const state = shownState(run);
+      $("browse-kept").textContent = kept(run.task)[0];
       $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${run.puzzle})`;
       $("browse-state").textContent = outcomeText(run);
       $("browse-state").className = `outcome state-${state}`;
@@ -1294,7 +1295,7 @@
         $("page-info").textContent = "";
         gallery.append(el("p", { className: "note", textContent: "This run keeps no solutions: a count keeps only its number (and shows the latest solution while it runs)." }));
       } else {
-        if (page.total !== browse.total || page.items.length !== gallery.children.length) drawSolutions(id, page);
+        if (page.total !== browse.total || page.items.length !== gallery.children.length) drawSolutions(id, page, run.task);
         browse.total = page.total;
         const last = Math.min(offset + page.items.length, page.total);
         $("page-info").textContent = page.total
@@ -1316,7 +1317,17 @@
     }
   }
 
-  function drawSolutions(id, page) {
+  // What a run keeps, in words: most tasks keep solutions, numbered; the others one answer each.
+  const KEPT = {
+    maximise: ["Better boards", (i) => `board no. ${fmtNumber(i + 1)}`],
+    pack: ["The packing", () => "the most pieces that fit"],
+    forced: ["The forced placements", () => "the placements every solution holds"],
+    hint: ["The hint", () => "the pins and the hint"],
+    unique: ["Solutions", (i) => (i === 0 ? "the solution" : "a second solution: not unique")],
+  };
+  const kept = (task) => KEPT[task] || ["Solutions", (i) => `no. ${fmtNumber(i + 1)}`];
+
+  function drawSolutions(id, page, task) {
     const gallery = $("solutions");
     gallery.textContent = "";
     for (const item of page.items) {
@@ -1329,7 +1340,7 @@
       jsonLink.setAttribute("download", `${id}-${item.index}.json`);
       const card = el("div", { className: "card solution" },
         el("div", { className: "picture" }),
-        el("div", { className: "card-title", textContent: `no. ${fmtNumber(item.index + 1)}` }),
+        el("div", { className: "card-title", textContent: kept(task)[1](item.index) }),
         el("div", { className: "links" }, svgLink, " ", pngLink, " ", jsonLink));
       card.querySelector(".picture").innerHTML = item.svg;
       card.dataset.index = item.index;
