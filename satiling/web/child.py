@@ -344,12 +344,12 @@ class Sender:
         return due
 
     def _svg(self, placements: list[Any], index: int | None = None) -> str:
-        """The picture of a partial solution, or of the run's solution ``index``."""
-        from ..render import to_svg
-        if self.spec.task == "unique" and index == 1:
-            from ..render.iqlink_svg import second_solution_svg
-            return second_solution_svg(self.puzzle, placements)
-        return to_svg(self.puzzle, placements)
+        """The picture of the board the search stands on, or of the run's solution ``index``."""
+        if index is None:
+            from ..render import to_svg
+            return to_svg(self.puzzle, placements)
+        from .pictures import kept_svg
+        return kept_svg(self.puzzle, self.spec.task, placements, index)
 
     def _board_svg(self, placements: list[Any]) -> str:
         from ..render.edgematch_svg import board_svg

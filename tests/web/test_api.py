@@ -836,6 +836,10 @@ def test_a_hint_run_keeps_the_pins_and_the_hint_satiling_hint_gives(client, name
     pins = [p.to_json() for p in getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ())]
     kept = client.get(f"/api/runs/{run['id']}/solutions/0.json").json()
     assert sorted(map(json.dumps, kept["placements"])) == sorted(map(json.dumps, [*pins, hint]))
-    if name.startswith("iqlink"):              # not a solution: the picture says how many are placed
-        svg = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", client.get(f"/api/runs/{run['id']}/solutions/0.svg").text))
+    # drawn as `satiling hint NAME --svg` draws it, not as a solution (IQ-Link's: the pieces placed)
+    picture = subprocess.run([sys.executable, "-m", "satiling.cli", "hint", name, "--seed", seed.group(1),
+                              "--svg", "-"], capture_output=True, text=True, timeout=120).stdout
+    assert client.get(f"/api/runs/{run['id']}/solutions/0.svg").text == picture
+    if name.startswith("iqlink"):
+        svg = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", picture))
         assert f"{len(pins) + 1} of 12 pieces placed" in svg and "solution" not in svg, svg

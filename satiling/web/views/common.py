@@ -74,15 +74,7 @@ def run_row(web_: Web, run_id: str) -> dict[str, Any]:
 
 
 def draw(web_: Web, row: dict[str, Any], line: str, index: int = 0) -> str:
-    """The picture of the run's stored solution ``index`` (a maximisation's board may break
-    joins: drawn with its score, as ``satiling score`` draws it)."""
-    from ...render import to_svg
+    """The picture of the run's stored solution ``index`` (:func:`..pictures.kept_svg`)."""
+    from ..pictures import kept_svg
     puzzle = web_.puzzles.load(source_of(web_.store, row["puzzle"]))
-    placements = [puzzle.placement_from_json(p) for p in placements_of(line)]
-    if row["task"] == "maximise":
-        from ...render.edgematch_svg import board_svg
-        return board_svg(puzzle, puzzle.board_from(placements, strict=False))
-    if row["task"] == "unique" and index == 1:      # IQ-Link's unique keeps its second as 1
-        from ...render.iqlink_svg import second_solution_svg
-        return second_solution_svg(puzzle, placements)
-    return to_svg(puzzle, placements)
+    return kept_svg(puzzle, row["task"], [puzzle.placement_from_json(p) for p in placements_of(line)], index)
