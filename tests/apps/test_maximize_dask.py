@@ -10,6 +10,7 @@ import time
 import pytest
 
 from satiling.cli.main import main
+from satiling.errors import SatilingError
 from satiling.families.edgematch.generate import generate, instance_toml
 
 distributed = pytest.importorskip("distributed")
@@ -166,3 +167,33 @@ def test_a_board_from_the_cluster_counts_by_its_own_score_never_by_its_claim(tmp
     assert logged == [{"breaks": breaks}]              # the cap sent on is the board's own
     assert len(notes) == 1 and "refused" in notes[0]
     assert board.result(False).score == true_score
+
+
+def test_the_board_at_work_comes_from_the_first_search_and_leaves_nothing_behind(tmp_path):
+    """``on_partial`` is shown the board the first search stands on (a board of the puzzle's
+    pieces, each once, some squares still empty), as a local run's first worker shows it; the
+    scheduler keeps no board of the run after it."""
+    from satiling import load
+    from satiling.apps.maximize import maximize_matches
+    from satiling.apps.maximize.cluster import EMPTY, pack, unpack
+    puzzle = load(_board(tmp_path, 12, 12))
+    shown: list = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster.scheduler_address) as client:
+        result = maximize_matches(puzzle, 3.0, lambda imp: None, on_partial=shown.append,
+                                  dask=cluster.scheduler_address)
+        left = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.extensions["variables"].variables))
+    assert result.solution and shown
+    for tiles in shown:
+        squares = {(t.row, t.col) for t in tiles}
+        assert len(squares) == len(tiles) == len({t.piece for t in tiles}) <= 144
+        assert all(0 <= r < 12 and 0 <= c < 12 for r, c in squares)
+    assert not [name for name in left if name.startswith("satiling-maximise")]
+    some = shown[0][:5]
+    assert unpack(puzzle, pack(puzzle, some), partial=True) == sorted(some, key=lambda t: (t.row, t.col))
+    with pytest.raises(SatilingError):           # a board at work of pieces the puzzle has not
+        unpack(puzzle, pack(puzzle, some)[:-4] + bytes([0xFE, 0xFF, 0, 0]), partial=True)
+    with pytest.raises(SatilingError):           # a board with empty squares is no better board
+        unpack(puzzle, pack(puzzle, some))
+    assert EMPTY not in {t.piece for t in unpack(puzzle, pack(puzzle, some), partial=True)}

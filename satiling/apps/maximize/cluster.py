@@ -9,7 +9,11 @@ Queue per search is measured in docs/decisions/2026-11-28-eternity2-dask.md): a 
 better board on the run's board topic; the client, subscribed to it, checks the board again
 (a worker is never trusted), reports it, and logs its broken joins on the run's cap topic, to
 which each worker process subscribes once for all its searches of the run.  A search that starts
-late (on a worker that replaced a lost one) reads the cap topic's history first.
+late (on a worker that replaced a lost one) reads the cap topic's history first.  The first
+search also keeps the board it stands on in the run's Variable (one value, the latest, so the
+scheduler holds one board whatever the run's length), a few times a second
+(:data:`satiling.engines.PARTIAL_SECONDS`); a client that shows the
+search at work reads it as often (:class:`_Run`), as the local processes' first worker sends it.
 
 The end: the client logs a stop on the cap topic and every search ends within milliseconds of its
 worker hearing it (its cap drops to 0, as when another search finds a perfect board); a search
@@ -29,6 +33,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ...engines import PARTIAL_SECONDS
 from ...errors import SatilingError
 from ...limits import Deadline, clock
 from .scoring import _backtrack_one, default_tuning
@@ -46,6 +51,8 @@ STOP_WAIT = 3.0
 WATCH_EVERY = 0.25
 #: seconds to wait for a cluster with no worker to get one
 WORKER_WAIT = 10.0
+#: a square no piece covers yet, in a :func:`pack`ed board at work
+EMPTY = 0xFFFF
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,11 @@ class Spec:
     @property
     def cap_topic(self) -> str:
         return f"satiling-maximise-{self.run}-cap"
+
+    @property
+    def partial_name(self) -> str:
+        """The Variable holding the board the first search stands on."""
+        return f"satiling-maximise-{self.run}-partial"
 
 
 # -- on a worker ----------------------------------------------------------------------------------
@@ -109,11 +121,12 @@ _LIVE: dict[str, list[SharedCap]] = {}
 _LIVE_LOCK = threading.Lock()
 
 
-def search_task(spec: Spec, seed: int) -> dict[str, Any]:
+def search_task(spec: Spec, seed: int, watched: bool = False) -> dict[str, Any]:
     """One search of the run on a worker (a module-level function: it pickles by name).  Its
-    better boards go to the board topic as they come; returns what it did (seed, status, best
-    breaks, nodes, the CPU seconds of its thread, why it ended)."""
-    from distributed import get_client, get_worker
+    better boards go to the board topic as they come, and if ``watched`` the board it stands on
+    to the run's Variable; returns what it did (seed, status, best breaks, nodes, the CPU
+    seconds of its thread, why it ended)."""
+    from distributed import Variable, get_client, get_worker
     worker, client = get_worker(), get_client()
     joins = len(spec.puzzle.joins())
     cap = SharedCap(min([spec.breaks] + _heard(client, spec.cap_topic)))
@@ -127,10 +140,19 @@ def search_task(spec: Spec, seed: int) -> dict[str, Any]:
         worker.log_event(spec.board_topic, {"seed": seed, "breaks": joins - imp.score,
                                             "board": pack(spec.puzzle, imp.solution)})
 
+    at_work = Variable(spec.partial_name, client=client) if watched else None
+    kept = [-PARTIAL_SECONDS]             # when the last board at work was kept
+
+    def show(tiles: list[Any]) -> None:
+        now = clock()
+        if now - kept[0] >= PARTIAL_SECONDS:
+            kept[0] = now
+            at_work.set(pack(spec.puzzle, tiles))
+
     cpu = time.thread_time()
     try:
         result = _backtrack_one(spec.puzzle, spec.seconds, send, spec.hints, clock(),
-                                seed, False, spec.tuning, cap)
+                                seed, False, spec.tuning, cap, partial=show if watched else None)
     finally:
         watching.set()
         _leave(client, spec, cap)
@@ -141,20 +163,30 @@ def search_task(spec: Spec, seed: int) -> dict[str, Any]:
 
 
 def pack(puzzle: Any, tiles: list[Any]) -> bytes:
-    """A full board in 4 bytes a square (piece, rotation; row by row): the scheduler keeps a
-    topic's last events, so a board travels and stays small."""
+    """A board in 4 bytes a square (piece, rotation; row by row; :data:`EMPTY` where no piece
+    is yet): the scheduler keeps a topic's last events, so a board travels and stays small."""
     at = {(t.row, t.col): (t.piece, t.rotation) for t in tiles}
-    return struct.pack(f"<{2 * len(at)}H", *(x for sq in sorted(at) for x in at[sq]))
+    return struct.pack(f"<{2 * puzzle.rows * puzzle.cols}H",
+                       *(x for r in range(puzzle.rows) for c in range(puzzle.cols)
+                         for x in at.get((r, c), (EMPTY, 0))))
 
 
-def unpack(puzzle: Any, data: Any) -> list[Any]:
-    """The tiles of a :func:`pack` board (SatilingError if it is not one of ``puzzle``'s size)."""
+def unpack(puzzle: Any, data: Any, partial: bool = False) -> list[Any]:
+    """The tiles of a :func:`pack` board (SatilingError if it is not one of ``puzzle``'s size,
+    or, unless ``partial``, a square is empty).  A partial board is only drawn, never scored:
+    its pieces and turns are checked here."""
     from ...families.edgematch.geometry import Tile
     n = puzzle.rows * puzzle.cols
     if not isinstance(data, bytes) or len(data) != 4 * n:
         raise SatilingError(f"a worker sent no board of {puzzle.rows}x{puzzle.cols} squares")
     values = struct.unpack(f"<{2 * n}H", data)
-    return [Tile(k // puzzle.cols, k % puzzle.cols, values[2 * k], values[2 * k + 1]) for k in range(n)]
+    tiles = [Tile(k // puzzle.cols, k % puzzle.cols, values[2 * k], values[2 * k + 1])
+             for k in range(n) if values[2 * k] != EMPTY]
+    if not partial and len(tiles) < n:
+        raise SatilingError("a worker sent a board with empty squares")
+    if partial and any(not 1 <= t.piece <= len(puzzle.pieces) or t.rotation > 3 for t in tiles):
+        raise SatilingError("a worker sent a board at work with pieces the puzzle has not")
+    return tiles
 
 
 def _heard(client: Any, topic: str) -> list[int]:
@@ -215,15 +247,17 @@ def run(job: MaxJob) -> MaxResult:
     in the engine table)."""
     return maximise_on_cluster(job.dask, job.puzzle, job.deadline, job.on_improve, job.hints,
                                job.start, job.seed, job.tuning or default_tuning(job.puzzle),
-                               job.known, job.note)
+                               job.known, job.note, job.on_partial)
 
 
 def maximise_on_cluster(address: str, puzzle: Any, deadline: Deadline,
                         on_improve: Callable[[Improvement], None], hints: bool, start: float,
                         seed: int, tuning: Any, known: tuple[list[Any], int] | None = None,
-                        on_note: Callable[[str], None] | None = None) -> MaxResult:
+                        on_note: Callable[[str], None] | None = None,
+                        on_partial: Callable[[list[Any]], None] | None = None) -> MaxResult:
     """The search on the cluster at ``address``: one task per worker thread; every better board
-    is checked here and reported to ``on_improve``, its cap sent to every search.  Ends at the
+    is checked here and reported to ``on_improve``, its cap sent to every search; ``on_partial``
+    is shown the board the first search stands on, a few times a second.  Ends at the
     deadline (``start``: a reading of :data:`satiling.limits.clock`), at a perfect board or
     a proof, when every search has ended, or at an interrupt (raised after every search is told
     to stop)."""
@@ -240,9 +274,10 @@ def maximise_on_cluster(address: str, puzzle: Any, deadline: Deadline,
         note(f"{threads} searches on the Dask cluster at {address}")
         inbox: queue.Queue = queue.Queue()
         client.subscribe_topic(spec.board_topic, lambda event: inbox.put(event[1]))
-        futures = [client.submit(search_task, spec, seed + SEED_STRIDE * k, pure=False,
-                                 key=f"satiling-maximise-{spec.run}-{k}") for k in range(threads)]
-        run = _Run(client, spec, board, futures, on_improve, start, note)
+        futures = [client.submit(search_task, spec, seed + SEED_STRIDE * k, k == 0 and on_partial is not None,
+                                 pure=False, key=f"satiling-maximise-{spec.run}-{k}")
+                   for k in range(threads)]
+        run = _Run(client, spec, board, futures, on_improve, start, note, on_partial)
         try:
             run.follow(inbox, deadline)
         finally:
@@ -300,9 +335,11 @@ class _Run:
 
     def __init__(self, client: Any, spec: Spec, board: _Board, futures: list[Any],
                  on_improve: Callable[[Improvement], None], start: float,
-                 note: Callable[[str], None]) -> None:
+                 note: Callable[[str], None],
+                 on_partial: Callable[[list[Any]], None] | None = None) -> None:
         self.client, self.spec, self.board, self.futures = client, spec, board, futures
-        self.on_improve, self.start, self.note = on_improve, start, note
+        self.on_improve, self.start, self.note, self.on_partial = on_improve, start, note, on_partial
+        self.partial: tuple[float, Any] = (-PARTIAL_SECONDS, None)   # when read, and what
         self.proved = False
         self.seen: set[Any] = set()           # the futures whose end was taken
         self.rejected = 0
@@ -320,6 +357,7 @@ class _Run:
                 first = None
             if first is not None:
                 self.boards_in([first] + _waiting(inbox))
+            self.at_work()
             self.tasks_ended()
             if self.board.breaks == 0 or self.proved or len(self.seen) == len(self.futures):
                 return
@@ -346,6 +384,24 @@ class _Run:
         self.on_improve(Improvement(score, self.board.joins, clock() - self.start,
                                     self.board.solution))
 
+    def at_work(self) -> None:
+        """Show the board the first search stands on, if it has kept a new one since the last
+        look (a look every :data:`PARTIAL_SECONDS` seconds)."""
+        if self.on_partial is None or clock() - self.partial[0] < PARTIAL_SECONDS:
+            return
+        from distributed import Variable
+        try:
+            data = Variable(self.spec.partial_name, client=self.client).get(timeout=0)
+        except Exception:       # none kept yet (distributed raises its own TimeoutError)
+            data = self.partial[1]
+        fresh = data is not None and data != self.partial[1]
+        self.partial = (clock(), data)
+        if fresh:
+            try:
+                self.on_partial(unpack(self.spec.puzzle, data, partial=True))
+            except SatilingError:
+                pass            # a picture only: a worker's bad one is not drawn
+
     def tasks_ended(self) -> None:
         """Take the end of each task that ended: a report, or a lost search."""
         for f in self.futures:
@@ -371,6 +427,12 @@ class _Run:
             self.boards_in(_waiting(inbox))
             self.tasks_ended()
             self.client.cancel([f for f in self.futures if not f.done()])
+            if self.on_partial is not None:
+                from distributed import Variable
+                try:
+                    Variable(self.spec.partial_name, client=self.client).delete()
+                except Exception:   # the cluster gone: nothing is left to delete
+                    pass
 
 
 def _waiting(inbox: queue.Queue) -> list[Any]:
