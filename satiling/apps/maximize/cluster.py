@@ -145,7 +145,7 @@ def search_task(spec: Spec, seed: int, watched: bool = False) -> dict[str, Any]:
 
     def show(tiles: list[Any]) -> None:
         now = clock()
-        if now - kept[0] >= PARTIAL_SECONDS:
+        if now - kept[0] >= PARTIAL_SECONDS and not cap.stopped:     # none after the client's stop
             kept[0] = now
             at_work.set(pack(spec.puzzle, tiles))
 
