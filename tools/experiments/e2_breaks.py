@@ -2,7 +2,7 @@
 lower square of each join (A at the top, the row scan's last), and at the joins of the four clue
 squares (C3, C14, N3, N14), over the boards given (``satiling score``'s board files).
 
-    python tools/experiments/e2_breaks.py /tmp/e2score-*/backtrack-*.txt
+    python tools/experiments/e2_breaks.py BOARD.txt ...    (e.g. the boards tools/bench/e2_score.py writes)
 
 Measured: docs/decisions/2026-11-28-eternity2-five-clues.md ("Where the breaks are")."""
 from __future__ import annotations
