@@ -32,11 +32,6 @@ class SolveJob:
     proof: str | None = None            # write a proof of "no solution" here
     problem: Any = None                 # the model, when the run built it to choose the engine
 
-    def seconds_left(self) -> float | None:
-        """What is left until the deadline, at least a millisecond (a limit is positive); None:
-        no limit."""
-        return self.deadline.left(floor=1e-3)
-
 
 @dataclass
 class Found:
@@ -69,12 +64,12 @@ def by_solver(job: SolveJob) -> Found:
         from .proof import solve_with_proof
         from .router import prover
         solver = prover(job.solver)
-        result = solve_with_proof(problem, job.proof, solver, job.seconds_left())
+        result = solve_with_proof(problem, job.proof, solver, job.deadline.left(floor=1e-3))
         if result.status == "UNSAT":
             return Found("done", None, job.engine, result.seconds, result.summary(), proof=result)
     else:
         from .solve import solve
-        result = solve(problem, solver=job.solver, time_limit=job.seconds_left(), workers=job.threads,
+        result = solve(problem, solver=job.solver, time_limit=job.deadline.left(floor=1e-3), workers=job.threads,
                        node_limit=job.node_limit)
         solver = getattr(result, "solver", job.solver)
     seconds = time.perf_counter() - start

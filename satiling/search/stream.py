@@ -66,9 +66,6 @@ class Settings:
     deadline: Deadline | None = None
     symmetry: str = "full"     # the group classes are taken under (symmetry.SYMMETRIES; raw: full)
 
-    def seconds_left(self) -> float | None:
-        return self.deadline.left()
-
     def __post_init__(self) -> None:
         if self.workers is not None and self.workers < 1:
             raise SatilingError("--workers must be at least 1")
@@ -224,7 +221,7 @@ def enumerate_solutions(space: CubeSpace, job: Job, s: Settings, write: Callable
             with stop.critical():
                 mark(cube + 1)
                 last[0], unmarked[0] = time.monotonic(), None
-    with stop_on(s.seconds_left()) as stop:
+    with stop_on(s.deadline.left()) as stop:
         stop.arm()
         try:
             with executor(s.workers, s.dask) as ex:
@@ -306,7 +303,7 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
     meter = Meter(space, done, work, {i: p.done for i, p in parts.items()})
     if out.total:
         progress(out.total)           # a resumed count's bar counts the whole count's solutions
-    with stop_on(s.seconds_left()) as stop:
+    with stop_on(s.deadline.left()) as stop:
         stop.arm()
         with executor(s.workers, s.dask) as ex:
             if here:

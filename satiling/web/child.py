@@ -293,7 +293,7 @@ class Sender:
             self.found = 1                  # a board, as the run's record counts it
             self.out.put({"type": "improve", "score": imp.score, "joins": imp.joins,
                           "seconds": round(imp.seconds, 3), "board": board})
-            self._picture("board", lambda: {"svg": self._board_svg(imp.solution)})
+            self._picture("board", lambda: {"svg": self._svg(imp.solution, 0)})
 
     def on_note(self, text: str) -> None:
         with self.lock:
@@ -344,16 +344,13 @@ class Sender:
         return due
 
     def _svg(self, placements: list[Any], index: int | None = None) -> str:
-        """The picture of the board the search stands on, or of the run's solution ``index``."""
+        """The picture of the board the search stands on, or of what the run keeps as ``index``
+        (a maximisation's best board: its 0)."""
         if index is None:
             from ..render import to_svg
             return to_svg(self.puzzle, placements)
         from .pictures import kept_svg
         return kept_svg(self.puzzle, self.spec.task, placements, index)
-
-    def _board_svg(self, placements: list[Any]) -> str:
-        from ..render.edgematch_svg import board_svg
-        return board_svg(self.puzzle, self.puzzle.board_from(placements, strict=False))
 
     def _flush(self) -> None:
         if self.batch:
@@ -399,7 +396,7 @@ class Sender:
                     end["score"] = answer.score
                     from ..search.runfiles import solution_json
                     end["board"] = solution_json(self.puzzle, answer.solution)
-                    self._picture("board", lambda: {"svg": self._board_svg(answer.solution)})
+                    self._picture("board", lambda: {"svg": self._svg(answer.solution, 0)})
         self._last(end)
 
     def fail(self, message: str) -> None:

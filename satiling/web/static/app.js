@@ -884,7 +884,8 @@
     $("time-bar-box").hidden = !given(run.time_limit);
     $("live-links").hidden = !storesSolutions(run);
     $("live-browse").textContent = maximise ? "the best board kept…"
-      : ({ solve: "the solution kept…", pack: "the packing kept…" }[run.task] || "all its solutions…");
+      : ({ solve: "the solution kept…", pack: "the packing kept…", forced: "the forced placements kept…",
+           hint: "the hint kept…", unique: "the solutions kept…" }[run.task] || "all its solutions…");
   }
 
   // An engine in words, as the server's engine table labels it (a bare engine name says little).
@@ -896,8 +897,9 @@
     return name || "";
   }
 
+  // The run's note, unless the engine's name or the outcome line says it already (a hint's).
   function runNote(run) {
-    return run.note && run.note !== run.engine ? run.note : "";
+    return run.note && run.note !== run.engine && !outcomeText(run).includes(run.note) ? run.note : "";
   }
 
   function runHeading(run) {
@@ -1319,7 +1321,7 @@
 
   // What a run keeps, in words: most tasks keep solutions, numbered; the others one answer each.
   const KEPT = {
-    maximise: ["Better boards", (i) => `board no. ${fmtNumber(i + 1)}`],
+    maximise: ["The best board", () => "the best board found"],
     pack: ["The packing", () => "the most pieces that fit"],
     forced: ["The forced placements", () => "the placements every solution holds"],
     hint: ["The hint", () => "the pins and the hint"],
