@@ -49,6 +49,8 @@ TASK_GRACE = 5.0
 STOP_WAIT = 3.0
 #: seconds between a search's looks at its task's state (cancelled: the client is gone)
 WATCH_EVERY = 0.25
+#: seconds into a search when the watcher reads the cap topic's past again (:func:`_watch`)
+CATCH_UP = 1.0
 #: seconds to wait for a cluster with no worker to get one
 WORKER_WAIT = 10.0
 #: a square no piece covers yet, in a :func:`pack`ed board at work
@@ -129,11 +131,14 @@ def search_task(spec: Spec, seed: int, watched: bool = False) -> dict[str, Any]:
     from distributed import Variable, get_client, get_worker
     worker, client = get_worker(), get_client()
     joins = len(spec.puzzle.joins())
-    cap = SharedCap(min([spec.breaks] + _heard(client, spec.cap_topic)))
-    _join(client, spec, cap)
+    cap = SharedCap(spec.breaks)
+    _join(client, spec, cap)                # subscribed first, then the topic's past is read:
+    _catch_up(client, spec, cap)            # a stop logged between the two is not missed
     key = worker.get_current_task()
     watching = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(worker, key, cap, watching), daemon=True)
+    watcher = threading.Thread(target=_watch, args=(worker, key, cap, watching,
+                                                    lambda: _catch_up(client, spec, cap)),
+                               daemon=True)
     watcher.start()
 
     def send(imp: Improvement) -> None:
@@ -189,12 +194,11 @@ def unpack(puzzle: Any, data: Any, partial: bool = False) -> list[Any]:
     return tiles
 
 
-def _heard(client: Any, topic: str) -> list[int]:
-    """The caps logged on ``topic`` so far (a search starting late catches up)."""
-    events = client.get_events(topic)
-    if any(msg.get("stop") for _, msg in events):
-        return [0]
-    return [int(msg["breaks"]) for _, msg in events if "breaks" in msg]
+def _catch_up(client: Any, spec: Spec, cap: SharedCap) -> None:
+    """Read what the cap topic has held so far: a search starting late (on a worker that
+    replaced a lost one) takes the best cap, or the stop, logged before it subscribed."""
+    for _, msg in client.get_events(spec.cap_topic):
+        _tell(cap, msg)
 
 
 def _join(client: Any, spec: Spec, cap: SharedCap) -> None:
@@ -226,19 +230,34 @@ def _hear(run: str, msg: Any) -> None:
     with _LIVE_LOCK:
         caps = list(_LIVE.get(run, []))
     for cap in caps:
-        if isinstance(msg, dict) and msg.get("stop"):
-            cap.stop()
-        elif isinstance(msg, dict) and "breaks" in msg:
-            cap.lower(int(msg["breaks"]))
+        _tell(cap, msg)
 
 
-def _watch(worker: Any, key: Any, cap: SharedCap, done: threading.Event) -> None:
-    """Stop the search when its task is no longer wanted: cancelled, or its client gone."""
+def _tell(cap: SharedCap, msg: Any) -> None:
+    if isinstance(msg, dict) and msg.get("stop"):
+        cap.stop()
+    elif isinstance(msg, dict) and "breaks" in msg:
+        cap.lower(int(msg["breaks"]))
+
+
+def _watch(worker: Any, key: Any, cap: SharedCap, done: threading.Event,
+           catch_up: Callable[[], None]) -> None:
+    """Stop the search when its task is no longer wanted: cancelled, or its client gone.  Once,
+    :data:`CATCH_UP` seconds in, the cap topic's past is read again: a subscription travels on
+    its own, so a stop logged just as the search began may have reached the scheduler first."""
+    began = clock()
+    caught = False
     while not done.wait(WATCH_EVERY):
         task = worker.state.tasks.get(key)
         if task is None or task.state not in ("executing", "long-running"):
             cap.stop()
             return
+        if not caught and clock() - began >= CATCH_UP:
+            caught = True
+            try:
+                catch_up()
+            except Exception:       # the scheduler gone: the task's state says so next
+                pass
 
 
 # -- on the client --------------------------------------------------------------------------------
