@@ -33,7 +33,9 @@ class Events:
     """The client's ears (each optional): ``found(n)`` n more solutions; ``work(done, finished)``
     the part of the estimated search done; ``solution(placements)`` each verified solution of an
     enumeration; ``improve(improvement)`` each better board of a maximisation; ``note(text)`` a
-    line for the user (what was chosen, what settled the answer).
+    line for the user (what was chosen, what settled the answer); ``engine(name)`` the engine the
+    run chose, as soon as it has (before its search: what ``auto`` became; the answer names the
+    engine that ran, which a solve's argument or race may make another).
 
     ``partial(placements)``: the partial solution the search in progress stands on, the puzzle's
     placements as ``solution`` gets them (pairwise disjoint, not verified: a board on its way,
@@ -49,6 +51,7 @@ class Events:
     improve: Callable[[Any], None] = _ignore
     note: Callable[[str], None] = _ignore
     partial: Callable[[list[Any]], None] | None = None
+    engine: Callable[[str], None] = _ignore
 
 
 def paced(show: Callable[[list[Any]], None] | None) -> Callable[[list[Any]], None] | None:
@@ -133,9 +136,10 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
     if engine is not None:
         check_used(req, engine)
         solver_of(req, engine)          # a --solver the engine does not run: refused now
+        events.engine(engine)
     # the engine stops its search at the deadline; the bound, a moment later, stops a model still
     # being built
-    found = _bounded(deadline.later(GRACE), lambda: _solve_by(req, engine, deadline, began))
+    found = _bounded(deadline.later(GRACE), lambda: _solve_by(req, engine, deadline, began, events))
     if found is None:                   # the limit ran out while the model was being built
         return SolveAnswer(Stop.TIME, None, engine or req.engine, clock() - began,
                            f"{engine or 'the run'} (the time limit ran out while the model was built)")
@@ -145,7 +149,8 @@ def solve(req: Request, events: Events | None = None) -> SolveAnswer:
                        found.proof)
 
 
-def _solve_by(req: Request, engine: str | None, deadline: Deadline, began: float) -> Any:
+def _solve_by(req: Request, engine: str | None, deadline: Deadline, began: float,
+              events: Events) -> Any:
     """The solve's ``Found``: the puzzle's own argument first (it settles some puzzles before
     any search), then the model where the choice needs it, then the engine."""
     from ..search.solvejob import Found, SolveJob
@@ -159,6 +164,7 @@ def _solve_by(req: Request, engine: str | None, deadline: Deadline, began: float
         problem = req.puzzle.problem(**req.options)
         engine = choose(req, problem)
         check_used(req, engine)
+        events.engine(engine)
     job = SolveJob(req.puzzle, engine, dict(req.options), solver_of(req, engine), deadline=deadline,
                    node_limit=req.node_limit, workers=req.workers, threads=req.threads,
                    dask=req.dask, seed=req.seed, proof=req.proof, problem=problem)
@@ -212,7 +218,7 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     events = events or Events()
     if req.task != "count":
         raise SatilingError(f"count takes a count request, not {req.task}")
-    begun = _begin(req)
+    begun = _begin(req, events)
     if isinstance(begun, CountAnswer):
         return begun
     run, engine, group, start, deadline = begun
@@ -226,13 +232,15 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
     return answer
 
 
-def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, Deadline]:
+def _begin(req: Request, events: Events) -> CountAnswer | tuple[Any, str, str, float, Deadline]:
     """A count's or an enumeration's run built within the time limit, with the engine it runs
     (what "auto" became for the model), the symmetry group, when it started and its deadline; or
     the answer that ends it before any search (the limit ran out first, an argument settles it)."""
     start = clock()
     deadline = Deadline.after(req.time_limit, start)
     engine = settled(req)               # None: the model tells (chosen once it is built)
+    if engine is not None:
+        events.engine(engine)
     group = _group(req)
     prepared = _prepared(req, engine, deadline)
     if prepared is None:                # (the engine the request asked for, if the model did not come)
@@ -240,6 +248,8 @@ def _begin(req: Request) -> CountAnswer | tuple[Any, str, str, float, Deadline]:
     run, reason = prepared
     if reason is not None:
         return CountAnswer(Stop.DONE, 0, 0, 0, "argument", group, ruled_out=reason)
+    if run.searcher.name != engine:
+        events.engine(run.searcher.name)
     return run, run.searcher.name, group, start, deadline
 
 
@@ -295,7 +305,7 @@ def enumerate_solutions(req: Request, events: Events | None = None) -> CountAnsw
     events = events or Events()
     if req.task != "enumerate":
         raise SatilingError(f"enumerate takes an enumerate request, not {req.task}")
-    begun = _begin(req)
+    begun = _begin(req, events)
     if isinstance(begun, CountAnswer):
         return begun
     run, engine, group, start, deadline = begun
@@ -378,6 +388,7 @@ def maximise(req: Request, events: Events | None = None) -> MaxAnswer:
     events = events or Events()
     check_maximise(req)
     engine = choose(req)
+    events.engine(engine)
     tuning = default_tuning(req.puzzle)
     if req.extra.get("fill_order"):
         tuning = replace(tuning, order=req.extra["fill_order"])

@@ -120,7 +120,8 @@ def _perform(spec: Spec, sender: "Sender") -> Any:
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
                   symmetry=spec.symmetry, source=spec.source, dask=spec.dask)
     events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
-                    improve=sender.on_improve, partial=sender.on_partial, note=sender.on_note)
+                    improve=sender.on_improve, partial=sender.on_partial, note=sender.on_note,
+                    engine=sender.on_engine)
     sender.begin()
     return perform(req, events)
 
@@ -298,6 +299,11 @@ class Sender:
     def on_note(self, text: str) -> None:
         with self.lock:
             self.notes.append(text)
+
+    def on_engine(self, name: str) -> None:
+        """The engine the run chose (what ``auto`` became), named while the run goes."""
+        with self.lock:
+            self.out.put({"type": "engine", "engine": name})
 
     def on_partial(self, placements: list[Any]) -> None:
         held = list(placements)

@@ -30,7 +30,7 @@ STOP_GRACE = 3.0
 #: the most recent events kept in memory per run, for the pages watching it
 KEEP_EVENTS = 500
 #: the events whose latest a page that connects late gets first, in this order
-LATEST = ("progress", "improve", "board", "solution", "partial", "end")
+LATEST = ("engine", "progress", "improve", "board", "solution", "partial", "end")
 
 FINAL_STATES = ("done", "partial", "stopped", "failed")
 
@@ -254,6 +254,9 @@ class RunManager:
             running.found = max(running.found, event["found"] or 0)
             if running.spec.task == "count":      # a count's figure: it stores no solutions
                 self.store.update_run(run_id, found=running.found)
+            live.add(event)
+        elif kind == "engine":             # what "auto" became: named while the run goes
+            self.store.update_run(run_id, engine=event["engine"])
             live.add(event)
         elif kind in ("board", "solution", "partial"):
             live.add(event)

@@ -332,6 +332,25 @@ def test_count_pentomino_3x20_is_2(client):
     assert (solved["state"], solved["engine"]) == ("done", "walk")      # a solve's too
 
 
+def test_a_run_names_the_engine_auto_chose_while_it_goes(client):
+    """Before its search the run names what "auto" became: in its record and as an event, while it
+    is still running (the scoring search for Eternity II: the engine `satiling solve eternity2
+    --maximize-matches` runs, the table's `backtrack`)."""
+    run_id = start(client, puzzle="eternity2", task="maximise", engine="auto", time_limit=60)
+    deadline = time.monotonic() + 30
+    while True:
+        run = client.get(f"/api/runs/{run_id}").json()
+        assert run["state"] not in FINAL and time.monotonic() < deadline, run
+        if run["engine"] != "auto":
+            break
+        time.sleep(0.1)
+    assert (run["state"], run["engine"]) == ("running", "backtrack")
+    assert client.post(f"/api/runs/{run_id}/stop").status_code == 200
+    events = events_of(client, run_id)
+    assert {"type": "engine", "engine": "backtrack"} in events
+    assert wait(client, run_id)["engine"] == "backtrack"
+
+
 def test_enumerate_pentomino_3x20_gives_2_verified_downloads(client, tmp_path):
     run_id = start(client, puzzle="pentomino-3x20", task="enumerate")
     assert wait(client, run_id)["found"] == 2

@@ -202,6 +202,9 @@ def test_maximise_has_its_plot_and_a_clock_that_moves(browser: webdriver.Chrome,
     """The old page's clock read 0.0 s from the start of a maximisation to its end."""
     driver = browser
     start_run(driver, server, "eternity2", "maximise", time_limit="3")
+    # the engine "auto" chose, named while the run goes (its label in the menu's words)
+    wait_for(lambda: run_state(driver) == "running" and text(driver, "live-engine").startswith("backtrack"),
+             20, lambda: f"the engine while running: {text(driver, 'live-engine')!r}")
     samples = while_running(driver, lambda: clock_and_bar(driver), 30)
     assert rising([s[0] for s in samples], 3), samples
     assert rising([s[1] for s in samples], 3), samples

@@ -1026,6 +1026,9 @@
       // the clock moves the bar between ticks; a tick never moves it back
       if (given(ev.limit_fraction)) $("time-bar").value = Math.max($("time-bar").value, Math.min(1, Number(ev.limit_fraction)));
       if (live.scores.length) drawPlot();
+    } else if (ev.type === "engine") {
+      if (live.run) live.run.engine = ev.engine;
+      $("live-engine").textContent = engineLabel(ev.engine);
     } else if (ev.type === "solution") {
       showSolution(ev.svg, ev.index);
     } else if (ev.type === "partial") {
