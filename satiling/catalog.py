@@ -16,6 +16,7 @@ from .errors import SatilingError
 from .families.base import Puzzle
 from .families.polyform.sets import TAKES_SETS_OF, piece_set, piece_sets
 from .registry import families, instance_folders, resolve
+from .schema import is_name
 
 __all__ = ["TAKES_SETS_OF", "available", "instance_data", "instances_dir", "load", "load_data", "piece_set",
            "piece_sets", "share_text"]
@@ -45,7 +46,7 @@ def instance_data(name_or_path: str | Path) -> tuple[dict[str, Any], str, Path]:
     if is_share(name_or_path):
         data = _decode_share(str(name_or_path))
         name = data.get("name")
-        return data, name if isinstance(name, str) and name else "shared", Path.cwd()
+        return data, name if is_name(name) and name else "shared", Path.cwd()
     path = Path(name_or_path)
     if not _is_file(path):
         path = next((p for p in (f / f"{name_or_path}.toml" for f in instance_folders()) if _is_file(p)),
@@ -91,7 +92,7 @@ def load_data(data: dict[str, Any], name: str, base: Path) -> Puzzle:
         raise SatilingError(f"{name}: unknown family {family!r} (known: {', '.join(sorted(known))})")
     loader = resolve(record.load)
     label = data.get("name", name)
-    label = label if isinstance(label, str) else name
+    label = label if is_name(label) else name    # a bad one: refused by the format, as the file's
     try:
         return loader(data, label, base)
     except SatilingError as e:            # every message about the file names it

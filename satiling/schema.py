@@ -73,6 +73,12 @@ class Str(Spec):
         if bad:           # a terminal would obey it when the name or title is printed
             raise SatilingError(f"{where}: a control character ({bad.group()!r}) in the text "
                                 f"{_show(value)}")
+        if not value.isascii():
+            try:          # JSON (a share text, a posted file) can spell half a surrogate pair
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SatilingError(f"{where}: the text {_show(value)} is not Unicode text "
+                                    "(half of a surrogate pair)") from None
 
     def describe(self) -> str:
         if self.choices:
@@ -83,6 +89,28 @@ class Str(Spec):
 
 #: characters a text of an instance file may not hold: C0 controls but tab and line ends, DEL, C1
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+@dataclass(frozen=True)
+class Name(Str):
+    """A puzzle's name: one line (it starts every message about the puzzle) without a path's
+    separators (it names the files a run writes in the current folder, ``NAME-best.json``)."""
+
+    max_len: int = 200
+
+    def check(self, value: Any, where: str) -> None:
+        super().check(value, where)
+        if not is_name(value):
+            raise SatilingError(f"{where}: a name is one line without / or \\ (it names the files "
+                                f"a run writes), not {_show(value)}")
+
+    def describe(self) -> str:
+        return f"a name (one line without / or \\, at most {self.max_len} characters)"
+
+
+def is_name(value: Any) -> bool:
+    """Whether ``value`` can be a puzzle's name (:class:`Name`, its length and text aside)."""
+    return isinstance(value, str) and not re.search(r"[\r\n/\\]", value) and value not in (".", "..")
 
 
 @dataclass(frozen=True)
@@ -220,7 +248,7 @@ def _suggest(key: str, valid: Any) -> str:
 
 # -- what every family's format has --------------------------------------------------------------
 COMMON: dict[str, Spec] = {
-    "title": Str(max_len=500), "source": Str(max_len=2000), "name": Str(max_len=200),
+    "title": Str(max_len=500), "source": Str(max_len=2000), "name": Name(),
     "family": Str(max_len=100),        # the loader has already matched it to a registered family
 }
 

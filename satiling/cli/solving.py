@@ -110,7 +110,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return EXIT_NONE if answer.proof.verified else EXIT_ERROR
     gave_up = answer.stop in (Stop.TIME, Stop.NODES)
     # in words a newcomer reads (the solver's own SAT / UNSAT / UNKNOWN stay in the files)
-    verdict = "solved" if answer.solution else (
+    verdict = "solved" if answer.solution is not None else (     # [] solves an at-most puzzle
         f"no answer within the {'node' if answer.stop is Stop.NODES else 'time'} limit" if gave_up
         else "no solution, proved")
     how = f"{answer.how} in {answer.seconds:.2f} s"

@@ -58,6 +58,7 @@ class StoreLock:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(str(path) + ".lock")
+        self.created = not self.path.exists()
         try:
             self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
         except OSError as e:
@@ -80,6 +81,13 @@ class StoreLock:
             os.close(self.fd)               # closing the file releases the lock
             self.fd = -1
 
+    def abandon(self) -> None:
+        """Release, and remove the lock file if this lock made it: a store that could not be
+        opened leaves nothing behind."""
+        self.release()
+        if self.created:
+            self.path.unlink(missing_ok=True)
+
 
 class Store:
     """The SQLite file at ``path`` (created if missing), owned while open (:class:`StoreLock`;
@@ -93,15 +101,15 @@ class Store:
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-            self.instances_dir.mkdir(parents=True, exist_ok=True)
             self._db.row_factory = sqlite3.Row
             with self._lock:
-                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA journal_mode=WAL")     # a file that is no store fails here
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.executescript(SCHEMA)
                 self._add_columns()
+            self.instances_dir.mkdir(parents=True, exist_ok=True)
         except BaseException:
-            self.owner.release()
+            self.owner.abandon()
             raise
 
     def _add_columns(self) -> None:
