@@ -269,21 +269,32 @@ def answer_key(fmt: str, export, amo: str):
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    """Every solution of the file verified: 0, or 1 with the first wrong one; the whole file is
+    read either way, so a bad line after a wrong solution is still refused (exit 2)."""
     puzzle = catalog.load(args.name)
-    n = 0
+    n, wrong = 0, ""
     seen: set[frozenset[Any]] = set()
     for n, solution in enumerate(read_solutions(puzzle, args.solutions), 1):
-        try:
-            puzzle.verify(solution)
-        except VerificationError as e:
-            print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
-            return EXIT_NONE
+        if not wrong:
+            wrong = _wrong(puzzle, solution, n)
         seen.add(frozenset(solution))
-    # a file with no solutions (an enumerate that found none) is not an error: 0 verified
+    if wrong:
+        print(f"satiling: {wrong}", file=sys.stderr)
+        return EXIT_NONE
+    # a run file with no solutions (an enumerate that found none) is not an error: 0 verified
     again = n - len(seen)
     repeats = f" ({again} repeat{'s' if again == 1 else ''} an earlier one: {len(seen)} different)" if again else ""
     print(f"{n} solution{'s' if n != 1 else ''} verified{repeats}")
     return EXIT_FOUND
+
+
+def _wrong(puzzle, solution: list[Any], n: int) -> str:
+    """What is wrong with solution ``n`` of a file ("" if nothing)."""
+    try:
+        puzzle.verify(solution)
+    except VerificationError as e:
+        return f"solution {n} is wrong: {e}"
+    return ""
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -299,23 +310,32 @@ def cmd_render(args: argparse.Namespace) -> int:
         return _render_all_svg(puzzle, args)
     if puzzle.family == "edgematch" and _is_text_board(args.solution):
         return _render_board(puzzle, args)
-    n, wrong = 0, 0
-    for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
-        if args.all and n > 1:
-            print()                       # one blank line between two pictures
-        if args.all or n == index:
-            code = _render_one(puzzle, solution, args.svg, n, args.png)
-            if not args.all:
-                return code
-            wrong += code == EXIT_NONE
-    if n == 0:
-        raise SatilingError(f"{args.solution}: no solution in the file")
+    n, chosen = _solutions_to_draw(puzzle, args.solution, None if args.all else index)
     if not args.all:
-        raise SatilingError(f"{args.solution}: --index {index}, but the file holds {n} solution"
-                            f"{'s' * (n != 1)}")
+        if not chosen:
+            raise SatilingError(f"{args.solution}: --index {index}, but the file holds {n} solution"
+                                f"{'s' * (n != 1)}")
+        return _render_one(puzzle, chosen[0], args.svg, index, args.png)
+    wrong = 0
+    for n, solution in enumerate(chosen, 1):
+        if n > 1:
+            print()                       # one blank line between two pictures
+        wrong += _render_one(puzzle, solution, args.svg, n, args.png) == EXIT_NONE
     print(f"satiling: drew {n} solution{'s' * (n != 1)}"
           + (f"; {wrong} of them wrong" if wrong else ""), file=sys.stderr)
     return EXIT_NONE if wrong else EXIT_FOUND
+
+
+def _solutions_to_draw(puzzle, path: str, index: int | None) -> tuple[int, list[list[Any]]]:
+    """How many solutions the file holds, and the one at ``index`` (None: every one).  The whole
+    file is read before anything is drawn, so a bad line anywhere is refused with nothing written."""
+    n, chosen = 0, []
+    for n, solution in enumerate(read_solutions(puzzle, path), 1):
+        if index is None or n == index:
+            chosen.append(solution)
+    if n == 0:
+        raise SatilingError(f"{path}: no solution in the file")
+    return n, chosen
 
 
 def _svg_folder(path: str) -> bool:
@@ -327,15 +347,12 @@ def _render_all_svg(puzzle, args: argparse.Namespace) -> int:
     from ..fileio import write_files
     from ..render import gallery, pictures
     svgs = []
-    for n, solution in enumerate(read_solutions(puzzle, args.solution), 1):
-        try:
-            puzzle.verify(solution)
-        except VerificationError as e:    # nothing drawn: a page of solutions holds solutions only
-            print(f"satiling: solution {n} is wrong: {e}", file=sys.stderr)
+    for n, solution in enumerate(_solutions_to_draw(puzzle, args.solution, None)[1], 1):
+        wrong = _wrong(puzzle, solution, n)
+        if wrong:                         # nothing drawn: a page of solutions holds solutions only
+            print(f"satiling: {wrong}", file=sys.stderr)
             return EXIT_NONE
         svgs.append(pictures.solution_svg(puzzle, solution))
-    if not svgs:
-        raise SatilingError(f"{args.solution}: no solution in the file")
     if args.png:
         if _svg_folder(args.png):
             raise SatilingError(f"--all --png {args.png}: the PNG is one page of every solution: "

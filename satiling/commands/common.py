@@ -10,7 +10,8 @@ from typing import Any, Iterator
 from ..errors import SatilingError
 from ..exits import EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
 from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
-from ..search.runfiles import solution_json
+from ..search.runfiles import (DONE_MARK, header_mismatch, is_done_mark, is_header, reader_header,
+                               solution_json)
 
 __all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
            "solution_json", "write_pictures"]
@@ -85,23 +86,49 @@ def _known_keys(data: Any, path: str, n: int) -> None:
 
 
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
-    """Solutions from a JSON or JSON-lines file (objects with a 'placements' list)."""
-    from ..search.runfiles import is_header
+    """Solutions from a JSON or JSON-lines file (objects with a 'placements' list).  A file with
+    no line at all is refused: it names no run and holds no solution (``enumerate --out`` writes
+    its header even when it finds none, and that file holds 0 solutions)."""
     texts = PlacementTexts(puzzle.placement_from_json)     # each distinct placement read once
+    empty = True
     for n, line in iter_lines(path, 16 << 20, what="solution file"):
         if not line.strip():
             continue
-        cut = texts.placements(line)
-        if cut is not None and cut[0] == puzzle.name:
-            yield cut[1]
-            continue
-        data = loads_json(line, f"{path}: line {n}")
-        _same_puzzle(puzzle, data, path, n)
-        if is_header(data):               # the header line of an enumerate --out file
-            continue
-        _known_keys(data, path, n)
-        try:
-            placements = data["placements"] if isinstance(data, dict) else data
-            yield [puzzle.placement_from_json(p) for p in placements]
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
+        empty = False
+        solution = _solution(puzzle, texts, line, path, n)
+        if solution is not None:
+            yield solution
+    if empty:
+        raise SatilingError(f"{path}: empty: no solution and no header line naming a run")
+
+
+def _solution(puzzle, texts: PlacementTexts, line: str, path: str, n: int) -> list[Any] | None:
+    """The placements of one line; None for a run file's header or mark of the cubes done."""
+    cut = texts.placements(line)
+    if cut is not None and cut[0] == puzzle.name:
+        return cut[1]
+    data = loads_json(line, f"{path}: line {n}")
+    _same_puzzle(puzzle, data, path, n)
+    if is_header(data):
+        _run_line(puzzle, data, path, n)
+        return None
+    _known_keys(data, path, n)
+    try:
+        placements = data["placements"] if isinstance(data, dict) else data
+        return [puzzle.placement_from_json(p) for p in placements]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise SatilingError(f"{path}: line {n} is not a solution in JSON") from None
+
+
+def _run_line(puzzle, data: dict[str, Any], path: str, n: int) -> None:
+    """A run file's line that is no solution: a mark of the cubes done, or a header, held to the
+    rule ``--resume`` applies (:func:`~satiling.search.runfiles.header_mismatch`) as far as a
+    reader knows the run (:func:`~satiling.search.runfiles.reader_header`)."""
+    if data.get("satiling") == DONE_MARK:
+        record = {k: v for k, v in data.items() if k not in ("n", "sum")}   # its number and checksum aside
+        if not is_done_mark(record):
+            raise SatilingError(f"{path}: line {n} is neither a solution nor a mark of the cubes done")
+        return
+    why = header_mismatch(data, reader_header(puzzle.name))
+    if why:
+        raise SatilingError(f"{path}: {why}" if n == 1 else f"{path}: line {n}: {why}")

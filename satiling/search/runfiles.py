@@ -14,7 +14,7 @@ all refused -- before anything is written, and without changing the file.  Cutti
 end leaves a shorter run, which a resume simply continues.  A torn last line (a kill in the middle
 of a write) is dropped, and only once the rest of the file has been accepted.  Solution records keep
 the ``puzzle``/``placements`` keys, so ``satiling verify`` and ``render`` read the file as it is
-(they skip the header).
+(they hold its header to :func:`reader_header` and skip the marks of cubes done).
 
 While a run has the file open it holds an exclusive ``flock``: a second run on the same file is
 refused instead of writing every solution a second time.
@@ -50,6 +50,45 @@ DONE_MARK = "cubes done"
 def is_header(data: Any) -> bool:
     """Whether a parsed JSON line is the header of a run file (readers of solutions skip it)."""
     return isinstance(data, dict) and "satiling" in data and "placements" not in data
+
+
+def is_done_mark(data: Any) -> bool:
+    """Whether a parsed JSON line is a record of the cubes done (see :meth:`SolutionFile.mark_done`)."""
+    return (isinstance(data, dict) and set(data) == {"satiling", "cubes"} and data["satiling"] == DONE_MARK
+            and type(data["cubes"]) is int and data["cubes"] >= 0)
+
+
+def reader_header(puzzle: str) -> dict[str, Any]:
+    """The part of an ``enumerate`` header that a reader of its solutions (``verify``, ``render``)
+    can hold it to: its kind, format and puzzle.  Not the fingerprint's value: it also covers
+    ``--symmetry``, which the header does not name, and the model this version builds, while the
+    reader checks every solution against the puzzle's rules itself."""
+    return {"satiling": "enumerate", "format": FORMAT, "puzzle": puzzle}
+
+
+_FINGERPRINT = re.compile(r"[0-9a-f]{16}")
+
+
+def header_mismatch(found: dict[str, Any], expected: dict[str, Any],
+                    also: dict[str, Any] | None = None) -> str | None:
+    """Why the header line ``found`` is not of the run ``expected`` describes (a resumed run's whole
+    header, or :func:`reader_header`), None when it is; ``also``: values an earlier version wrote
+    for the same run, accepted too (see :func:`earlier_header`)."""
+    also, kind = also or {}, expected["satiling"]
+    if found.get("satiling") != kind:                     # the file of another command
+        return f"the file of 'satiling {str(found.get('satiling'))[:20]}', not of 'satiling {kind}'"
+    for key, ours in expected.items():
+        there = found.get(key)
+        if there == ours or (key in also and there == also[key]):
+            continue
+        if key in ("fingerprint", "format", "cubes"):
+            return f"written by another version of satiling or for another model ({key} differs)"
+        return (f"not written by this {kind} run ({key} {json.dumps(there)[:60]} in the file, "
+                f"{json.dumps(ours)[:60]} here)")
+    fingerprint = found.get("fingerprint")
+    if not (isinstance(fingerprint, str) and _FINGERPRINT.fullmatch(fingerprint)):
+        return "the header holds no fingerprint of a model: not a header satiling writes"
+    return None
 
 
 def run_header(kind: str, run: Any) -> dict[str, Any]:
@@ -161,22 +200,11 @@ class RunFile:
             raise self._foreign() from None
         if not is_header(found):
             raise self._foreign()
-        if found.get("satiling") != self.header["satiling"]:      # the file of another command
-            raise SatilingError(f"{self.path}: the file of 'satiling {str(found.get('satiling'))[:20]}', "
-                                f"not of 'satiling {self.header['satiling']}'; left unchanged")
+        why = header_mismatch(found, self.header, self.also)
+        if why:
+            raise SatilingError(f"{self.path}: {why}; left unchanged")
         if any(found.get(key) == old for key, old in self.also.items()):
             self._last_sum = _chain("", line)     # the chain starts at the file's own header
-        for key, ours in self.header.items():
-            if key in self.also and found.get(key) == self.also[key]:
-                continue
-            if found.get(key) != ours and key in ("fingerprint", "format", "cubes"):
-                raise SatilingError(f"{self.path}: written by another version of satiling or for "
-                                    f"another model ({key} differs); left unchanged")
-            if found.get(key) != ours:
-                there = json.dumps(found.get(key))
-                raise SatilingError(f"{self.path}: not written by this {self.header['satiling']} run "
-                                    f"({key} {there[:60]} in the file, {json.dumps(ours)[:60]} here); "
-                                    "left unchanged")
         if len(found) != len(self.header):
             raise SatilingError(f"{self.path}: line 1 is not the header this version writes; left unchanged")
 
@@ -327,11 +355,9 @@ def _done_mark(line: str, cubes: int, where: str) -> int | None:
     if not line.startswith('{"satiling":'):
         return None
     data = json.loads(line)
-    done = data.get("cubes")
-    if set(data) != {"satiling", "cubes"} or data["satiling"] != DONE_MARK or type(done) is not int \
-            or not 0 <= done <= cubes:
+    if not is_done_mark(data) or data["cubes"] > cubes:
         raise SatilingError(f"{where} is neither a solution nor a mark of the cubes done")
-    return done
+    return data["cubes"]
 
 
 def _check_class_complete(space: Any, classes: list, raw: bool, path: str) -> None:

@@ -651,3 +651,101 @@ def test_json_lines_are_read_with_their_limits_and_nothing_more():
         loads_json('{"a": [1, 2, 1234567890123456789]}', "f")
     assert loads_json("[-123456789012345678]", "f") == [-123456789012345678]
     assert loads_json('["1234567890123456789", 0.12345678901234567890]', "f")[0] == "1234567890123456789"
+
+
+# -- 10. solution files read by verify and render --------------------------------------------------------
+def _solutions_file(capsys, folder: Path, *options: str) -> Path:
+    """The 8 raw solutions of pentomino-3x20 as ``enumerate --out`` writes them (a header first)."""
+    out = folder / "s.jsonl"
+    assert main(["enumerate", "pentomino-3x20", "--quiet", "--out", str(out), *options]) == 0
+    capsys.readouterr()
+    return out
+
+
+def _refused_by_verify_and_render(capsys, folder: Path, name: str, path: Path, *render: str) -> str:
+    """verify and render (``render`` its extra options) each refuse ``path`` in one line, the same
+    line, and write no picture; that line."""
+    said = _refused(capsys, ["verify", name, str(path)])
+    before = _snapshot(folder)
+    assert _refused(capsys, ["render", name, str(path), "--svg", str(folder / "pic.svg"), *render]) == said
+    assert _snapshot(folder) == before and not (folder / "pic.svg").exists()
+    return said
+
+
+def test_an_empty_file_is_refused_but_a_header_alone_is_no_solution(capsys, tmp_path):
+    """An empty file verified as "0 solutions verified" (render refused it): it names no run and
+    holds nothing.  A header alone is what enumerate --out writes when it finds none."""
+    for text in ("", "\n \n"):
+        (tmp_path / "empty.toml").write_text(text)
+        line = _refused_by_verify_and_render(capsys, tmp_path, "pentomino-6x10", tmp_path / "empty.toml")
+        assert line == f"satiling: error: {tmp_path / 'empty.toml'}: empty: no solution and no header line naming a run"
+    (tmp_path / "l3.toml").write_text('[region]\nrows = 3\ncols = 3\n[[piece]]\nname = "L"\n'
+                                      'ascii = "#.\\n##"\ncount = 3\n')   # no tiling, found by search
+    found = tmp_path / "none.jsonl"
+    assert main(["enumerate", str(tmp_path / "l3.toml"), "--quiet", "--out", str(found)]) == 1
+    assert len(found.read_text().splitlines()) == 1          # the header alone
+    capsys.readouterr()
+    assert main(["verify", str(tmp_path / "l3.toml"), str(found)]) == 0
+    assert capsys.readouterr().out == "0 solutions verified\n"
+    assert "no solution in the file" in _refused(capsys, ["render", str(tmp_path / "l3.toml"), str(found)])
+
+
+@pytest.mark.parametrize("change, said, resume_says", [
+    (('"format":1', '"format":99'),
+     "written by another version of satiling or for another model (format differs)", "format differs"),
+    (('"satiling":"enumerate"', '"satiling":"count"'),
+     "the file of 'satiling count', not of 'satiling enumerate'", "'satiling count'"),
+    ((',"fingerprint":"', ',"fingerprint":"x'),
+     "the header holds no fingerprint of a model: not a header satiling writes", "fingerprint differs"),
+])
+def test_verify_and_render_hold_the_header_to_the_rule_of_resume(capsys, tmp_path, change, said, resume_says):
+    """A header of an unknown format, of another command or with no fingerprint verified as "8
+    solutions verified" and rendered, where ``--resume`` refused it."""
+    out = _solutions_file(capsys, tmp_path, "--raw")
+    lines = out.read_text().splitlines(keepends=True)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0].replace(*change) + "".join(lines[1:]))
+    line = _refused_by_verify_and_render(capsys, tmp_path, "pentomino-3x20", bad)
+    assert line == f"satiling: error: {bad}: {said}"
+    assert resume_says in _refused(capsys, ["enumerate", "pentomino-3x20", "--raw", "--resume", str(bad)])
+
+
+@pytest.mark.parametrize("options", [(), ("--raw",), ("--symmetry", "rotations"), ("--no-symmetry-breaking",)])
+def test_a_file_verifies_whatever_options_wrote_it(capsys, tmp_path, options):
+    """The fingerprint covers the model the run searched (its symmetry group too, which the header
+    does not name): a reader holds the header to its kind, format and puzzle, and checks every
+    solution itself -- a fingerprint of another model is no reason to refuse a solution."""
+    out = _solutions_file(capsys, tmp_path, *options)
+    assert main(["verify", "pentomino-3x20", str(out)]) == 0
+    assert capsys.readouterr().out.endswith("solutions verified\n")
+    lines = out.read_text().splitlines(keepends=True)
+    head = lines[0].split(',"fingerprint":')[0] + ',"fingerprint":"0000000000000000"}\n'
+    out.write_text(head + "".join(lines[1:]))
+    assert main(["verify", "pentomino-3x20", str(out)]) == 0
+
+
+@pytest.mark.parametrize("render", [(), ("--index", "2"), ("--all",)])
+def test_a_bad_line_anywhere_is_refused_before_anything_is_drawn(capsys, tmp_path, render):
+    """render drew the first solution and said nothing of a line 4 that is not JSON."""
+    lines = _solutions_file(capsys, tmp_path, "--raw").read_text().splitlines(keepends=True)
+    bad = tmp_path / "corrupt.jsonl"
+    bad.write_text("".join(lines[:3]) + '{"puzzle": broken\n' + "".join(lines[3:]))
+    line = _refused_by_verify_and_render(capsys, tmp_path, "pentomino-3x20", bad, *render)
+    assert line.startswith(f"satiling: error: {bad}: line 4: not valid JSON")
+    assert capsys.readouterr().out == ""
+
+
+def test_verify_reads_on_after_a_wrong_solution(capsys, tmp_path):
+    """A wrong solution is exit 1 only when the rest of the file is good: a bad line after it is
+    bad input (exit 2), as it is for render --all."""
+    lines = _solutions_file(capsys, tmp_path, "--raw").read_text().splitlines(keepends=True)
+    wrong = json.loads(lines[1])
+    wrong["placements"] = wrong["placements"][:-1]
+    body = json.dumps(wrong) + "\n"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(lines[0] + body + "".join(lines[2:]) + "[\n")
+    assert "line 10: not valid JSON" in _refused_by_verify_and_render(capsys, tmp_path, "pentomino-3x20",
+                                                                       bad, "--all")
+    bad.write_text(lines[0] + body + "".join(lines[2:]))
+    assert main(["verify", "pentomino-3x20", str(bad)]) == 1
+    assert capsys.readouterr().err.startswith("satiling: solution 1 is wrong: ")
