@@ -87,19 +87,14 @@ def _known_keys(data: Any, path: str, n: int) -> None:
 
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list).  A file with
-    no line at all is refused: it names no run and holds no solution (``enumerate --out`` writes
-    its header even when it finds none, and that file holds 0 solutions)."""
+    no line holds no solution: what ``enumerate`` prints for a puzzle with none."""
     texts = PlacementTexts(puzzle.placement_from_json)     # each distinct placement read once
-    empty = True
     for n, line in iter_lines(path, 16 << 20, what="solution file"):
         if not line.strip():
             continue
-        empty = False
         solution = _solution(puzzle, texts, line, path, n)
         if solution is not None:
             yield solution
-    if empty:
-        raise SatilingError(f"{path}: empty: no solution and no header line naming a run")
 
 
 def _solution(puzzle, texts: PlacementTexts, line: str, path: str, n: int) -> list[Any] | None:

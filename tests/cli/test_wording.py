@@ -1,7 +1,6 @@
 """Parsing and wording a new user tripped on: ``solve --maximize-matches NAME`` (the option's
 optional engine took the puzzle's name), ``verify`` of a file with no solutions (an error before:
-it is 0 solutions verified when the header of an ``enumerate --out`` says a run found none; an
-empty file says nothing, and is refused), and ``render --help`` without a description."""
+it is 0 solutions verified), and ``render --help`` without a description."""
 import pytest
 
 from satiling.cli import MAXIMISE_ENGINES, build_parser, maximize_flag
@@ -42,25 +41,20 @@ def test_other_commands_flags_are_left_alone():
 
 
 def test_verify_of_a_file_with_no_solutions_verifies_zero(cli, tmp_path):
-    r = cli("enumerate", "pentomino-3x20", "--raw", "--quiet", "--out", str(tmp_path / "s.jsonl"))
-    assert r.returncode == 0, r.stderr
-    header = tmp_path / "none.jsonl"            # what enumerate --out leaves when it finds none
-    header.write_text((tmp_path / "s.jsonl").read_text().splitlines(keepends=True)[0])
-    r = cli("verify", "pentomino-3x20", str(header))
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("")
+    r = cli("verify", "pentomino-3x20", str(empty))
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "0 solutions verified"
 
 
 def test_verify_of_an_enumerate_output_that_found_nothing(cli, tmp_path):
-    """enumerate's stdout holds the solutions alone: empty, it names no run, so verify cannot
-    tell it from a file cut off or never written, and refuses it (exit 1 of enumerate said none)."""
     r = cli("enumerate", "tetromino-4x5", "--quiet")
     assert (r.returncode, r.stdout) == (1, ""), r.stderr   # no solution: no line
     out = tmp_path / "none.jsonl"
     out.write_text(r.stdout)
     r = cli("verify", "tetromino-4x5", str(out))
-    assert (r.returncode, r.stdout) == (2, ""), r.stderr
-    assert r.stderr == f"satiling: error: {out}: empty: no solution and no header line naming a run\n"
+    assert (r.returncode, r.stdout.strip()) == (0, "0 solutions verified"), r.stderr
 
 
 def test_render_help_describes_the_command(cli):
