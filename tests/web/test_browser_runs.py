@@ -81,7 +81,8 @@ def test_a_count_cut_by_its_time_limit_is_partial_and_its_clock_and_bar_move(
     kept = record(server, run)
     assert kept["stop"] == "time" and found(driver) == kept["found"] > 0
     outcome = text(driver, "run-outcome")
-    assert f"{kept['found']:,} solutions counted so far" in outcome and "not the whole count" in outcome
+    assert f"{kept['found']:,} solutions (up to the board's symmetries) counted so far" in outcome
+    assert "not the whole count" in outcome
     assert value(driver, "progress") < 1                     # the search bar: not finished
     assert "finished" not in text(driver, "progress-text")
     assert elapsed(driver) >= 3.0
@@ -97,7 +98,11 @@ def test_a_finished_count_is_done_with_the_bar_full(browser: webdriver.Chrome, s
     assert wait_end(driver, 30) == "done"
     assert found(driver) == 2                                # Knuth, Dancing Links (2000)
     assert value(driver, "progress") == 1
-    assert "the whole search" in text(driver, "run-outcome")
+    assert "2 solutions (up to the board's symmetries), the whole search" in text(driver, "run-outcome")
+    start_run(driver, server, "pentomino-3x20", "count", symmetry="none")
+    assert wait_end(driver, 30) == "done"
+    assert found(driver) == 8                                # every rotation and reflection
+    assert "8 solutions (each rotation and reflection apart), the whole search" in text(driver, "run-outcome")
     COLOURS["done"] = colour(driver)
 
 

@@ -71,9 +71,18 @@
       const span = el("span", { className: "error field-error", textContent: err.message });
       span.setAttribute("role", "alert");
       (field.closest("label") || field).after(span);
+      reveal(span);
     } else {
       fallback.textContent = err ? err.message : "";
+      reveal(fallback);
     }
+  }
+
+  // Scroll a message into sight if it is not (on a phone the button pressed may lie a screen
+  // below the field the message is about: nothing seemed to happen).
+  function reveal(node) {
+    const r = node.getBoundingClientRect();
+    if (r.top < 60 || r.bottom > window.innerHeight) node.scrollIntoView({ block: "center" });
   }
 
   function clearErrors(box, fallback) {
@@ -119,6 +128,14 @@
 
   const LIMIT_WORDS = { time: "the time limit", nodes: "the node limit" };
 
+  // What a count's number counts (the same puzzle gives 2,339 or 9,356 solutions: the 6x10's
+  // rotations and reflections counted once, or each apart), as `satiling count` says it.
+  function countedAs(run) {
+    if (run.raw || run.symmetry === "none") return "(each rotation and reflection apart)";
+    if (run.symmetry === "rotations") return "(up to rotations only)";
+    return "(up to the board's symmetries)";
+  }
+
   // One sentence saying how a run ended (or where it is), never "done" for a part of an answer.
   function outcomeText(run) {
     const state = shownState(run);
@@ -129,8 +146,8 @@
     if (state === "running") return "";                 // the state says it; the figures follow
     if (state === "failed") return `Failed: ${run.error || "the run broke off"}.`;
     if (state === "done") {
-      if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")}, the whole search.`;
-      if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} listed.`;
+      if (run.task === "count") return `Done${secs}: ${plural(found, "solution", "solutions")} ${countedAs(run)}, the whole search.`;
+      if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} ${countedAs(run)} listed.`;
       if (run.task === "maximise") return `Done${secs}: best score ${score ?? "–"}.`;
       if (run.task === "pack") return found ? `Done${secs}: at most ${plural(found, "piece fits", "pieces fit")}, proved; the packing is drawn.` : `Done${secs}: no packing.`;
       if (run.task === "forced") return run.note && run.note.startsWith("no solution") ? `Done${secs}: no solution.` : `Done${secs}: ${plural(found, "placement", "placements")} in every solution.`;
@@ -146,8 +163,8 @@
     const cause = LIMIT_WORDS[run.stop] || "a limit";
     const what = state === "partial" ? `Partial (${[cause, after].filter(Boolean).join(", ")})`
                                      : `Stopped${after ? ` (${after})` : ""}`;
-    if (run.task === "count") return `${what}: ${plural(found, "solution", "solutions")} counted so far, not the whole count.`;
-    if (run.task === "enumerate") return `${what}: ${plural(found, "solution", "solutions")} found so far, not all of them.`;
+    if (run.task === "count") return `${what}: ${plural(found, "solution", "solutions")} ${countedAs(run)} counted so far, not the whole count.`;
+    if (run.task === "enumerate") return `${what}: ${plural(found, "solution", "solutions")} ${countedAs(run)} found so far, not all of them.`;
     if (run.task === "maximise") return score ? `${what}: the best board so far scores ${score}.` : `${what}: no board yet.`;
     if (run.task === "forced") return `${what}: ${plural(found, "placement", "placements")} proved in every solution so far; the list is partial.`;
     if (run.task === "hint") return `${what}: no hint yet.`;
@@ -166,6 +183,12 @@
   const mine = new Map();      // the user's own puzzles (painted, uploaded, generated): name -> same
   const details = new Map();   // name -> promise of the full record
   const cards = new Map();     // name -> promise of the record without its facts (a card's picture)
+
+  // A puzzle's name as a heading shows it: a shared puzzle's is its whole share text (some
+  // hundreds of characters, wider than a phone), so its start only.
+  function shortName(name) {
+    return name && name.startsWith("satiling:") ? `${name.slice(0, 18)}…` : (name || "");
+  }
 
   function titleOf(name, fallback) {
     const p = puzzles.get(name);
@@ -584,6 +607,7 @@
     const { lattice, topology } = paintSize();
     if (paint.cells.size === 0) {
       $("paint-cells-error").textContent = "Paint the region first: click or drag over the cells of the grid.";
+      reveal($("paint-cells-error"));
       return;
     }
     const body = {
@@ -596,7 +620,11 @@
       title: $("paint-title").value,
     };
     await submit(box, fallback, "api/paint", body, (err) => {
-      if (err.field === "cells") { $("paint-cells-error").textContent = err.message; return true; }
+      if (err.field === "cells") {
+        $("paint-cells-error").textContent = err.message;
+        reveal($("paint-cells-error"));
+        return true;
+      }
       if (err.field === "drawn") $("draw-box").open = true;       // the message beside the pieces
       return false;
     });
@@ -737,8 +765,8 @@
     hint: "hint: one placement of a solution",
   };
   const TASK_HINTS = {
-    solve: "Finds one solution and shows it, or proves there is none.",
-    count: "Counts every solution; the bar is the engine's estimate of the search done, the picture the board the search stands on.",
+    solve: "Finds one solution and shows it, or proves there is none (without a time limit it runs until it does, or until you stop it).",
+    count: "Counts every solution; the bar is the engine's estimate of the search done, and while it runs the picture is the board the search stands on (where its engine can show one: not a SAT solver's).",
     enumerate: "Finds and keeps every solution, to browse a page at a time; shows the latest found as it goes.",
     maximise: "Edge matching: the board with the most matching edges in the time given.",
     pack: "Polyforms: places as many pieces as fit and shows the hole left; a proved most below every piece shows the board cannot be tiled.",
@@ -906,7 +934,7 @@
     $("live-task").textContent = run.task;
     $("live-engine").textContent = engineLabel(run.engine);
     const title = run.title || titleOf(run.puzzle);
-    $("live-puzzle").textContent = title && title !== run.puzzle ? `“${title}” (${run.puzzle})` : run.puzzle;
+    $("live-puzzle").textContent = title && title !== run.puzzle ? `“${title}” (${shortName(run.puzzle)})` : shortName(run.puzzle);
   }
 
   async function followRun(id) {
@@ -927,6 +955,8 @@
     if (puzzles.has(run.puzzle)) $("watch-puzzle").value = run.puzzle;
     if ([...$("task").options].some((o) => o.value === run.task)) $("task").value = run.task;
     updateTaskMenu();
+    $("time-limit").value = given(run.time_limit) ? String(run.time_limit) : "";
+    $("symmetry").value = run.raw ? "none" : (run.symmetry === "rotations" ? "rotations" : "");
     taskPanels(run);
     $("live-note").textContent = runNote(run);
     $("found").textContent = fmtNumber(run.found);
@@ -1020,7 +1050,7 @@
       if (live.state !== "running" && !FINAL.has(live.state)) setState(Object.assign(live.run || {}, { state: "running" }));
       if (given(ev.found)) $("found").textContent = fmtNumber(ev.found);
       $("rate").textContent = given(ev.rate) ? `${fmtNumber(Math.round(ev.rate))} /s` : "–";
-      $("eta").textContent = fmtSeconds(ev.eta);
+      $("eta").textContent = etaText(ev);
       if (given(ev.seconds)) tick(Number(ev.seconds));
       if (given(ev.fraction)) showFraction(Math.min(0.999, Number(ev.fraction)));   // full only when finished
       // the clock moves the bar between ticks; a tick never moves it back
@@ -1049,12 +1079,25 @@
     }
   }
 
+  // The search's own estimate of its time left, which knows nothing of the time limit: where the
+  // limit comes first, said so (a newcomer read "4 min 44 s" beside "5 s of 20 s").
+  function etaText(ev) {
+    if (!given(ev.eta)) return "–";
+    const limit = live.run && given(live.run.time_limit) ? Number(live.run.time_limit) : null;
+    const left = limit !== null && given(ev.seconds) ? limit - Number(ev.seconds) : null;
+    const eta = fmtSeconds(Number(ev.eta));
+    return left !== null && Number(ev.eta) > left ? `${eta}, more than the time limit leaves` : eta;
+  }
+
+  const maximising = () => !!live.run && live.run.task === "maximise";
+
   // The engine's board as it works, a few snapshots a second.
   function showPartial(svg) {
     const board = $("partial-board");
     board.innerHTML = svg;
     board.dataset.snapshots = String(Number(board.dataset.snapshots || 0) + 1);
-    $("partial-caption").textContent = "The search at work: the board as the engine has it now";
+    $("partial-caption").textContent = "The search at work: the board as the engine has it now"
+      + (maximising() ? " (on its way to a better board: the best so far is above)" : "");
     $("partial-box").hidden = false;
   }
 
@@ -1134,7 +1177,10 @@
     }
     if (live.id !== id) return;
     if (live.solution || shownState(run) === "done") $("partial-box").hidden = true;
-    else if (!$("partial-box").hidden) $("partial-caption").textContent = "Where the search was when it ended";
+    else if (!$("partial-box").hidden) {
+      $("partial-caption").textContent = "Where the search was when it ended"
+        + (run.task === "maximise" ? " (not the answer: the best board is above)" : "");
+    }
   }
 
   // The best board's downloads: the run's latest stored solution.
@@ -1191,8 +1237,10 @@
       t.textContent = text;
       svg.append(t);
     };
-    label(L - 4, Y(hi) + 4, String(hi), "end");
-    label(L - 4, Y(lo), String(lo), "end");
+    // the axis names the scores reached, the first and the best (the frame's edges lie a point
+    // beyond them: labelled, they read as scores the run had reached)
+    label(L - 4, Y(sMax) + 4, String(sMax), "end");
+    if (sMin < sMax) label(L - 4, Y(sMin) + 4, String(sMin), "end");
     label(L, Hh - B + 16, "0 s", "start");
     label(W - R, Hh - B + 16, fmtSeconds(tMax), "end");
     label(W / 2, Hh - 4, "time", "middle");
@@ -1213,8 +1261,7 @@
 
   function puzzleCell(run) {
     const title = run.title || titleOf(run.puzzle);
-    // a shared puzzle's name is its whole share text: shortened
-    const name = run.puzzle.startsWith("satiling:") ? `${run.puzzle.slice(0, 18)}…` : run.puzzle;
+    const name = shortName(run.puzzle);
     const td = el("td", { className: "puzzle" }, el("span", { className: "run-title", textContent: title || name }));
     if (title && title !== run.puzzle) td.append(el("span", { className: "run-name mono", textContent: name }));
     return td;
@@ -1242,6 +1289,7 @@
       cells.forEach((text, i) => {
         const td = el("td", { textContent: text });
         td.className = ["task", "engine", `state state-${state}`, "found", "score", "seconds"][i];
+        if (i > 0) td.dataset.label = ["", "engine", "", "found", "score", "seconds"][i];   // a phone's card names them
         if (i === 1) td.title = engineLabel(run.engine);
         if (i === 2) td.title = outcomeText(run);
         row.append(td);
@@ -1256,6 +1304,10 @@
       row.append(actions);
       if (run.id === live.id) row.classList.add("current");
       body.append(row);
+    }
+    if (!runs.length) {
+      body.append(el("tr", { id: "runs-none" }, el("td", { className: "none", colSpan: 9,
+        textContent: "No runs yet: choose a puzzle and a task above, then Start." })));
     }
     const active = runs.some((r) => !FINAL.has(shownState(r)));
     runsTimer = setTimeout(refreshRuns, active ? 1000 : 5000);
@@ -1290,7 +1342,7 @@
       if (browse.id !== id) return;
       const state = shownState(run);
       $("browse-kept").textContent = kept(run.task)[0];
-      $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${run.puzzle})`;
+      $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${shortName(run.puzzle)})`;
       $("browse-state").textContent = outcomeText(run);
       $("browse-state").className = `outcome state-${state}`;
       $("browse-state").dataset.state = state;
@@ -1298,7 +1350,7 @@
       if (!stored) {
         gallery.textContent = "";
         $("page-info").textContent = "";
-        gallery.append(el("p", { className: "note", textContent: "This run keeps no solutions: a count keeps only its number (and shows the latest solution while it runs)." }));
+        gallery.append(el("p", { className: "note", textContent: "This run keeps no solutions: a count keeps only its number (while it runs, Watch shows the board the search stands on)." }));
       } else {
         if (page.total !== browse.total || page.items.length !== gallery.children.length) drawSolutions(id, page, run.task);
         browse.total = page.total;
