@@ -824,8 +824,11 @@
     const keep = select.value;
     select.textContent = "";
     for (const p of puzzles.values()) {
+      // every puzzle by its name and title, a bundled one too (it was a bare name beside the
+      // user's own titled ones)
       const label = p.name.startsWith("i-") ? `${p.title || "instance"} (${p.name})`
-        : (p.name.startsWith("satiling:") ? `${p.title || "a shared puzzle"} (shared)` : p.name);
+        : (p.name.startsWith("satiling:") ? `${p.title || "a shared puzzle"} (shared)`
+          : (p.title ? `${p.name}: ${p.title}` : p.name));
       select.append(el("option", { value: p.name, textContent: label }));
     }
     if (keep && puzzles.has(keep)) select.value = keep;
