@@ -239,6 +239,13 @@ def test_browse_follows_a_run_to_its_end(browser: webdriver.Chrome, server: Serv
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")) == min(kept, 24), 10,
              lambda: f"{len(driver.find_elements(By.CSS_SELECTOR, '#solutions .card svg'))} solutions drawn of {kept}")
     assert "not all of them" in text(driver, "browse-state")
+    if kept > 24:               # the pager below the page too: the next page, from its top
+        assert text(driver, "page-info-end") == text(driver, "page-info")
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        driver.find_element(By.ID, "page-next-end").click()
+        wait_for(lambda: text(driver, "page-info").startswith("25–"), 10, lambda: text(driver, "page-info"))
+        assert driver.execute_script("return document.getElementById('browse-body')"
+                                     ".getBoundingClientRect().top") < 200
     open_page(driver, server, "#watch")
     row = wait_for(lambda: run_row(driver, run), 10, "the run is not listed")
     assert row["solutions"]                                   # an enumeration keeps its solutions

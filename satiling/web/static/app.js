@@ -1350,6 +1350,7 @@
       $("browse-state").className = `outcome state-${state}`;
       $("browse-state").dataset.state = state;
       for (const node of [$("jsonl").parentNode, $("page-prev").parentNode]) node.hidden = !stored;
+      $("pager-end").hidden = true;
       if (!stored) {
         gallery.textContent = "";
         $("page-info").textContent = "";
@@ -1361,10 +1362,19 @@
         $("page-info").textContent = page.total
           ? `${fmtNumber(offset + 1)}–${fmtNumber(last)} of ${fmtNumber(page.total)}${FINAL.has(state) ? "" : " so far"}`
           : (FINAL.has(state) ? "no solutions stored" : "none yet");
-        $("page-prev").disabled = offset <= 0;
-        $("page-next").disabled = offset + PAGE >= page.total;
-        $("page-prev").onclick = () => { location.hash = `#browse/${enc(id)}/${Math.max(0, offset - PAGE)}`; };
-        $("page-next").onclick = () => { location.hash = `#browse/${enc(id)}/${offset + PAGE}`; };
+        // the pager above the page and, on a page of more than a few pictures, below it too
+        $("pager-end").hidden = page.items.length <= 4;
+        for (const end of ["", "-end"]) {
+          if (end) $(`page-info${end}`).textContent = $("page-info").textContent;
+          $(`page-prev${end}`).disabled = offset <= 0;
+          $(`page-next${end}`).disabled = offset + PAGE >= page.total;
+          const go = (to) => () => {
+            location.hash = `#browse/${enc(id)}/${to}`;
+            if (end) $("browse-body").scrollIntoView();     // the next page from its top
+          };
+          $(`page-prev${end}`).onclick = go(Math.max(0, offset - PAGE));
+          $(`page-next${end}`).onclick = go(offset + PAGE);
+        }
       }
       if (!FINAL.has(state)) {
         browse.timer = setTimeout(() => {
