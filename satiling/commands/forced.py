@@ -109,7 +109,7 @@ def cmd_forced(args: argparse.Namespace) -> int:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from .. import catalog
-    from ..run.forced import hint, pins
+    from ..run.forced import hint
     from .common import EXIT_FOUND, EXIT_NONE
     puzzle = catalog.load(args.name)
     answer = hint(puzzle, args.seed, args.time_limit)
@@ -127,7 +127,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
               "solution has it)", file=sys.stderr)
         print(json.dumps({"puzzle": name, "hint": None, "complete": True}) if args.json else "no solution")
         return EXIT_NONE
-    held = pins(puzzle)
+    held = puzzle.pins()
     if answer.placement is None:
         print(f"satiling: {name}: nothing left to reveal: the pinned pieces are a solution",
               file=sys.stderr)

@@ -76,6 +76,12 @@ class Puzzle(ABC):
                 raise SatilingError(f"contradictory model: {n} placements set true in "
                                     f"{g.name or 'one group'}, which allows {g.hi}")
 
+    def pins(self) -> list[Any]:
+        """The placements the puzzle makes itself, in every solution (polyforms' and IQ-Link's
+        ``[[placed]]``, edge matching's ``[[fixed]]`` tiles): the one answer to "which pieces are
+        pinned" for the pictures, ``forced`` and ``hint`` alike.  None by default."""
+        return []
+
     def symmetries(self) -> list[Symmetry]:
         """The board's symmetry group acting on placements, identity first (for distinct counts)."""
         return [lambda p: p]

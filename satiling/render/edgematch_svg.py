@@ -5,7 +5,7 @@ e2.bucas.name URL) live in :mod:`satiling.families.edgematch.board`; they are re
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Sequence
 
 from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
 from .svg import escape_text, palette, text_width, wrap_text
@@ -56,20 +56,25 @@ def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = Tru
                    f"{puzzle.name}: score {s.matched}/{s.joins}")
 
 
-def tiles_svg(puzzle: Any, scale: float = 40.0, per_row: int | None = None) -> str:
-    """Every piece as it is given (rotation 0), numbered, in rows of ``per_row`` (by default
-    about as many rows as columns): the pieces before any search."""
+def tiles_svg(puzzle: Any, scale: float = 40.0, per_row: int | None = None,
+              numbers: Sequence[int] | None = None, counted: str | None = None) -> str:
+    """The pieces ``numbers`` (1-based; by default every one) as given (rotation 0), numbered, in
+    rows of ``per_row`` (by default about as many rows as columns): the pieces before any search.
+    ``counted``: how the caption counts them (by default ``36 pieces``)."""
     fills = colour_fills(puzzle)
-    n = len(puzzle.pieces)
+    numbers = list(range(1, len(puzzle.pieces) + 1)) if numbers is None else list(numbers)
+    n = len(numbers)
     per_row = per_row or max(1, math.ceil(math.sqrt(n)))
     m, step = scale * 0.25, scale * 1.15
     body = []
-    for i, edges in enumerate(puzzle.pieces):
+    for i, number in enumerate(numbers):
         row, col = divmod(i, per_row)
-        body.extend(square_svg(tuple(edges), fills, m + col * step, m + row * step, scale, i + 1))
+        body.extend(square_svg(tuple(puzzle.pieces[number - 1]), fills, m + col * step, m + row * step,
+                               scale, number))
     rows = max(1, math.ceil(n / per_row))
-    return _framed(body, 2 * m + (min(n, per_row) - 1) * step + scale, 2 * m + (rows - 1) * step + scale,
-                   scale, f"{n} pieces (as given: N E S W clockwise from the top)", f"{puzzle.name}: pieces")
+    caption = f"{counted or f'{n} pieces'} (as given: N E S W clockwise from the top)"
+    return _framed(body, 2 * m + (min(n, per_row) - 1) * step + scale,
+                   2 * m + (rows - 1) * step + scale, scale, caption, f"{puzzle.name}: pieces")
 
 
 def square_svg(edges: Any, fills: dict[int, str], x0: float, y0: float, scale: float,

@@ -1,8 +1,9 @@
 """Pictures of a puzzle before any search: its board and its pieces, for the terminal and as SVG.
 
-* :func:`pieces_text` / :func:`pieces_svg` -- every piece once, labelled with its name (polyforms:
-  each in one orientation, the flattest, laid out in rows; edge matching: each tile as given,
-  numbered; IQ-Link: the challenge with its tray of pieces to place);
+* :func:`pieces_text` / :func:`pieces_svg` -- the tray: every piece still to place once (a pinned
+  piece, ``puzzle.pins()``, is on the board instead), labelled with its name (polyforms: each in
+  one orientation, the flattest, laid out in rows, with the copies left; edge matching: each tile
+  as given, numbered; IQ-Link: the challenge with its tray of pieces to place);
 * :func:`puzzle_text` / :func:`puzzle_svg` -- the board (empty, or with its fixed pieces) and the
   pieces together: what ``satiling show`` prints and a puzzle's ``_repr_svg_`` draws;
 * :func:`placements_svg` -- some placements on the empty board (forced ones, a hint);
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import Any, Callable
 
 from .pictures import solution_svg, solution_text
@@ -34,14 +36,12 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 # -- the whole puzzle -----------------------------------------------------------------------------
 def summary(puzzle: Any) -> str:
     """The puzzle's size in a few words: ``60 cells, 12 pieces``, ``6x6, 36 pieces``,
-    ``3 placed, 9 to place``."""
+    ``60 cells, 11 pieces to place, 1 pinned``, ``3 placed, 9 to place``."""
     if puzzle.family == "polyform":
-        copies = sum(p.count for p in puzzle.pieces)
-        placed = f", {len(puzzle.placed)} placed" if getattr(puzzle, "placed", ()) else ""
-        return f"{len(puzzle.region)} cells, {_plural(copies, 'piece')}{placed}"
+        pieces = _to_place(sum(p.count for p in puzzle.pieces), len(puzzle.pins()), "pinned")
+        return f"{len(puzzle.region)} cells, {pieces}"
     if puzzle.family == "edgematch":
-        fixed = f", {len(puzzle.fixed)} fixed" if puzzle.fixed else ""
-        return f"{puzzle.rows}x{puzzle.cols}, {_plural(len(puzzle.pieces), 'piece')}{fixed}"
+        return f"{puzzle.rows}x{puzzle.cols}, {_to_place(len(puzzle.pieces), len(puzzle.pins()), 'fixed')}"
     if puzzle.family == "iqlink":
         return f"{len(puzzle.placed)} placed, {len(puzzle.free)} to place"
     return f"{len(puzzle.placements())} placements"
@@ -52,8 +52,8 @@ def puzzle_text(puzzle: Any, colour: str | None = None) -> str:
     head = f"{puzzle.name}: {puzzle.title} ({summary(puzzle)})" if puzzle.title else \
         f"{puzzle.name}: {summary(puzzle)}"
     if puzzle.family == "iqlink":          # the board with its pre-placed pieces; the rest to place
-        return f"{head}\n\n{puzzle.text(list(puzzle.placed))}\n\n{pieces_text(puzzle, colour)}"
-    board = solution_text(puzzle, _fixed(puzzle), colour=colour)
+        return f"{head}\n\n{puzzle.text(puzzle.pins())}\n\n{pieces_text(puzzle, colour)}"
+    board = solution_text(puzzle, puzzle.pins(), colour=colour)
     pieces = pieces_text(puzzle, colour)
     return f"{head}\n\n{board}" + (f"\n\n{pieces}" if pieces else "")
 
@@ -64,10 +64,10 @@ def puzzle_svg(puzzle: Any) -> str:
         return pieces_svg(puzzle) or ""
     if puzzle.family == "edgematch":
         from .edgematch_svg import board_svg
-        board = board_svg(puzzle, puzzle.board_from(_fixed(puzzle), strict=False),
+        board = board_svg(puzzle, puzzle.board_from(puzzle.pins(), strict=False),
                           caption=f"{puzzle.name}: {summary(puzzle)}")
     else:
-        board = solution_svg(puzzle, _fixed(puzzle))
+        board = solution_svg(puzzle, puzzle.pins())
     pieces = pieces_svg(puzzle)
     return stack_svg([board, pieces]) if pieces else board
 
@@ -82,35 +82,50 @@ def placements_svg(puzzle: Any, placements: list[Any], caption: str = "") -> str
     return solution_svg(puzzle, list(placements))
 
 
-def _fixed(puzzle: Any) -> list[Any]:
-    """The pieces a puzzle places itself (edge matching's fixed tiles, polyforms' pinned
-    pieces), drawn on its board."""
-    if puzzle.family == "edgematch":
-        return list(getattr(puzzle, "fixed", ()))
-    return list(getattr(puzzle, "placed", ())) if puzzle.family == "polyform" else []
+def _to_place(pieces: int, pinned: int, how: str) -> str:
+    """``12 pieces``; with pins ``11 pieces to place, 1 pinned`` (``how``: the family's word)."""
+    if not pinned:
+        return _plural(pieces, "piece")
+    return f"{_plural(pieces - pinned, 'piece')} to place, {pinned} {how}"
+
+
+def _tray(puzzle: Any) -> list[tuple[Any, int, str]]:
+    """Each polyform piece still to place: the piece, its copies left (its count less its pinned
+    copies) and its colour in a full solution's picture; a piece pinned as often as it comes is
+    on the board only."""
+    pinned = Counter(pl.piece for pl in puzzle.pins())
+    return [(p, p.count - pinned[p.name], fill) for p, fill in zip(puzzle.pieces, _colours(puzzle))
+            if p.count > pinned[p.name]]
+
+
+def _tiles_left(puzzle: Any) -> list[int]:
+    """The numbers (1-based, the instance's order) of the edge tiles not fixed on the board."""
+    fixed = {t.piece for t in puzzle.pins()}
+    return [i for i in range(1, len(puzzle.pieces) + 1) if i not in fixed]
 
 
 # -- the pieces -----------------------------------------------------------------------------------
 def pieces_text(puzzle: Any, colour: str | None = None) -> str:
-    """Every piece once for the terminal (see the module's note); "" for a family without a
-    picture of its pieces."""
+    """Every piece still to place once for the terminal (see the module's note); "" for a family
+    without a picture of its pieces, or none left to place."""
     draw = _BY_FAMILY.get(puzzle.family, {}).get("text")
     return draw(puzzle, colour) if draw else ""
 
 
 def pieces_svg(puzzle: Any) -> str | None:
-    """Every piece once as SVG (see the module's note); None for a family without one."""
+    """Every piece still to place once as SVG (see the module's note); None for a family without
+    one, "" for none left to place."""
     draw = _BY_FAMILY.get(puzzle.family, {}).get("svg")
     return draw(puzzle) if draw else None
 
 
 def _polyform_text(puzzle: Any, colour: str | None) -> str:
-    """Each piece in its letter (the solution picture's), its name above it (and how many copies
-    there are), in rows no wider than the board or :data:`TEXT_WIDTH`."""
+    """Each piece still to place in its letter (the solution picture's), its name above it (and
+    how many copies are left), in rows no wider than the board or :data:`TEXT_WIDTH`."""
     lat = puzzle.lattice
-    names = letters([p.name for p in puzzle.pieces])
+    names = letters([p.name for p in puzzle.pieces])      # all of them: the board's letters
     blocks = []
-    for piece, fill in zip(puzzle.pieces, _colours(puzzle)):
+    for piece, left, fill in _tray(puzzle):
         ch = paint(names[piece.name], fill, colour)
         label = {cell: ch for cell in shown_shape(puzzle, piece)}
         if lat.name == "cubic":
@@ -121,7 +136,9 @@ def _polyform_text(puzzle: Any, colour: str | None) -> str:
             art = grid_text({_place(lat.name, c): x for c, x in label.items()},
                             keep_parity=lat.name in ("triangle", "hexagon"))
         title = piece.name if names[piece.name] == piece.name else f"{names[piece.name]}={piece.name}"
-        blocks.append([title + (f" x{piece.count}" if piece.count > 1 else "")] + art.splitlines())
+        blocks.append([title + (f" x{left}" if left > 1 else "")] + art.splitlines())
+    if not blocks:
+        return ""
     board_width = max(_width(line) for line in solution_text(puzzle, []).splitlines())
     return _side_by_side(blocks, max(TEXT_WIDTH, board_width))
 
@@ -159,15 +176,18 @@ def _pad(line: str, width: int) -> str:
 
 
 def _polyform_svg(puzzle: Any) -> str:
-    """Each piece in its solution colour, its name under it, in rows no wider than the board or
-    :data:`SVG_WIDTH` cell sides."""
+    """Each piece still to place in its solution colour, its name under it (and how many copies
+    are left), in rows no wider than the board or :data:`SVG_WIDTH` cell sides."""
+    tray = _tray(puzzle)
+    if not tray:
+        return ""
     draw = _drawer(puzzle)
-    placed = [(piece, [draw(c) for c in shown_shape(puzzle, piece)]) for piece in puzzle.pieces]
     board = [p for cell in puzzle.region for p in draw(cell)]
     width = max(SVG_WIDTH, max(x for x, _ in board) - min(x for x, _ in board)) if board else SVG_WIDTH
     shapes, labels = [], []
     x = y = row_height = 0.0
-    for (piece, polys), fill in zip(placed, _colours(puzzle)):
+    for piece, left, fill in tray:
+        polys = [draw(c) for c in shown_shape(puzzle, piece)]
         pts = [p for poly in polys for p in poly]
         x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
         w, h = max(p[0] for p in pts) - x0, max(p[1] for p in pts) - y0
@@ -175,7 +195,7 @@ def _polyform_svg(puzzle: Any) -> str:
             x, y, row_height = 0.0, y + row_height + 1.0 + LABEL_SIZE, 0.0
         moved = [[(px - x0 + x, py - y0 + y) for px, py in poly] for poly in polys]
         shapes.append((moved, fill, piece.name))
-        name = piece.name + (f" x{piece.count}" if piece.count > 1 else "")
+        name = piece.name + (f" x{left}" if left > 1 else "")
         labels.append(((x + w / 2, y + h + 0.5), name, LABEL_SIZE))
         x += w + 1.0
         row_height = max(row_height, h)
@@ -221,16 +241,23 @@ def _colours(puzzle: Any) -> list[str]:
 
 
 def _edgematch_text(puzzle: Any, colour: str | None = None) -> str:
-    """Every tile as given: its number and its colours N E S W (0 the border), in columns."""
-    entries = [f"{i:>{len(str(len(puzzle.pieces)))}}: {' '.join(map(str, edges))}"
-               for i, edges in enumerate(puzzle.pieces, 1)]
-    head = "pieces (colours N E S W clockwise from the top; 0 the border):"
+    """Every tile not fixed, as given: its number and its colours N E S W (0 the border), in
+    columns."""
+    left, width = _tiles_left(puzzle), len(str(len(puzzle.pieces)))
+    if not left:
+        return ""
+    entries = [f"{i:>{width}}: {' '.join(map(str, puzzle.pieces[i - 1]))}" for i in left]
+    fixed = len(puzzle.pieces) - len(left)
+    head = f"pieces{f' to place, {fixed} fixed' if fixed else ''} (colours N E S W clockwise from " \
+        "the top; 0 the border):"
     return head + "\n" + _side_by_side([[e] for e in entries], TEXT_WIDTH, between=False)
 
 
 def _edgematch_svg(puzzle: Any) -> str:
     from .edgematch_svg import tiles_svg
-    return tiles_svg(puzzle)
+    left = _tiles_left(puzzle)
+    counted = _to_place(len(puzzle.pieces), len(puzzle.pieces) - len(left), "fixed")
+    return tiles_svg(puzzle, numbers=left, counted=counted) if left else ""
 
 
 def _iqlink_text(puzzle: Any, colour: str | None = None) -> str:

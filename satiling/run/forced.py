@@ -1,10 +1,11 @@
 """Two questions a solver of a puzzle by hand asks, for every client: which placements every
 solution holds (:func:`forced`), and one placement of some solution (:func:`hint`).
 
-Both take the puzzle with its pins (polyforms' ``[[placed]]``, edge matching's fixed tiles), so
-what they say agrees with them; every solution they meet has passed the puzzle's verifier.  The
-search is :mod:`satiling.search.backbone`: the compiled exact-cover search under assumptions on
-an exact cover, one incremental SAT solver otherwise (``method``).
+Both take the puzzle with its pins (``puzzle.pins()``: polyforms' and IQ-Link's ``[[placed]]``,
+edge matching's fixed tiles), so what they say agrees with them; every solution they meet has
+passed the puzzle's verifier.  The search is :mod:`satiling.search.backbone`: the compiled
+exact-cover search under assumptions on an exact cover, one incremental SAT solver otherwise
+(``method``).
 
 A stop (the time limit, which counts from the start, building the model included; Ctrl-C;
 SIGTERM) ends :func:`forced` with what it proved so far: ``forced`` holds only placements proved
@@ -34,10 +35,10 @@ METHOD_NAMES = {"exact": "the exact-cover search under assumptions",
 
 @dataclass
 class ForcedAnswer:
-    """``forced``: placements proved in every solution (the pinned ones among them, also in
-    ``pinned``); ``open``: candidates a stopped run had not settled (``stop`` not complete);
-    ``exists``: whether the puzzle has a solution (None: not known yet); ``ruled_out``: the
-    argument that settled "no solution" before any search."""
+    """``forced``: placements proved in every solution (the pins among them, ``puzzle.pins()``,
+    also in ``pinned``); ``open``: candidates a stopped run had not settled (``stop`` not
+    complete); ``exists``: whether the puzzle has a solution (None: not known yet);
+    ``ruled_out``: the argument that settled "no solution" before any search."""
 
     stop: Stop
     forced: list[Any] = field(default_factory=list)
@@ -93,18 +94,12 @@ def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
             if ask is not None:
                 ask.close()
     meaning = (lambda v: problem.meanings[v]) if problem is not None else None
-    fixed = {u for u in problem.units if u > 0} if problem is not None else set()
-    return ForcedAnswer(Stop.of(stop.reason), [meaning(v) for v in known.forced],
-                        [meaning(v) for v in known.forced if v in fixed],
+    proved = [meaning(v) for v in known.forced]
+    pins = set(puzzle.pins())
+    return ForcedAnswer(Stop.of(stop.reason), proved, [p for p in proved if p in pins],
                         [meaning(v) for v in known.open], known.exists, known.solutions,
                         known.questions, METHOD_NAMES.get(known.method, known.method),
                         time.perf_counter() - start)
-
-
-def pins(puzzle: Any) -> list[Any]:
-    """The pieces the puzzle places itself: polyforms' and IQ-Link's ``[[placed]]``, edge
-    matching's fixed tiles (a hint is drawn among them)."""
-    return list(getattr(puzzle, "placed", ()) or getattr(puzzle, "fixed", ()))
 
 
 def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,

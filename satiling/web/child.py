@@ -197,7 +197,7 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling hint``: one placement of a verified solution, not a pin; kept and drawn with
     the pins as the run's solution 0, and named in the note."""
     from ..run import Stop
-    from ..run.forced import hint, pins
+    from ..run.forced import hint
     answer = hint(puzzle, time_limit=spec.time_limit)
     if answer.solution is None:
         if answer.stop != Stop.DONE:
@@ -206,7 +206,7 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
         return Told(answer.stop, "backbone", 0, f"no solution{why}: nothing to hint at")
     if answer.placement is None:
         return Told(answer.stop, "backbone", 0, "nothing left to reveal: the pinned pieces are a solution")
-    sender.on_solution([*pins(puzzle), answer.placement])
+    sender.on_solution([*puzzle.pins(), answer.placement])
     return Told(answer.stop, "backbone", 1, f"A hint: {_where(answer.placement)}. (seed {answer.seed})")
 
 

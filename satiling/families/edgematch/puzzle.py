@@ -315,6 +315,11 @@ class EdgeMatchPuzzle(Puzzle):
             raise SatilingError('an edge-matching placement looks like {"square": "I8", "piece": 139, '
                                 '"rotation": 2}') from None
 
+    def pins(self) -> list[Tile]:
+        """The ``[[fixed]]`` tiles; the ``[[hint]]`` ones are pinned only by the ``hints``
+        option of a model, not by the puzzle."""
+        return list(self.fixed)
+
     # -- symmetry ----------------------------------------------------------------------------
     def symmetries(self) -> list:
         """Board rotations (4 for a square board, 2 for a rectangle) that keep every fixed piece

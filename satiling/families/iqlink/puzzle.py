@@ -135,6 +135,9 @@ class IQLinkPuzzle(Puzzle):
                 parts = "".join(sorted(reached)) + " | " + "".join(p for p in PIECES if p not in reached)
                 raise VerificationError(f"the pieces are not linked into one graph: {parts}")
 
+    def pins(self) -> list[IQLinkPlacement]:
+        return list(self.placed)
+
     # -- symmetry --------------------------------------------------------------------------------
     def symmetries(self) -> list:
         """The half turn maps the empty board onto itself; pre-placed pieces break it."""

@@ -248,6 +248,9 @@ class PolyformPuzzle(Puzzle):
             return self.wrap.is_placement(cells, self.orientations(piece))
         return self.lattice.normalize(cells) in self.orientations(piece)
 
+    def pins(self) -> list[PolyformPlacement]:
+        return list(self.placed)
+
     # -- symmetry ----------------------------------------------------------------------------
     def symmetries(self) -> list:
         """Motions of the board that map the set of legal placements onto itself, each with the
