@@ -232,10 +232,12 @@ class Solvable:
 class Forced(list):
     """The placements every solution holds (a list), with how the search ended: ``complete``
     (False: stopped, these are proved and ``undecided`` may be forced too), ``exists`` (False: no
-    solution; None: none found before the stop), ``stop``."""
+    solution; None: none found before the stop), ``stop``; ``pinned``: the puzzle's own pins
+    among them (what is forced beyond the pins: those not in ``pinned``)."""
 
     def __init__(self, placements: Iterable[Any], answer: Any) -> None:
         super().__init__(placements)
+        self.pinned: list[Any] = list(answer.pinned)
         self.complete: bool = answer.complete
         self.exists: bool | None = answer.exists
         self.undecided: list[Any] = list(answer.open)

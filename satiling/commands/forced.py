@@ -2,8 +2,9 @@
 of some solution, as a puzzler at the table asks (the pins of the instance respected).
 
 ``forced`` prints the board with the placements every solution holds, then each on a line (a
-pinned one marked), and says on stderr how it was proved.  Stopped (``--time-limit``, Ctrl-C,
-SIGTERM), it prints what it has proved so far and says the list is partial (exit 3, 130, 143).
+pinned one marked), and says on stderr what is forced beyond the pins and how it was proved.
+Stopped (``--time-limit``, Ctrl-C, SIGTERM), it prints what it has proved so far and says the
+list is partial (exit 3, 130, 143).
 ``hint`` prints the board with the pins and one placement more, from a verified solution, chosen
 at random: each run another (``--seed`` shows the same one again).
 """
@@ -19,14 +20,16 @@ from ..engines.table import SOLVERS
 
 FORCED_HELP = """\
 Find the placements that every solution holds (the backbone), with the instance's pinned pieces
-([[placed]]) in place: one solution is found, then for each of its placements the search asks for
-a solution without it; none means the placement is forced. Stopped early, it prints the ones
-proved so far and says the list is partial.
+([[placed]]; edge matching's [[fixed]]) in place: one solution is found, then for each of its
+placements the search asks for a solution without it; none means the placement is forced. The
+pins are in every solution too: they are listed (marked pinned; in the JSON in "forced" and again
+in "pinned"), and the summary counts what is forced beyond them. Stopped early, it prints the
+ones proved so far and says the list is partial ("undecided": the candidates not settled yet).
 
 examples:
   satiling forced pentomino-6x10            none: every placement is missing from some tiling
   satiling forced mine.toml --svg f.svg     the forced placements drawn
-  satiling forced mine.toml --json          {"puzzle":..., "forced":[...], "complete":true, ...}
+  satiling forced mine.toml --json          {"puzzle":..., "forced":[...], "pinned":[...], ...}
 """
 
 HINT_HELP = """\
@@ -76,7 +79,7 @@ def _pictures(s: argparse.ArgumentParser, what: str) -> None:
 
 def cmd_forced(args: argparse.Namespace) -> int:
     from .. import catalog
-    from ..run.forced import forced
+    from ..run.forced import forced, forced_words
     from .common import EXIT_FOUND, EXIT_NONE
     puzzle = catalog.load(args.name)
     answer = forced(puzzle, args.method, args.time_limit)
@@ -90,18 +93,18 @@ def cmd_forced(args: argparse.Namespace) -> int:
               else "no solution")
         return EXIT_NONE
     _print(puzzle, args, answer.forced, {"forced": [p.to_json() for p in answer.forced],
+                                         "pinned": [p.to_json() for p in answer.pinned],
                                          "complete": answer.complete,
                                          "undecided": [p.to_json() for p in answer.open]},
            marks={p: "pinned" for p in answer.pinned},
            none="none: every placement is missing from some solution" if answer.complete
            else "none proved yet")
     if not answer.complete:
-        print(f"satiling: {answer.stop.said}: partial: {_placements(len(answer.forced))} proved "
-              f"in every solution so far; {len(answer.open)} more not settled yet (they may be "
-              f"forced too){'' if answer.exists else ', no solution found yet'}", file=sys.stderr)
+        print(f"satiling: {answer.stop.said}: partial: {forced_words(answer)}; {len(answer.open)} "
+              f"more not settled yet (they may be forced too)"
+              f"{'' if answer.exists else ', no solution found yet'}", file=sys.stderr)
         return answer.stop.exit_code
-    pinned = f" ({len(answer.pinned)} pinned)" if answer.pinned else ""
-    print(f"satiling: {name}: {_placements(len(answer.forced))} in every solution{pinned}, proved by "
+    print(f"satiling: {name}: {forced_words(answer)}, proved by "
           f"{answer.method}: {answer.questions} questions, {answer.solutions} "
           f"solution{'s' * (answer.solutions != 1)} met and verified, {answer.seconds:.2f} s", file=sys.stderr)
     return EXIT_FOUND
@@ -158,8 +161,3 @@ def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[s
               if listed else none, file=out)
     if args.svg or args.png:
         write_pictures(placements_svg(puzzle, shown), args.svg, args.png)
-
-
-def _placements(n: int) -> str:
-    return f"{n} placement{'s' * (n != 1)}"
-

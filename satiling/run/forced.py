@@ -35,10 +35,11 @@ METHOD_NAMES = {"exact": "the exact-cover search under assumptions",
 
 @dataclass
 class ForcedAnswer:
-    """``forced``: placements proved in every solution (the pins among them, ``puzzle.pins()``,
-    also in ``pinned``); ``open``: candidates a stopped run had not settled (``stop`` not
-    complete); ``exists``: whether the puzzle has a solution (None: not known yet);
-    ``ruled_out``: the argument that settled "no solution" before any search."""
+    """``forced``: placements proved in every solution (the pins among them, also in ``pinned``:
+    a user asks what is forced beyond them, :func:`forced_words`); ``open``: candidates a stopped
+    run had not settled (``stop`` not complete); ``exists``: whether the puzzle has a solution
+    (None: not known yet); ``ruled_out``: the argument that settled "no solution" before any
+    search."""
 
     stop: Stop
     forced: list[Any] = field(default_factory=list)
@@ -100,6 +101,20 @@ def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
                         [meaning(v) for v in known.open], known.exists, known.solutions,
                         known.questions, METHOD_NAMES.get(known.method, known.method),
                         time.perf_counter() - start)
+
+
+def forced_words(answer: ForcedAnswer) -> str:
+    """What ``answer`` proved, in words: the placements beyond the pins, which the user placed
+    and knows already (``3 placements in every solution beyond the 1 pinned``, ``nothing is
+    forced beyond the 2 pinned pieces``; a stopped run's ``... proved ... so far``)."""
+    pinned = len(answer.pinned)
+    beyond = len(answer.forced) - pinned
+    done = answer.complete
+    if beyond == 0:
+        pins = f" beyond the {pinned} pinned piece{'s' * (pinned != 1)}" if pinned else ""
+        return f"nothing is forced{pins}" if done else f"nothing proved forced{pins} yet"
+    return (f"{beyond} placement{'s' * (beyond != 1)} {'' if done else 'proved '}in every solution"
+            + (f" beyond the {pinned} pinned" if pinned else "") + ("" if done else " so far"))
 
 
 def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,

@@ -178,8 +178,9 @@ def _unique(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
 
 def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling forced``: the placements every solution holds, kept and drawn as the run's
-    solution 0; a stop keeps those proved so far, and the note says how many are not settled."""
-    from ..run.forced import forced
+    solution 0 (``found`` counts them all, the pins too); the note says, as the CLI does, what
+    is forced beyond the pins, and after a stop how many are not settled."""
+    from ..run.forced import forced, forced_words
     answer = forced(puzzle, time_limit=spec.time_limit)
     if answer.exists is False:
         why = f": {answer.ruled_out}" if answer.ruled_out else ""
@@ -187,10 +188,10 @@ def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     if answer.forced:
         sender.on_solution(answer.forced)
     if answer.complete:
-        pinned = f" ({len(answer.pinned)} of them pinned)" if answer.pinned else ""
-        return Told(answer.stop, "backbone", len(answer.forced), f"proved by {answer.method}{pinned}")
-    return Told(answer.stop, "backbone", len(answer.forced),
-                f"partial: {len(answer.open)} placements not settled yet ({answer.method})")
+        return Told(answer.stop, "backbone", len(answer.forced),
+                    f"{forced_words(answer)}, proved by {answer.method}")
+    return Told(answer.stop, "backbone", len(answer.forced), f"partial: {forced_words(answer)}; "
+                f"{len(answer.open)} placements not settled yet ({answer.method})")
 
 
 def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:

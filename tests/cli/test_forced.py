@@ -233,3 +233,36 @@ def test_the_library_has_forced_and_hint() -> None:
         assert placement in set.union(*every) and placement not in got
     assert satiling.load("hexiamond-3x12").forced().exists is False
     assert satiling.load("hexiamond-3x12").hint() is None
+
+
+def test_forced_says_what_is_forced_beyond_the_pins(tmp_path: Path) -> None:
+    """The pins are in every solution, and the user placed them: the summary counts what else
+    is. X pinned on the 6x10 forces nothing more, Z pinned forces V; the JSON lists the pins in
+    ``forced`` and again in ``pinned``."""
+    x_pinned = "satiling:1ePn7cQ-Jg-uoMKswNMDrSfyOwRIEEahhYITmY0MdY4RfawG9_Sn_"
+    code, out, err = run("forced", x_pinned)
+    assert code == 0 and "x6x10: nothing is forced beyond the 1 pinned piece, proved by" in err, err
+    assert out.splitlines()[-1] == "X 0,2 1,1 1,2 1,3 2,2  (pinned)"
+    z_pinned = instance("pentomino-6x10", BOARDS[1][1], tmp_path)
+    code, out, err = run("forced", z_pinned)
+    assert code == 0 and "1 placement in every solution beyond the 1 pinned, proved by" in err, err
+    code, data = forced_json(z_pinned)
+    assert data["pinned"] == [{"piece": "Z", "cells": BOARDS[1][1][0][1]}]
+    assert [p["piece"] for p in data["forced"]] == ["Z", "V"]
+    code, out, err = run("forced", "pentomino-3x20")
+    assert code == 0 and "pentomino-3x20: nothing is forced, proved by" in err, err
+    assert forced_json("pentomino-3x20")[1]["pinned"] == []
+
+
+def test_the_words_count_the_placements_beyond_the_pins() -> None:
+    from satiling.run import Stop
+    from satiling.run.forced import ForcedAnswer, forced_words
+
+    def words(forced: int, pinned: int, stop: Stop = Stop.DONE) -> str:
+        return forced_words(ForcedAnswer(stop, list(range(forced)), list(range(pinned)), exists=True))
+    assert words(0, 0) == "nothing is forced"
+    assert words(1, 0) == "1 placement in every solution"
+    assert words(1, 1) == "nothing is forced beyond the 1 pinned piece"
+    assert words(5, 2) == "3 placements in every solution beyond the 2 pinned"
+    assert words(3, 1, Stop.TIME) == "2 placements proved in every solution beyond the 1 pinned so far"
+    assert words(2, 2, Stop.TIME) == "nothing proved forced beyond the 2 pinned pieces yet"

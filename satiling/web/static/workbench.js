@@ -342,9 +342,11 @@
     const secs = run.seconds ? `${Number(run.seconds).toFixed(1)} s` : "";
     if (command === "hint") return whole ? note || "Nothing to reveal." : `Stopped${secs ? ` after ${secs}` : ""}: no hint yet.`;
     if (note.startsWith("no solution")) return "No solution with these pins.";
-    const what = `${n} placement${n === 1 ? "" : "s"}`;
-    return whole ? `${what} in every solution, ${note}${secs ? `, in ${secs}` : ""}.`
-      : `${what} proved in every solution so far (${run.state === "partial" ? "the time limit" : "stopped"}${secs ? ` after ${secs}` : ""}: the list is partial; ${note}).`;
+    // the note says what is forced beyond the pins (the user placed those); found counts them too
+    const said = note.replace(/^partial: /, "") ||
+      `${n} placement${n === 1 ? "" : "s"} ${whole ? "" : "proved "}in every solution${whole ? "" : " so far"}`;
+    return whole ? `${said.charAt(0).toUpperCase()}${said.slice(1)}${secs ? `, in ${secs}` : ""}.`
+      : `${run.state === "partial" ? "Stopped by the time limit" : "Stopped"}${secs ? ` after ${secs}` : ""}, the list is partial: ${said}.`;
   }
 
   document.addEventListener("keydown", (e) => {
