@@ -79,24 +79,18 @@ def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
     """The ``c satiling encode`` line and the ``p cnf`` line of a DIMACS file (SatilingError for a
     file without them)."""
     from ..registry import model_options
-    command = None
-    for line in lines:
-        if line.startswith("c satiling encode "):
-            command = line[len("c satiling encode "):].strip()
-        elif line.startswith("p "):
-            break
-        elif line.strip() and not line.startswith("c"):
-            raise SatilingError(f"{where}: not DIMACS (a line before 'p cnf' is not a comment)")
-    else:
-        raise SatilingError(f"{where}: not DIMACS (no 'p cnf' line)")
-    m = re.fullmatch(r"p cnf (\d{1,18}) (\d{1,18})\s*", line)
-    if m is None:
-        raise SatilingError(f"{where}: the 'p cnf VARIABLES CLAUSES' line is malformed")
-    if command is None:
+    commands: list[str] = []
+
+    def keep(comment: str) -> None:
+        if comment.startswith("c satiling encode "):
+            commands.append(comment[len("c satiling encode "):].strip())
+
+    _, variables, clauses = _p_line(enumerate(lines, 1), where, keep)
+    if not commands:
         raise SatilingError(f"{where}: not written by 'satiling encode' (no 'c satiling encode' "
                             "line): decode without --cnf, with the options it was encoded with")
     try:
-        words = shlex.split(command)
+        words = shlex.split(commands[-1])
     except ValueError:
         words = []
     if len(words) < 3 or words[1] != "--amo":
@@ -115,30 +109,76 @@ def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
             if value is None or (opt.kind == "int" and not value.isdigit()):
                 raise SatilingError(f"{where}: option {word} has no value in the 'c satiling encode' line")
             options[opt.key] = int(value) if opt.kind == "int" else value
-    return EncodeHeader(words[0], words[2], options, int(m.group(1)), int(m.group(2)))
+    return EncodeHeader(words[0], words[2], options, variables, clauses)
 
 
-def read_clauses(lines: Iterable[str], where: str) -> Iterator[list[int]]:
-    """The clauses after the ``p cnf`` line of a DIMACS file (a clause may span lines)."""
+def read_cnf(lines: Iterable[str], where: str) -> tuple[int, Iterator[list[int]]]:
+    """The variable count of a DIMACS file's ``p cnf`` line and its clauses (a clause may span
+    lines), checked against that line as they are read: a literal beyond its variables, or a
+    clause count other than its own, is a SatilingError naming ``where`` and the line.  Only
+    comments may come before the line; a ``%`` line ends the formula (SATLIB's files)."""
+    numbered = enumerate(lines, 1)
+    line, variables, count = _p_line(numbered, where)
+    return variables, _clauses(numbered, where, variables, (line, count))
+
+
+def _p_line(numbered: Iterator[tuple[int, str]], where: str,
+            comment: Callable[[str], None] = lambda line: None) -> tuple[int, int, int]:
+    """(line number, variables, clauses) of the ``p cnf`` line, the comments before it handed to
+    ``comment``."""
+    for n, line in numbered:
+        if line.startswith("p"):
+            m = _P_LINE.fullmatch(line)
+            if m is None:
+                raise SatilingError(f"{where}: line {n}: the 'p cnf VARIABLES CLAUSES' line is malformed")
+            return n, int(m.group(1)), int(m.group(2))
+        if line.startswith("c"):
+            comment(line)
+        elif line.strip():
+            raise SatilingError(f"{where}: line {n}: not DIMACS (a line before 'p cnf' is not a comment)")
+    raise SatilingError(f"{where}: not DIMACS (no 'p cnf' line)")
+
+
+def _clauses(numbered: Iterator[tuple[int, str]], where: str, variables: int,
+             header: tuple[int, int]) -> Iterator[list[int]]:
+    """The clauses after the ``p cnf`` line ``header`` = (its line number, its clause count)."""
     clause: list[int] = []
-    started = False
-    for n, line in enumerate(lines, 1):
-        if not started:
-            started = line.startswith("p ")
+    found = 0
+    for n, line in numbered:
+        if line.startswith("%"):
+            break               # SATLIB's end of the formula (a stray "0" follows it)
+        if line.startswith("c"):
             continue
-        if line.startswith(("c", "%")) or not line.strip():
-            continue
-        for tok in line.split():
-            if not _TOKEN.fullmatch(tok):
-                raise SatilingError(f"{where}: line {n}: {tok[:20]!r} is not a literal")
-            lit = int(tok)
-            if lit == 0:
-                yield clause
-                clause = []
-            else:
+        for lit in _literals(line, variables, where, n):
+            if lit:
                 clause.append(lit)
-    if clause:
-        yield clause
+                continue
+            found += 1
+            if found > header[1]:           # said at once: the line is where the file went wrong
+                raise SatilingError(f"{where}: line {n}: clause {found}, beyond the {header[1]} the "
+                                    f"'p cnf' line (line {header[0]}) says")
+            yield clause
+            clause = []
+    if clause:      # a file cut short loses its end: the last clause's 0 first
+        raise SatilingError(f"{where}: the last clause has no closing 0 (was the file cut short?)")
+    if found < header[1]:
+        raise SatilingError(f"{where}: line {header[0]}: the 'p cnf' line says {header[1]} clauses, "
+                            f"the file holds {found}")
+
+
+def _literals(line: str, variables: int, where: str, n: int) -> list[int]:
+    """The DIMACS literals of line ``n`` (0 ends a clause), each at most ``variables``: the line
+    is checked whole, a loop over its numbers only to name a bad one (a formula has millions)."""
+    words = line.split()
+    if not all(map(_TOKEN.fullmatch, words)):
+        bad = next(w for w in words if not _TOKEN.fullmatch(w))
+        raise SatilingError(f"{where}: line {n}: {bad[:20]!r} is not a literal")
+    lits = list(map(int, words))
+    if lits and max(max(lits), -min(lits)) > variables:     # a checker sizes its tables by the header
+        bad = next(lit for lit in lits if abs(lit) > variables)
+        raise SatilingError(f"{where}: line {n}: literal {bad} is beyond the {variables} variables "
+                            "of the 'p cnf' line")
+    return lits
 
 
 @dataclass
@@ -160,7 +200,10 @@ class SolverOutput:
 
 
 #: a literal: at most 18 digits, so that a corrupt file never reaches int() with thousands
-_TOKEN = re.compile(r"-?\d{1,18}")
+#: (ASCII digits: ``\d`` would let int() read other scripts' digits)
+_TOKEN = re.compile(r"-?[0-9]{1,18}")
+#: the ``p cnf VARIABLES CLAUSES`` line, its numbers as short as a literal's
+_P_LINE = re.compile(r"p cnf ([0-9]{1,18}) ([0-9]{1,18})\s*")
 _STATUS = {"SATISFIABLE": "SATISFIABLE", "UNSATISFIABLE": "UNSATISFIABLE", "UNKNOWN": "UNKNOWN",
            "SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}
 
@@ -303,7 +346,7 @@ class Formula:
         if self.cnf is None:
             return CnfEncoder(self.problem, self.amo).clauses()
         from ..fileio import iter_lines
-        return read_clauses((ln for _, ln in iter_lines(self.cnf, 1 << 20, "DIMACS file")), self.cnf)
+        return read_cnf((ln for _, ln in iter_lines(self.cnf, 1 << 20, "DIMACS file")), self.cnf)[1]
 
     def read_model(self, text: str) -> SolverOutput:
         """The solver's output, a complete model checked against every clause (ModelMismatch,

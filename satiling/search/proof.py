@@ -24,12 +24,13 @@ drat-trim when it is on the PATH.  "verified" means every checker that ran accep
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import SatilingError
 from ..fileio import read_text, write_files
@@ -38,10 +39,15 @@ from ..problem import Problem
 from ..engines.table import DEFAULT_SAT_ALIAS, SOLVERS
 from .solve import lazy_cuts, primary_true, solver_name
 
+if TYPE_CHECKING:
+    import dratify
+
 #: PySAT solvers whose proofs checkers accept
 PROOF_SOLVERS = tuple(s.name for s in SOLVERS if s.proof)
 #: the largest formula or proof read whole (a cap: /dev/zero is an error, not memory exhausted)
 PROOF_LIMIT = 1 << 30
+#: a formula may declare this many variables however short it is (dratify's floor, the same rule)
+_VARIABLES_FLOOR = 1 << 20
 
 
 @dataclass
@@ -221,24 +227,25 @@ def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:
 
 # -- checking -------------------------------------------------------------------------------------
 def check_proof(formula: str, proof: str) -> list[Check]:
-    """Check a DRAT proof of a DIMACS formula with dratify, and with drat-trim if on the PATH."""
-    checks = [_dratify(formula, proof)]
+    """Check a DRAT proof of a DIMACS formula with dratify, and with drat-trim if on the PATH.
+
+    Both files are read first: one that is not what it should be (a malformed formula, a solver's
+    model given as the proof) is a SatilingError, bad input rather than a proof that fails.  An
+    empty proof is valid DRAT (no lemmas): the checkers' verdict on it stands."""
+    cnf = _read_formula(formula)
+    steps = _read_steps(proof, cnf.nvars)
+    checks = [_dratify(cnf, steps)]
     if shutil.which("drat-trim"):
         checks.append(_drat_trim(formula, proof))
     return checks
 
 
-def _dratify(formula: str, proof: str) -> Check:
+def _dratify(cnf: "dratify.CNF", steps: list[tuple[str, tuple[int, ...]]]) -> Check:
     import dratify
     start = time.perf_counter()
-    text, steps = _read(formula), _read(proof)
-    top = _check_header(text, formula)
-    _check_literals(text[text.find("\np cnf") + 1:].split("\n", 1)[-1], top, formula)
-    _check_literals(steps, top + len(steps), proof)    # lemmas may name new variables, not many
     try:
-        cnf = dratify.parse_dimacs(text)
         result = dratify.check_proof(cnf, steps)
-    except (ValueError, MemoryError, RecursionError) as e:     # malformed formula or proof text
+    except (ValueError, MemoryError, RecursionError) as e:     # the checker gave up: no verdict
         return Check("dratify", False, str(e) or type(e).__name__, time.perf_counter() - start)
     return Check("dratify", bool(result.ok), result.reason, time.perf_counter() - start)
 
@@ -254,27 +261,72 @@ def _drat_trim(formula: str, proof: str) -> Check:
     return Check("drat-trim", verdict == "VERIFIED", verdict, time.perf_counter() - start)
 
 
-def _check_header(text: str, path: str) -> int:
-    """The variable count of a formula's ``p cnf`` line; SatilingError when the line is missing
-    or claims more than :data:`PROOF_LIMIT` bytes could hold (a checker would allocate for it)."""
-    m = re.search(r"^p cnf (\d{1,12}) (\d{1,12})\s*$", text, re.M)
-    if m is None:
-        raise SatilingError(f"{path}: not a DIMACS formula (no 'p cnf VARIABLES CLAUSES' line)")
-    if max(int(m.group(1)), int(m.group(2))) > PROOF_LIMIT // 2:
-        raise SatilingError(f"{path}: 'p cnf {m.group(1)} {m.group(2)}' is larger than any formula "
-                            "this checker reads")
-    return int(m.group(1))
+def _read_formula(path: str) -> "dratify.CNF":
+    """The formula, read by satiling's one DIMACS reader (which checks the ``p cnf`` line's counts)
+    into dratify's container."""
+    import dratify
+    from ..backends.dimacs import read_cnf        # with PySAT's encoders: loaded when used
+    text = _read(path)
+    variables, clauses = read_cnf(text.splitlines(), path)
+    # the checker allocates for every declared variable, used or not: a header is untrusted, so
+    # its count is held to what the file's size could use (dratify's own parser's rule)
+    if variables > max(len(text), _VARIABLES_FLOOR):
+        raise SatilingError(f"{path}: its 'p cnf' line declares {variables} variables, more than a "
+                            f"formula of {len(text)} characters can use")
+    cnf = dratify.CNF(variables)
+    for clause in clauses:
+        cnf.add_dimacs(clause)
+    return cnf
+
+
+def _read_steps(path: str, variables: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The steps of a text DRAT proof of a formula of ``variables`` variables (SatilingError,
+    naming the line, for anything else)."""
+    import dratify
+    text = _read_proof(path)
+    try:
+        steps = dratify.parse_proof(text)
+    except ValueError as e:             # dratify names the line: "proof line 2: bad token 'x'"
+        raise SatilingError(f"{path}: {e}") from None
+    # a lemma may name new variables, at most one per literal written (dratify's bound)
+    _check_literals(text, variables + sum(len(lits) for _, lits in steps), path)
+    return steps
 
 
 def _check_literals(text: str, top: int, path: str) -> None:
-    """SatilingError for a literal beyond variable ``top`` (checkers size their tables by the
-    largest literal).  Only numbers with as many digits as ``top`` or more can be too large.  For a
-    proof ``top`` allows for new variables: at most one per character of the proof."""
-    body = re.sub(r"(?m)^c.*$", "", text)           # comments may hold any number
-    for m in re.finditer(r"\d{%d,}" % len(str(top)), body):
+    """SatilingError for a literal beyond variable ``top`` (the checker sizes its tables by the
+    largest).  Only numbers with as many digits as ``top`` or more can be too large."""
+    body = re.sub(r"(?m)^[ \t]*c.*$", "", text)           # comments may hold any number
+    for m in re.finditer(r"[0-9]{%d,}" % len(str(top)), body):
         if int(m.group()[:30]) > top:
-            raise SatilingError(f"{path}: literal {m.group()[:20]} is beyond the {top} variables "
-                                "the formula (and the proof's length) allow")
+            line = body.count("\n", 0, m.start()) + 1
+            raise SatilingError(f"{path}: proof line {line}: literal {m.group()[:20]} is beyond the "
+                                f"{top} variables the formula and the proof's length allow")
+
+
+def _read_proof(path: str) -> str:
+    """The proof's text; a binary DRAT proof is told apart from other binary data, so its
+    error says what to do."""
+    try:
+        return _read(path)
+    except SatilingError:
+        if _binary_drat(path):
+            raise SatilingError(f"{path}: a binary DRAT proof; dratify reads text DRAT only: have "
+                                "the solver write text (CaDiCaL, Kissat: --no-binary)") from None
+        raise
+
+
+def _binary_drat(path: str) -> bool:
+    """Whether a regular file ``path`` starts as binary DRAT does: an 'a' or 'd' byte, and a NUL
+    (which ends each clause) soon after; text never holds a NUL."""
+    if not os.path.isfile(path):        # stdin, a FIFO: what was read cannot be read again
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:                     # unreadable: the reader's own error says so
+        return False
+    return head[:1] in (b"a", b"d") and b"\0" in head
 
 
 def _read(path: str) -> str:

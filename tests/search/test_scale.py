@@ -243,6 +243,52 @@ def test_a_broken_proof_is_not_verified(cli, tmp_path):
     assert not any(c.ok for c in check_proof(f"{proof}.cnf", str(proof)))
 
 
+#: x1 and x2 can take no values at all; its proof: (x1), then the empty clause
+ALL_FOUR = "c every sign of x1 x2\np cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
+
+
+@pytest.mark.parametrize("formula, proof, says", [
+    ("p cnf 1 2\n1 0\n-1 x 0\n", "", "f.cnf: line 3: 'x' is not a literal"),
+    ("p cnf 1 5\n1 0\n-1 0\n", "0\n", "f.cnf: line 1: the 'p cnf' line says 5 clauses, the file holds 2"),
+    ("p cnf 1 1\n1 0\n-1 0\n", "0\n", "f.cnf: line 3: clause 2, beyond the 1 the 'p cnf' line (line 1)"),
+    ("p cnf 1 2\n1 0\n-2 0\n", "0\n", "f.cnf: line 3: literal -2 is beyond the 1 variables"),
+    ("p cnf 2 1\n1 2\n", "", "f.cnf: the last clause has no closing 0"),
+    ("1 0\np cnf 1 1\n", "", "f.cnf: line 1: not DIMACS"),
+    ("p cnf 1\n1 0\n", "", "f.cnf: line 1: the 'p cnf VARIABLES CLAUSES' line is malformed"),
+    ("", "", "f.cnf: not DIMACS (no 'p cnf' line)"),
+    (ALL_FOUR, "s SATISFIABLE\nv 1 2 x 4 0\n", "p.drat: proof line 1: bad token 's'"),
+    (ALL_FOUR, "1 0\n2 -1\n", "p.drat: proof line 2: clause not terminated by 0"),
+    (ALL_FOUR, "1 0\n99 0\n", "p.drat: proof line 2: literal 99 is beyond"),
+    (ALL_FOUR, b"a\x02\x00a\x00", "p.drat: a binary DRAT proof; dratify reads text DRAT only"),
+])
+def test_check_proof_refuses_what_is_not_a_formula_or_a_proof(cli, formula, proof, says):
+    """A file that is not what it should be is bad input (exit 2, one line naming the file and
+    the line), not a proof that fails: "NOT verified" would blame a proof never read."""
+    Path("f.cnf").write_text(formula)
+    Path("p.drat").write_bytes(proof if isinstance(proof, bytes) else proof.encode())
+    r = cli("check-proof", "f.cnf", "p.drat")
+    assert (r.returncode, r.stdout) == (2, ""), r.stderr
+    [line] = r.stderr.splitlines()
+    assert line.startswith(f"satiling: error: {says}"), line
+
+
+def test_check_proof_reads_what_dimacs_and_drat_allow(cli):
+    """Comments, a clause over two lines, SATLIB's '%' end and a deletion are read; an empty
+    proof is DRAT (no lemmas), so its verdict is the checker's: verified only where unit
+    propagation alone refutes the formula, else NOT verified (exit 1)."""
+    Path("f.cnf").write_text(ALL_FOUR.replace("-1 -2 0", "-1\n-2 0") + "%\n0\n")
+    Path("p.drat").write_text("c a lemma, a deletion, the empty clause\n1 0\nd 1 2 0\n0\n")
+    r = cli("check-proof", "f.cnf", "p.drat")
+    assert (r.returncode, r.stderr) == (0, "") and "dratify: verified" in r.stdout
+    Path("p.drat").write_text("")
+    r = cli("check-proof", "f.cnf", "p.drat")
+    assert r.returncode == 1 and "never derives the empty clause" in r.stdout
+    assert r.stderr.splitlines() == ["satiling: the proof is NOT verified"]
+    Path("u.cnf").write_text("p cnf 1 2\n1 0\n-1 0\n")
+    r = cli("check-proof", "u.cnf", "p.drat")
+    assert r.returncode == 0 and "refuted by unit propagation alone" in r.stdout
+
+
 def test_count_proof_of_no_more_solutions(cli, tmp_path):
     dominoes = str(DATA / "dominoes-2x8.toml")
     assert cli("count", dominoes, "--quiet").stdout.strip() == "21"
