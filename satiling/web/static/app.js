@@ -1134,6 +1134,11 @@
       $("progress-text").textContent = "finished";
     }
     $("eta").textContent = "–";
+    // the rate over the whole run (a page opened after the end heard no live rate)
+    const secs = Number(run.seconds), found = Number(run.found);
+    if ((run.task === "count" || run.task === "enumerate") && secs > 0 && found > 0) {
+      $("rate").textContent = `${fmtNumber(Math.round(found / secs))} /s`;
+    }
     showClock();
     if (run.error) $("live-error").textContent = run.error;
     showFinalSolution(run);
@@ -1286,7 +1291,7 @@
       const row = el("tr", { id: `run-${run.id}` });
       row.dataset.state = state;
       row.append(el("td", { className: "id mono", textContent: run.id }), puzzleCell(run));
-      const cells = [run.task, run.engine, state, fmtNumber(run.found),
+      const cells = [run.task, run.engine, state, run.task === "maximise" ? "" : fmtNumber(run.found),
                      given(run.score) ? String(run.score) : "",
                      given(run.seconds) ? Number(run.seconds).toFixed(1) : ""];
       cells.forEach((text, i) => {
@@ -1298,7 +1303,10 @@
         row.append(td);
       });
       const actions = el("td", { className: "actions" }, el("a", { href: `#run/${enc(run.id)}`, textContent: "watch" }));
-      if (storesSolutions(run)) actions.append(" ", el("a", { href: `#browse/${enc(run.id)}`, textContent: "solutions", className: "solutions-link" }));
+      if (storesSolutions(run)) {
+        actions.append(" ", el("a", { href: `#browse/${enc(run.id)}`, className: "solutions-link",
+          textContent: run.task === "maximise" ? "best board" : "solutions" }));
+      }
       if (!FINAL.has(state)) {
         const stop = el("button", { type: "button", textContent: "stop" });
         stop.addEventListener("click", () => stopRun(run.id));
