@@ -168,4 +168,10 @@ def challenge_svg(puzzle, caption: str = "") -> str:
         body.append(_piece_svg(piece, _tray_units(piece, origin), 1.0, f"piece {piece}", _on_board(0, 0)))
     rows = (len(free) + per_row - 1) // per_row
     return _document(body, 8.4, 4.8 + 1.8 * rows + (0.2 if rows else 0),
-                     caption or f"{puzzle.title or puzzle.name}: {len(free)} pieces to place")
+                     caption or _challenge_caption(puzzle, len(free)))
+
+
+def _challenge_caption(puzzle, free: int) -> str:
+    """The title and the pieces to place, said once: a generated challenge's title says it."""
+    title = puzzle.title or puzzle.name
+    return title if f"{free} pieces to place" in title else f"{title}: {free} pieces to place"

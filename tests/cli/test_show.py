@@ -3,6 +3,8 @@ as SVG; the same picture in the library (a puzzle's ``_repr_svg_``), and a ``rep
 the puzzle."""
 import xml.etree.ElementTree as ET
 
+import pytest
+
 import satiling
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -190,3 +192,16 @@ def test_an_iqlink_challenge_keeps_its_own_tray():
     assert puzzle.pins() == list(puzzle.placed) and len(puzzle.placed) == 2
     assert puzzle_svg(puzzle) == challenge_svg(puzzle)
     assert pieces_text(puzzle) == f"to place: {' '.join(puzzle.free)}"
+
+
+@pytest.mark.parametrize("name, caption", [
+    ("iqlink-starter", "IQ-Link challenge, 3 pieces to place (seed 11)"),       # said once
+    ("iqlink-empty", "IQ-Link, empty board: 12 pieces to place"),
+])
+def test_an_iqlink_caption_says_the_pieces_to_place_once(name, caption):
+    """A generated challenge's title names its pieces to place: the caption said it twice."""
+    from satiling.render.iqlink_svg import challenge_svg
+    puzzle = satiling.load(name)
+    texts = [t.text for t in ET.fromstring(challenge_svg(puzzle)).iter(f"{SVG}text") if t.text]
+    assert caption.format(title=puzzle.title) in texts
+    assert sum(text.count("pieces to place") for text in texts) == 1
