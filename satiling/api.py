@@ -39,6 +39,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from .catalog import load as find_puzzle, load_data
 from .render import to_svg, to_text
 from .errors import SatilingError
+from .schema import Name
 from .families.base import Puzzle
 from .families.edgematch import EdgeMatchPuzzle
 from .families.iqlink import IQLinkPuzzle
@@ -53,7 +54,9 @@ class Solution(list):
     ``Tile``, ``IQLinkPlacement``), which draws itself (``str()``, ``to_svg()``, in Jupyter)."""
 
     def __init__(self, puzzle: Puzzle, placements: Iterable[Any]) -> None:
-        super().__init__(_placements(puzzle, placements))
+        read = _placements(puzzle, placements)
+        puzzle.verify(read)                 # what the name promises, whoever builds one
+        super().__init__(read)
         self.puzzle = puzzle
 
     def text(self) -> str:
@@ -214,6 +217,9 @@ class Solvable:
                 raise SatilingError(f"{self.name} has no piece {piece!r}")
             if isinstance(piece, int) and not 1 <= piece <= len(getattr(self, "pieces", ())):
                 raise SatilingError(f"{self.name} has no piece {piece}")     # edge matching: from 1
+            why = self.misplaced(pl)
+            if why is not None:
+                raise SatilingError(f"{self.name}: {why}")
 
     def _repr_svg_(self) -> str:
         """The board above the pieces (``satiling show``'s picture): what Jupyter draws."""
@@ -226,8 +232,7 @@ class Solvable:
 
     # -- helpers ----------------------------------------------------------------------------------
     def _verified(self, placements: list[Any]) -> Solution:
-        self.verify(placements)
-        return Solution(self, placements)   # type: ignore[arg-type]
+        return Solution(self, placements)   # type: ignore[arg-type]   (it verifies them)
 
 class Forced(list):
     """The placements every solution holds (a list), with how the search ended: ``complete``
@@ -535,6 +540,7 @@ def _label(name: Any) -> str:
     """A puzzle's name (it heads its messages and the files written for it)."""
     if not isinstance(name, str) or not name.strip() or "\0" in name:
         raise SatilingError(f"a puzzle's name is a non-empty string, not {str(name)[:60]!r}")
+    Name().check(name, "name")          # one line, no path: the instance file's rule
     return name
 
 

@@ -133,6 +133,9 @@ class Problem:
 
     def cardinality(self, lits: Sequence[int], lo: int, hi: int, name: str = "") -> None:
         """Between ``lo`` and ``hi`` of ``lits`` are true (exactly k: ``lo == hi == k``)."""
+        if not all(isinstance(k, int) and not isinstance(k, bool) for k in (lo, hi)) or not 0 <= lo <= hi:
+            raise SatilingError(f"a cardinality group takes whole numbers 0 <= lo <= hi, not "
+                                f"lo={lo!r}, hi={hi!r}")
         self.groups.append(Group(tuple(lits), lo, hi, name))
 
     def add_clause(self, lits: Sequence[int]) -> None:

@@ -181,6 +181,8 @@ class Table(Spec):
             _wrong(where, self, value)
         inside = f"in {where}" if where else "at the top level"
         for key, v in value.items():
+            if not isinstance(key, str):     # data built in code (JSON and TOML keys are strings)
+                raise SatilingError(f"the key {key!r} {inside} is not a string")
             if key not in self.keys:
                 raise SatilingError(f"unknown key {key!r} {inside}{_suggest(key, self.keys)}")
             spec = self.keys[key]

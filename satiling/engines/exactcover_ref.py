@@ -34,10 +34,12 @@ SMALL_BOARD = 4096
 
 
 def supports(problem: Problem) -> bool:
-    """Whether every variable is a placement and every group is over positive literals."""
+    """Whether every variable is a placement and every group is over positive literals with
+    room for one at least (a group of at most none forbids its rows, which the search, killing
+    rows only as groups fill, would not do)."""
     if not all(problem.primary[1:]):
         return False
-    return all(lit > 0 for g in problem.groups for lit in g.lits)
+    return all(g.hi >= 1 and all(lit > 0 for lit in g.lits) for g in problem.groups)
 
 
 class Walk:

@@ -54,6 +54,11 @@ class Puzzle(ABC):
     def placement_from_json(self, data: Any) -> Any:
         """Inverse of ``placement.to_json()`` (raises SatilingError on malformed data)."""
 
+    def misplaced(self, placement: Any) -> str | None:
+        """Why ``placement`` is not one of this puzzle's (off its board, not its piece's shape),
+        or None: a partial solution is drawn placement by placement, each checked alone."""
+        return None
+
     def cover_board(self, problem: Problem) -> Any:
         """The board as the exact-cover engine's items, for its pocket cut
         (:class:`satiling.engines.exactcover.Board`); None: the family has no such board."""

@@ -69,6 +69,19 @@ class HintAnswer:
     ruled_out: str | None = None
 
 
+def _every_solutions_model(puzzle: Any, options: dict[str, Any] | None) -> Any:
+    """The model both questions ask of every solution: its options checked as a solve's are, and
+    none that keeps one solution of each symmetry class (``fix_corner``): under it every
+    placement of the one kept solution looked forced."""
+    from .request import checked_options
+    problem = puzzle.problem(**checked_options(puzzle, options or {}))
+    if problem.restriction:
+        raise SatilingError(f"{puzzle.name}: this model keeps one solution of each symmetry class "
+                            "(its symmetry-breaking option): what every solution holds is asked "
+                            "of all of them, so leave it out")
+    return problem
+
+
 def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
            options: dict[str, Any] | None = None) -> ForcedAnswer:
     """The placements every solution of ``puzzle`` holds (see the module's note)."""
@@ -82,7 +95,7 @@ def forced(puzzle: Any, method: str = "auto", time_limit: float | None = None,
         reason = puzzle.obstruction()
         if reason is not None:
             return ForcedAnswer(Stop.DONE, exists=False, ruled_out=reason)
-        problem = puzzle.problem(**(options or {}))
+        problem = _every_solutions_model(puzzle, options)
 
         def check(sol: frozenset[int]) -> None:
             puzzle.verify(problem.decode(sol))
@@ -132,7 +145,7 @@ def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,
         reason = puzzle.obstruction()
         if reason is not None:
             return HintAnswer(Stop.DONE, seed, ruled_out=reason)
-        problem = puzzle.problem(**(options or {}))
+        problem = _every_solutions_model(puzzle, options)
 
         def check(sol: frozenset[int]) -> None:
             puzzle.verify(problem.decode(sol))

@@ -59,7 +59,7 @@ class Request:
         engines.check(self.task, self.engine)
         _check_solver(self.task, self.solver)
         _check_solver_engine(self)
-        object.__setattr__(self, "options", _checked_options(self.puzzle, self.options))
+        object.__setattr__(self, "options", checked_options(self.puzzle, self.options))
         for name in ("raw", "symmetry_breaking"):
             if not isinstance(getattr(self, name), bool):
                 raise SatilingError(f"{name} is True or False, not {getattr(self, name)!r}")
@@ -135,7 +135,7 @@ def _check_symmetry(raw: bool, symmetry: Any) -> None:
     symmetry_choice(raw, symmetry)          # an unknown group, or raw with a group, refused
 
 
-def _checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
+def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
     """The model options, each known to the puzzle's family and of its kind (a flag is a bool, an
     ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped (an
     unset option of another family too, but never a name no family knows: a misspelling)."""

@@ -244,6 +244,12 @@ class EdgeMatchPuzzle(Puzzle):
     def tiles(self, board: Board) -> list[Tile]:
         return [Tile(r, c, p, rot) for (r, c), (p, rot) in sorted(board.items())]
 
+    def misplaced(self, placement: Any) -> str | None:
+        row, col = getattr(placement, "row", None), getattr(placement, "col", None)
+        if not (isinstance(row, int) and 0 <= row < self.rows and isinstance(col, int) and 0 <= col < self.cols):
+            return f"{placement} is off the {self.rows}x{self.cols} board"
+        return None
+
     def verify(self, solution: list[Any]) -> None:
         """Every square one legal piece, every piece once, the fixed pieces in place, all joins
         matching -- checked from the pieces' colours alone."""

@@ -238,6 +238,15 @@ class PolyformPuzzle(Puzzle):
                 raise VerificationError(f"pinned piece {missing.piece} is not on its cells "
                                         f"{[list(c) for c in missing.cells]}")
 
+    def misplaced(self, placement: Any) -> str | None:
+        cells = [tuple(c) for c in placement.cells]
+        outside = [c for c in cells if c not in self.region]
+        if outside:
+            return f"piece {placement.piece} leaves the board at {outside[0]}"
+        if not self.has_shape(placement):
+            return f"cells given for piece {placement.piece} do not have its shape"
+        return None
+
     def has_shape(self, placement: PolyformPlacement) -> bool:
         """Whether the placement's cells are its piece in an orientation it may take (on a wrapped
         board, across the seams too)."""

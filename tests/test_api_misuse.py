@@ -1,0 +1,88 @@
+"""The library's answers to calls a user may get wrong: a model the exact-cover walk cannot read
+goes to a solver that can, forced and hint never ask a symmetry-broken model, a Solution is
+verified whoever builds it, a picture refuses another puzzle's placements, and data built in code
+meets the instance files' rules."""
+from __future__ import annotations
+
+import pytest
+
+import satiling
+from satiling.errors import SatilingError
+from satiling.search.solve import solve
+
+EM_2X2 = [[0, 1, 2, 0], [0, 0, 3, 1], [2, 4, 0, 0], [3, 0, 0, 4]]
+
+
+def _two_vars() -> tuple[satiling.Problem, int, int]:
+    p = satiling.Problem("x")
+    return p, p.new_var("a", primary=True), p.new_var("b", primary=True)
+
+
+def test_a_group_of_at_most_none_is_solved_by_a_solver_that_reads_it():
+    """The walk kills rows only as groups fill: it took both rows of a group allowing none."""
+    p, a, b = _two_vars()
+    p.cardinality([a, b], 0, 0)
+    p.at_most_one([a, b])
+    result = solve(p)
+    assert result.status == "SAT" and result.solver != "walk"
+    assert not result.true_vars & {a, b} and p.violations(result.true_vars) == []
+
+
+@pytest.mark.parametrize("lo, hi", [(2, 1), (-1, 1), (1.5, 2), (True, 1)])
+def test_a_cardinality_group_without_room_is_refused(lo, hi):
+    p, a, b = _two_vars()
+    with pytest.raises(SatilingError, match="0 <= lo <= hi"):
+        p.cardinality([a, b], lo, hi)
+
+
+def test_forced_and_hint_refuse_a_symmetry_broken_model():
+    """Under fix_corner one solution of each class is kept: every tile of it looked forced."""
+    board = satiling.EdgeMatching(2, 2, EM_2X2)
+    assert board.count(raw=True) == 4 and board.forced() == []
+    for ask in (board.forced, board.hint):
+        with pytest.raises(SatilingError, match="symmetry class"):
+            ask(fix_corner=True)
+
+
+@pytest.mark.parametrize("value", ["x", 0, []])
+def test_forced_and_hint_check_an_option_value_as_solve_does(value):
+    puzzle = satiling.load("pentomino-3x20")
+    for ask in (puzzle.forced, puzzle.hint):
+        with pytest.raises(SatilingError, match="True or False"):
+            ask(parity=value)
+
+
+def test_a_solution_is_verified_whoever_builds_it():
+    small, big = satiling.load("pentomino-3x20"), satiling.load("pentomino-6x10")
+    mine, theirs = small.solve(), big.solve()
+    assert len(satiling.Solution(small, mine)) == 12
+    for wrong in (theirs, [], mine[:-1], mine + mine):
+        with pytest.raises(SatilingError):
+            satiling.Solution(small, wrong)
+
+
+def test_a_picture_refuses_placements_that_are_not_the_puzzles():
+    small, big = satiling.load("pentomino-3x20"), satiling.load("pentomino-6x10")
+    mine = small.solve()
+    assert small.to_svg(mine[:5]).lstrip().startswith(("<svg", "<?xml"))   # a partial one draws
+    with pytest.raises(SatilingError, match="leaves the board"):
+        small.to_svg(big.solve())
+    with pytest.raises(SatilingError, match="do not have its shape"):
+        small.to_svg([{"piece": "F", "cells": [[0, c] for c in range(5)]}])
+
+
+@pytest.mark.parametrize("build", [
+    lambda: satiling.Polyform({1: 2}, "pentominoes"),
+    lambda: satiling.Polyform((1, 2), [{"name": "A", "ascii": "##", 1: 2}]),
+    lambda: satiling.EdgeMatching(2, 2, EM_2X2, fixed=[{"square": "A1", "piece": 1, 7: 1}]),
+])
+def test_a_key_that_is_not_a_string_is_refused_in_one_line(build):
+    with pytest.raises(SatilingError, match="is not a string") as e:
+        build()
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["a\nb", "../x", "a/b"])
+def test_a_name_given_in_code_meets_the_files_rule(name):
+    with pytest.raises(SatilingError, match="a name is one line"):
+        satiling.Polyform((3, 20), "pentominoes", name=name)
