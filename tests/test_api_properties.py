@@ -336,8 +336,11 @@ def test_any_sequence_of_calls_works_or_raises_a_satiling_error(in_a_folder):
 
 @pytest.mark.slow
 def test_many_sequences_of_calls_work_or_raise_a_satiling_error(in_a_folder):
+    CALLS.clear()
+    # derandomized, as the quick one: a random sample of 60 once reached no verify that answered,
+    # and a run that fails by chance says nothing about the code
     run_state_machine_as_test(Library, settings=settings(
-        max_examples=60, stateful_step_count=30, deadline=None, database=None,
+        max_examples=60, stateful_step_count=30, deadline=None, derandomize=True, database=None,
         suppress_health_check=list(HealthCheck)))
     _exercised()
 
