@@ -84,6 +84,15 @@ def check_workers(value: Any, what: str = "workers") -> int | None:
     return value
 
 
+def check_node_limit(value: Any) -> int | None:
+    """``value`` if it is a node limit (None: none), else SatilingError."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10 ** 18:
+        raise SatilingError(f"node limit is a whole number from 1 to 10**18, not {_shown(value)}")
+    return value
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -86,3 +86,26 @@ def test_a_key_that_is_not_a_string_is_refused_in_one_line(build):
 def test_a_name_given_in_code_meets_the_files_rule(name):
     with pytest.raises(SatilingError, match="a name is one line"):
         satiling.Polyform((3, 20), "pentominoes", name=name)
+
+
+@pytest.mark.parametrize("kwargs, said", [
+    ({"assumptions": [0]}, "an assumption is a literal"),
+    ({"assumptions": ["a"]}, "an assumption is a literal"),
+    ({"assumptions": [10 ** 7], "solver": "cadical"}, "an assumption is a literal"),   # grew to 3 GB
+    ({"assumptions": "12"}, "assumptions are a list"),
+    ({"node_limit": -1}, "node limit is a whole number"),
+    ({"node_limit": True}, "node limit is a whole number"),
+    ({"node_limit": 1.5}, "node limit is a whole number"),
+])
+def test_a_solve_of_a_model_checks_its_assumptions_and_node_limit(kwargs, said):
+    problem = satiling.load("pentomino-3x20").problem()
+    with pytest.raises(SatilingError, match=said):
+        solve(problem, **kwargs)
+    assert solve(problem, assumptions=[1]).status in ("SAT", "UNSAT")
+
+
+def test_a_placement_without_cells_is_not_a_solution():
+    puzzle = satiling.load("pentomino-3x20")
+    found = puzzle.solve()
+    with pytest.raises(SatilingError, match="its cells are not a list of cells"):
+        puzzle.verify([type(found[0])(found[0].piece, None)] + list(found[1:]))

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..errors import SatilingError
 from ..families.base import Puzzle
-from ..limits import check_seconds, check_workers
+from ..limits import check_node_limit, check_seconds, check_workers
 from ..engines import table as engines
 
 TASKS = engines.ALL
@@ -94,11 +94,8 @@ class Request:
 def _check_node_limit(req: "Request") -> None:
     """A node limit: a whole number of nodes, for a solve on one process by an engine that counts
     them (the table's ``unit``)."""
-    n = req.node_limit
-    if n is None:
+    if check_node_limit(req.node_limit) is None:
         return
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10 ** 18:
-        raise SatilingError(f"node limit is a whole number from 1 to 10**18, not {n!r}")
     if req.task != "solve":
         raise SatilingError(f"a node limit stops a solve; {req.task} stops by a time limit")
     if (req.workers or 1) > 1 or req.dask:

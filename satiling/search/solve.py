@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import SatilingError
-from ..limits import NO_DEADLINE, Deadline, check_seconds, check_workers
+from ..limits import NO_DEADLINE, Deadline, check_node_limit, check_seconds, check_workers
 from ..problem import Problem
 from ..children import ChildDied, ChildObject, race_in_children, run_in_child
 from ..engines.table import (ALIASES, DEFAULT_SAT, DEFAULT_SAT_ALIAS, EXACT_SOLVER, MIP_SOLVERS, RACE,
@@ -105,6 +105,17 @@ def auto_solver(problem: Problem) -> str:
     return EXACT_SOLVER if walk_suits(problem) else DEFAULT_SAT
 
 
+def _checked_assumptions(problem: Problem, assumptions: Any) -> list[int]:
+    """Literals of ``problem``'s variables (a solver handed variable 10**9 grows to hold it)."""
+    if isinstance(assumptions, (str, bytes)) or not isinstance(assumptions, (list, tuple, set, frozenset)):
+        raise SatilingError(f"assumptions are a list of literals, not {type(assumptions).__name__}")
+    for lit in assumptions:
+        if isinstance(lit, bool) or not isinstance(lit, int) or not 1 <= abs(lit) <= problem.num_vars:
+            raise SatilingError(f"an assumption is a literal of the model's {problem.num_vars} "
+                                f"variables (1 to {problem.num_vars}, or its negation), not {lit!r}")
+    return list(assumptions)
+
+
 def solve(problem: Problem, solver: str | None = "auto", time_limit: float | None = None,
           assumptions: Sequence[int] = (), amo: str | None = None,
           workers: int | None = None, node_limit: int | None = None) -> SolveResult:
@@ -116,6 +127,8 @@ def solve(problem: Problem, solver: str | None = "auto", time_limit: float | Non
         raise SatilingError(f"solve takes a Problem (puzzle.problem()), not {type(problem).__name__}")
     time_limit = check_seconds(time_limit)       # -1 or NaN would silently mean "no answer"
     workers = check_workers(workers)
+    node_limit = check_node_limit(node_limit)
+    assumptions = _checked_assumptions(problem, assumptions)
     name = solver_name("auto" if solver is None else solver)
     if name == "auto":
         name = auto_solver(problem)

@@ -210,7 +210,10 @@ class PolyformPuzzle(Puzzle):
             piece = self.by_name.get(pl.piece)
             if piece is None:
                 raise VerificationError(f"unknown piece {pl.piece!r}")
-            cells = tuple(tuple(c) for c in pl.cells)
+            try:
+                cells = tuple(tuple(c) for c in pl.cells)
+            except TypeError:          # a placement built in code with something else for cells
+                raise VerificationError(f"piece {pl.piece}: its cells are not a list of cells") from None
             outside = [c for c in cells if c not in self.region]
             if outside:
                 raise VerificationError(f"piece {pl.piece} leaves the board at {outside[0]}")
