@@ -20,14 +20,14 @@
  *   reserve breaks held back at each depth for the squares after it.
  *
  * What the search builds from them for itself (run()): the runs as pairs of pointers into
- * ``cands`` (``Run``), and their copies for the deep squares (``Level``, below); one record per
- * depth (``Square``) holding what a node reads of its square -- its neighbours' places on the
- * board, the first run of each phase, the colours pinned neighbours demand, the priority sides
+ * ``cands`` with the mark of each run's first piece (``Run``), and their copies for the deep
+ * squares (``Level``, below); one record per depth (``Square``) holding what a node reads of its
+ * square -- the colours its south and west neighbours show (written there when they are placed),
+ * the first run of each phase, the colours pinned neighbours demand, the priority sides
  * needed, the breaks allowed under the cap, the level it reads, the phase after each and the room
  * for breaks that phase needs -- and where the search stands there (the open run's candidates
  * still to try, the breaks and priority sides before it, the phase, where its piece is marked);
- * the board, a pointer to a candidate per depth, with a grey square before the first (the rim's
- * neighbour); per piece, n less the depth it is placed at (0: not placed).  The search walks the
+ * the board, a pointer to a candidate per depth; per piece, n less the depth it is placed at (0: not placed).  The search walks the
  * records with one pointer and no recursion; its options (``tile``, ``hist``, ``sub_limit``) are
  * compiled into separate copies of it, so a node of the plain search tests none of them.
  *
@@ -103,6 +103,10 @@ typedef struct {
 
 typedef struct {
     const Cand *first, *end;        /* a run's candidates */
+    const uint16_t *mark;           /* its first piece's mark in ``placed`` (a word never 0 if the
+                                     * run is empty): a square entered tests its first exact
+                                     * candidate one load sooner */
+    void *pad_;                     /* 32 bytes: a run found by a shift */
 } Run;
 
 typedef struct {
@@ -183,9 +187,11 @@ static int levels_start(Search *S) {
     S->placed = calloc((size_t)S->npieces + 1, sizeof(uint16_t));
     S->runs = malloc(sizeof(Run) * ((size_t)S->nruns + 1));
     if (!S->level_of || !S->placed_at || !S->placed || !S->runs) return -1;
+    static const uint16_t busy = 1;
     for (int k = 0; k < S->nruns; k++) {
         S->runs[k].first = S->cands + S->spans[2 * k];
         S->runs[k].end = S->cands + S->spans[2 * k + 1];
+        S->runs[k].mark = S->runs[k].first < S->runs[k].end ? S->placed + S->runs[k].first->piece : &busy;
     }
     for (int d = 0; d <= n; d++) S->level_of[d] = -1;
     Py_ssize_t total = 0;
@@ -308,39 +314,65 @@ static inline int shared_cap(Search *S) {
  * in one record, so that a node reads and writes one place (the search walks the records with a
  * pointer, one step per depth). */
 typedef struct {
-    const Cand *const *south, *const *west;     /* the neighbours' places on the board (board[-1],
-                                                 * a grey square, on the rim) */
-    const Run *exact, *wonly, *sonly;           /* the first run of each phase (see ``cells``) */
-    int32_t need_n, need_e, pinned, pinned_breaks;
-    int32_t pins;                   /* a pinned neighbour north or east (need_n or need_e set) */
+    /* what a node reads and writes first, in the record's first 64 bytes */
+    const Cand *cur, *end;          /* the candidates of the open run still to try */
+    const Run *srow;                /* exact + sc * colours: its exact runs for the south colour */
+    long long base;                 /* the breaks of the board before this square */
+    long long allowed;              /* max(0, cap - reserve): set again whenever the cap drops */
+    int32_t wc, phase;              /* the colour its west neighbour shows; the phase */
+    int32_t pinned;                 /* its pinned piece's run (-1: a free square) */
+    int32_t psum;                   /* the priority sides placed before it */
     int32_t need;                   /* the priority sides needed by this depth (0: none) */
-    int32_t reserve;                /* the breaks held back for the squares after it */
+    int32_t pmin;                   /* the priority sides a candidate needs here */
+    /* then what a placement and the later phases read */
+    void *up, *right;               /* the squares whose south and west neighbour it is (a spare
+                                     * record on the rim): its piece's colours are written there */
+    uint16_t *slot;                 /* where its piece is marked placed (a spare word for a
+                                     * pinned piece, which no run lists) */
+    int32_t sc;                     /* the colour its south neighbour shows */
+    int32_t pins;                   /* a pinned neighbour north or east (need_n or need_e set) */
     int32_t level;                  /* the level of run copies it reads (-1: the full runs) */
     int32_t next[4];                /* the phase the square tries after phase p (4: none) */
     int32_t gate[4];                /* the room for breaks that phase next[p] needs (none: more
                                      * than any cap) */
-    long long allowed;              /* max(0, cap - reserve): set again whenever the cap drops */
-    const Cand *cur, *end;          /* the candidates of the open run still to try */
-    uint16_t *slot;                 /* where its piece is marked placed (a spare word for a
-                                     * pinned piece, which no run lists) */
-    long long base;                 /* the breaks of the board before this square */
-    int psum;                       /* the priority sides placed before it */
-    int pmin;                       /* the priority sides a candidate needs here */
-    int sc, wc, phase;              /* the colours its south and west neighbours show; the phase */
-} Square;
+    const Run *exact, *wonly, *sonly;           /* the first run of each phase (see ``cells``) */
+    int32_t need_n, need_e, pinned_breaks;
+    int32_t reserve;                /* the breaks held back for the squares after it */
+} __attribute__((aligned(64))) Square;
 
-/* The squares' records, n + 1 of them (NULL when out of memory); after levels_start. */
-static Square *squares_of(const Search *S, const Cand **board) {
-    Square *q = calloc((size_t)S->n + 1, sizeof(Square));
+/* Records zeroed, aligned to their size (free with aligned_free). */
+static Square *aligned_calloc(size_t count) {
+    char *raw = calloc(count * sizeof(Square) + sizeof(Square) + sizeof(void *), 1);
+    if (!raw) return NULL;
+    uintptr_t at = ((uintptr_t)raw + sizeof(void *) + 63) & ~(uintptr_t)63;
+    ((void **)at)[-1] = raw;
+    return (Square *)at;
+}
+
+static void aligned_free(Square *q) {
+    if (q) free(((void **)q)[-1]);
+}
+
+/* The squares' records, n + 2 of them: one per depth, one after the last (the next psum of the
+ * last square) and a spare that takes the colours a square shows the rim (NULL when out of
+ * memory); after levels_start.  A square on the rim's south or west starts and stays with the
+ * grey colour 0 there. */
+static Square *squares_of(const Search *S) {
+    Square *q = aligned_calloc((size_t)S->n + 2);
     if (!q) return NULL;
+    for (int d = 0; d <= S->n + 1; d++) q[d].up = q[d].right = q + S->n + 1;
+    q[S->n + 1].exact = S->runs;
     for (int d = 0; d < S->n; d++) {
         const int32_t *cell = S->cells + (size_t)d * CELL_INTS;
         Square *x = q + d;
-        x->south = board + cell[SOUTH]; x->west = board + cell[WEST];
         if (cell[PINNED] < 0) {
             x->exact = S->runs + cell[EXACT]; x->wonly = S->runs + cell[WONLY];
             x->sonly = S->runs + cell[SONLY];
-        }
+        } else
+            x->exact = S->runs;
+        x->srow = x->exact;          /* a grey neighbour (colour 0) until one is placed */
+        if (cell[SOUTH] >= 0) q[cell[SOUTH]].up = x;
+        if (cell[WEST] >= 0) q[cell[WEST]].right = x;
         x->need_n = cell[NEED_N]; x->need_e = cell[NEED_E];
         x->pinned = cell[PINNED]; x->pinned_breaks = cell[PINNED_BREAKS];
         x->pins = x->need_n >= 0 || x->need_e >= 0;
@@ -399,20 +431,15 @@ static inline __attribute__((always_inline)) const Cand *first_free(
 static inline __attribute__((always_inline)) int run_with(Search *S, const int tile, const int counting,
                                                           const int subtrees, const int nogil) {
     const int n = S->n, C = S->colours;
-    /* board[-1]: a grey square, the rim's neighbour, so that a square reads its neighbours'
-     * colours without asking whether they are on the board */
-    static const Cand grey = {0, 0, 0, 0, 0, 0, 0};
-    const Cand **boardbuf = calloc((size_t)n + 2, sizeof *boardbuf);
-    const Cand **board = boardbuf ? boardbuf + 1 : NULL;
+    const Cand **board = calloc((size_t)n + 1, sizeof *board);
     Square *sq = NULL;
     long long nodes = S->nodes, cap = S->cap, breaks = 0;
     int status = 0;
-    if (!board || levels_start(S) < 0 || !(sq = squares_of(S, board))) {
+    if (!board || levels_start(S) < 0 || !(sq = squares_of(S))) {
         PyErr_NoMemory();
         status = -1;
         goto out;
     }
-    board[-1] = &grey;
     S->board = board;
     allow(sq, n, cap);
     if (nogil) gil_drop(S);
@@ -432,6 +459,14 @@ static inline __attribute__((always_inline)) int run_with(Search *S, const int t
     } while (0)
     long long watch;
     WATCH();
+    /* the colours of candidate x, placed at the square f, written where its neighbours north and
+     * east read them */
+#define SHOW(x) do { \
+        Square *const u_ = f->up, *const r_ = f->right; \
+        u_->sc = (x)->n; \
+        u_->srow = u_->exact + (x)->n * C; \
+        r_->wc = (x)->e; \
+    } while (0)
     int d = 0;
     Square *f = sq;                 /* sq + d */
     const Cand *c, *e;
@@ -472,6 +507,7 @@ enter:                              /* square d gets its first candidate */
             }
         }
         board[d] = c;
+        SHOW(c);
         f->slot = &spare;
         f->cur = f->end = c;
         f->phase = 3;
@@ -487,11 +523,33 @@ enter:                              /* square d gets its first candidate */
         goto counted;
     }
     if (avail < 0) goto retreat;
-    f->sc = (*f->south)->n;
-    f->wc = (*f->west)->e;
     f->pmin = f->need - f->psum;
     f->phase = 0;
-    open_run(S, f->level, f->exact + (f->sc * C + f->wc), nodes, &f->cur, &f->end);
+    {   /* The common square (no pinned neighbour, no priority sides asked, an exact run not copied
+         * by the levels): its first exact candidate tested through the run's ``mark``, without
+         * loading the candidate first.  A square entered ends its chain of dependent loads -- the
+         * colours, the run, the piece, its mark -- in a branch the predictor often misses; the
+         * colours written into the record at the neighbours' placement and the run's mark make
+         * that chain two loads shorter than reading the neighbours on the board and the piece of
+         * the candidate. */
+        const Run *const r = f->srow + f->wc;
+        if (!tile && !f->pins && f->pmin <= 0 && (f->level < 0 || r->end - r->first < COMPACT_MIN)) {
+            c = r->first;
+            f->end = e = r->end;
+            if (!*r->mark) {
+                pen = 0;
+                goto take;
+            }
+            if (c < e) c = first_free(c + 1, e, placed, 0, 0, 0, 0, -1, -1);
+            if (c < e) {
+                pen = 0;
+                goto take;
+            }
+            f->cur = e;
+            goto later;
+        }
+        open_run(S, f->level, r, nodes, &f->cur, &f->end);
+    }
     goto exact;
 
 next:                               /* square d tries its next candidate */
@@ -517,6 +575,7 @@ exact:                              /* the candidates matching both placed neigh
     } else
         goto general;
     /* on to the next phase */
+later:
     for (;;) {
         if (avail < f->gate[f->phase]) goto retreat;  /* no next phase, or no room for it */
         const int nx = f->next[f->phase];
@@ -564,6 +623,7 @@ general:                            /* a pinned neighbour, or the tileability bo
 take:                               /* square d takes candidate c at ``pen`` more breaks */
     f->cur = c + 1;
     board[d] = c;
+    SHOW(c);
     f->slot = placed + c->piece;
     *f->slot = (uint16_t)(n - d);
     f[1].psum = f->psum + c->prio;
@@ -615,10 +675,11 @@ retreat:
 
 out:
 #undef WATCH
+#undef SHOW
     if (nogil) gil_take(S);
     S->nodes = nodes;
     S->cap = cap;
-    free(boardbuf); free(sq);
+    free(board); aligned_free(sq);
     levels_free(S);
     return status;
 }
