@@ -185,7 +185,10 @@ static int levels_start(Search *S) {
     S->level_of = malloc(sizeof(int) * (size_t)(n + 1));
     S->placed_at = calloc((size_t)n + 1, sizeof(long long));
     S->placed = calloc((size_t)S->npieces + 1, sizeof(uint16_t));
-    S->runs = malloc(sizeof(Run) * ((size_t)S->nruns + 1));
+    /* colours x colours spare entries past the runs: the records with no exact runs of their own
+     * (a pinned square, the rim's spare) point their south colour's row from the first run, and
+     * that row must lie within this block for the pointer to be a valid one (it is never read) */
+    S->runs = malloc(sizeof(Run) * ((size_t)S->nruns + (size_t)S->colours * (size_t)S->colours + 1));
     if (!S->level_of || !S->placed_at || !S->placed || !S->runs) return -1;
     static const uint16_t busy = 1;
     for (int k = 0; k < S->nruns; k++) {
