@@ -573,8 +573,8 @@ static int *int_array(PyObject *seq, Py_ssize_t *n, const char *what) {
 
 /* The first branching of the bitboard search, for cubes: the rows that fit the first empty cell,
    or those of the piece with fewer fitting rows, if there is one (de Bruijn placed the X
-   pentomino first: on 6x10 its 8 places, then the board filled cell by cell, visit 9x fewer
-   nodes than filling cell by cell from the start). */
+   pentomino first: its few places, then the board filled cell by cell, visit fewer nodes than
+   filling cell by cell from the start; docs/decisions/2026-11-27-exact-cover-engine.md). */
 static PyObject *board_children(Engine *e) {
     int n = e->board == 64 ? fits64(e, 0) : fits128(e, 0);
     if (n > 0) n = e->board == 64 ? fewest_by_piece64(e, n) : fewest_by_piece128(e, n);

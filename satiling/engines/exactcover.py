@@ -184,8 +184,9 @@ def _check_bounds(lo: Any, hi: Any) -> int:
 
 def _check_rows(rows: Any, items: int) -> None:
     """Every row a non-empty tuple of distinct item numbers from 0 to ``items - 1``; checked as
-    a whole first (builtins mapped over one flat list: a second on Eternity's 1.4 M rows), row
-    by row only to name the first bad one."""
+    a whole first (builtins mapped over one flat list: the cheap way for Eternity's rows,
+    docs/decisions/2026-11-29-figures-from-the-code.md), row by row only to name the first bad
+    one."""
     if not isinstance(rows, (list, tuple)) or not all(issubclass(t, (list, tuple)) for t in set(map(type, rows))):
         raise MatrixError("Matrix.rows is a list of rows, each a tuple of item numbers")
     flat = list(chain.from_iterable(rows))

@@ -5,7 +5,7 @@ an exact cover the compiled search splits its own tree (:meth:`ExactCover.cubes`
 random-path estimate sizes every subtree, and the biggest is split into the search's own children
 until none is estimated above ``CUBE_FRACTION`` of the whole, so that no job holds more than a
 fiftieth of the work (on a bitboard the first splits may branch on the piece with the fewest
-places, as de Bruijn placed the X pentomino first: 9x fewer nodes on 6x10).  Other
+places, as de Bruijn placed the X pentomino first: docs/decisions/2026-11-27-exact-cover-engine.md).  Other
 problems are split by the most constrained exactly-one group (the open cell or piece with the
 fewest live placements), biggest cube first, until there are ``TARGET_CUBES``.  Either way a
 solution lies in exactly one cube: the cubes partition the solutions and their counts add up.

@@ -37,7 +37,7 @@ def _share_of(data: dict) -> str:
     return share.PREFIX + share.VERSION + base64.urlsafe_b64encode(packed).rstrip(b"=").decode()
 
 
-@pytest.mark.parametrize("name", ["../../escaped", "/tmp/x", "a\\b", "a\nb", "..", "."])
+@pytest.mark.parametrize("name", ["../../escaped", "sub/x", "a\\b", "a\nb", "..", "."])
 def test_a_name_with_a_path_or_a_line_end_is_refused_and_writes_nothing(tmp_path, monkeypatch, capsys, name):
     """A maximisation writes NAME-best.json in the current folder: a name was a path out of it."""
     work = tmp_path / "work"

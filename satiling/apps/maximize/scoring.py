@@ -134,8 +134,8 @@ def free_priority_sides(puzzle: Any, colours: tuple[int, ...], hints: bool = Fal
     pinned piece (the starter; the hints if ``hints``) that meets a free square: that square's
     matching side is due where the pinned piece stands, which for a hint near the end of the
     scan is long after the need curve asks for nearly every side (Eternity II with its clues:
-    122 sides, 118 of them free; with 122 the search never got past depth 103, and found no
-    board better than 436 in 60 CPU-s: docs/decisions/2026-11-28-eternity2-five-clues.md)."""
+    122 sides, 118 of them free; asked for all 122 the search stalled in the middle of the
+    board: docs/decisions/2026-11-28-eternity2-five-clues.md)."""
     from ...engines import edgescore
     pinned = {(t.row, t.col): (t.piece, t.rotation) for t in puzzle.fixed + (puzzle.hints if hints else [])}
     held = {p for p, _ in pinned.values()}

@@ -14,7 +14,8 @@ def cover_board(puzzle: Any, problem: Problem) -> Board | None:
     areas, for the pocket cut (None: not a board whose every cell must be covered).
 
     Cells are numbered along the board's longer side first, so that the search fills the short
-    side: 6x10 column by column (de Bruijn's order; row by row visits 6.5x more nodes)."""
+    side: 6x10 column by column (de Bruijn's order; row by row visits more nodes:
+    docs/decisions/2026-11-29-figures-from-the-code.md)."""
     lattice, region = puzzle.lattice, puzzle.region
     if puzzle.cells_rule != "exact":
         return None
