@@ -716,7 +716,7 @@
       setTimeout(() => { if (lastPuzzle === name && !$("view-see").hidden) showPuzzle(name); }, 2000);
     }
     $("see-body").hidden = false;
-    $("see-title").textContent = d.title || d.name;
+    $("see-title").textContent = d.title || shortName(d.name);
     $("see-name").textContent = d.name.startsWith("satiling:") ? `${d.name.slice(0, 24)}… (shared: its link below)` : d.name;
     $("see-family").textContent = d.family;
     $("see-svg").innerHTML = d.svg;
