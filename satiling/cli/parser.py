@@ -33,8 +33,16 @@ examples:
   {DEFAULT_SAT_ALIAS} p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
 
 NAME is a bundled puzzle (see 'satiling list') or a path to an instance file (TOML).
-exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer.
+exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer (decode: the
+solver's output holds no answer).
 """
+
+#: decode's exit codes (the table of satiling.backends.answers): an output with no answer in it
+#: is the solver's time-out, not bad input
+DECODE_EXITS = ("exit codes: 0 a solution; 1 the solver's proof that there is none (dimacs: a "
+                "consistent partial model too); 2 not that format's output, or a wrong, partial or "
+                "foreign answer; 3 no answer in it: empty, only comments, UNKNOWN or a time-out "
+                "(the solver stopped, or was killed, before it found one)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -135,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "file always gets JSON lines; a terminal gets pictures)")
 
     s = _model_command(sub, "decode", "read a solver's answer to the model of NAME", cmd_decode)
+    s.epilog = DECODE_EXITS
     s.add_argument("output", metavar="SOLVER_OUTPUT", help="solver output file ('-' for stdin); "
                    f"for dimacs: SAT-competition 's'/'v' lines, {RESULT_FILE} or a plain "
                    "literal list, complete or partial (a partial edge-matching board is drawn with "

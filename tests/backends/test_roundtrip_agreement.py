@@ -576,6 +576,20 @@ def test_decode_empty_answer_is_3_for_every_format(fmt: str, tmp_path: Path) -> 
         assert err == "satiling: the solver gave no answer\n"
 
 
+def test_decode_help_says_what_an_answerless_output_exits_with(tmp_path: Path) -> None:
+    """3 for an empty output is the answers table's "no answer in it" (a solver stopped or killed
+    before it said anything), not bad input: decode's --help and the program's say so."""
+    code, help_text, _ = run("decode", "--help")
+    assert code == 0
+    said = " ".join(help_text.split())
+    assert "3 no answer in it: empty" in said
+    code, top, _ = run("--help")
+    assert "3 time limit without an answer (decode: the solver's output holds no answer)" in " ".join(top.split())
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    assert run("decode", "pentomino-6x10", str(empty))[0] == 3
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_decode_hello_world_is_2(fmt: str, tmp_path: Path) -> None:
     """Text that is not the format's output: one line, exit 2 (LP, MPS and lp_solve read it as
