@@ -48,6 +48,20 @@ OBJECTIVES = ("pieces", "area")
 EXACT_SECONDS = 5.0
 
 
+def check_exact_seconds(value: Any, time_limit: float | None, what: str = "exact_seconds",
+                        limit: str = "the time limit") -> float | None:
+    """The exact search's share of a packing run: None (the default, :data:`EXACT_SECONDS` or
+    half the time limit if that is less), 0 (none) or seconds, at most half of ``time_limit``
+    (``limit`` names it): CP-SAT keeps the other half, so a larger share cannot be honoured."""
+    if value is None or (type(value) in (int, float) and value == 0):
+        return value
+    share = check_seconds(value, what)
+    if time_limit is not None and share > time_limit / 2:
+        raise SatilingError(f"{what} {value:g} is more than half of {limit} ({time_limit:g} s): "
+                            "the exact search has at most half, CP-SAT the rest")
+    return share
+
+
 @dataclass
 class Packing:
     """The best packing found.  ``status``: OPTIMAL (proved), FEASIBLE (best in the time), UNKNOWN.
@@ -193,13 +207,17 @@ class Packer:
 
     def run(self, time_limit: float | None = None, workers: int = 1, hint: list[Any] = (),
             on_improve: Callable[[int, float], None] | None = None, seed: int = 0,
-            exact_seconds: float = EXACT_SECONDS,
+            exact_seconds: float | None = None,
             on_bound: Callable[[int, str], None] | None = None) -> Packing:
         """The best packing within ``time_limit`` seconds; ``hint``: placements to start from;
-        ``exact_seconds``: the exact search's share (0: none); ``on_bound`` hears each argument
-        that lowers the bound (the bound, the reason), as it is made."""
+        ``exact_seconds``: the exact search's share (0: none; None: :data:`EXACT_SECONDS`, or half
+        the time limit if that is less; more than half is refused); ``on_bound`` hears each
+        argument that lowers the bound (the bound, the reason), as it is made."""
         time_limit = check_seconds(time_limit)       # NaN or -1 would end the search unseen
         workers = check_workers(workers)
+        exact_seconds = check_exact_seconds(exact_seconds, time_limit)
+        if exact_seconds is None:
+            exact_seconds = EXACT_SECONDS if time_limit is None else min(EXACT_SECONDS, time_limit / 2)
         start = clock()
         # CP-SAT stops itself at the limit; the stages before it (the exact search, building
         # CP-SAT's model) look at the deadline between their steps
@@ -229,13 +247,11 @@ class Packer:
     def _exact_stage(self, start: float, time_limit: float | None, seconds: float,
                      on_bound: Callable[[int, str], None] | None) -> list[Any] | None:
         """Run the compiled exact cover on the bound's question for ``seconds`` (at most half the
-        time limit): its tiling reaches the bound (returned); no tiling lowers the bound by one
-        step; undecided, nothing changes."""
+        time limit, checked by :meth:`run`): its tiling reaches the bound (returned); no tiling
+        lowers the bound by one step; undecided, nothing changes."""
         question = self.bound.question
         if question is None or seconds <= 0 or self._over():
             return None
-        if time_limit is not None:
-            seconds = min(seconds, time_limit / 2)
         # the stage's share holds its preparation too (Eternity's 1.4 million placements take
         # many times the share), looked at between its steps
         deadline = Deadline.after(seconds)

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, Deadline, clock, seconds_arg, workers_arg
-from ..apps.packing import EXACT_SECONDS
+from ..apps.packing import EXACT_SECONDS, check_exact_seconds
 
 
 def register(sub) -> None:
@@ -34,10 +34,11 @@ def register(sub) -> None:
                    help=f"CP-SAT search threads, 1 to {MAX_WORKERS} (default 1)")
     # the old spelling: --workers means processes in count and enumerate, threads here
     s.add_argument("--workers", type=workers_arg, metavar="N", help=argparse.SUPPRESS)
-    s.add_argument("--exact-seconds", type=_share_arg, default=EXACT_SECONDS, metavar="S",
+    s.add_argument("--exact-seconds", type=_share_arg, metavar="S",
                    help=f"the exact-cover search's share before CP-SAT (default {EXACT_SECONDS:g}, "
-                        "at most half the time limit; 0 skips it): a tiling it finds is the "
-                        "answer, and a board it refutes holds one piece fewer")
+                        "or half the time limit if that is less; at most half the time limit, "
+                        "CP-SAT keeps the rest; 0 skips it): a tiling it finds is the answer, and "
+                        "a board it refutes holds one piece fewer")
     s.add_argument("--svg", metavar="FILE", help="also draw the packing (hole in white) to FILE")
     s.add_argument("--json", action="store_true", help="print the packing and its hole as JSON")
     s.add_argument("--hint", metavar="FILE", help="start from the placements in FILE (JSON, as "
@@ -101,6 +102,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
     began = clock()
     deadline = Deadline.after(args.time_limit, began)
     threads = _threads(args)
+    share = check_exact_seconds(args.exact_seconds, args.time_limit, "--exact-seconds",
+                                "--time-limit")
     puzzle = catalog.load(args.name)
     hint = _hint(puzzle, args.hint) if args.hint else []
     # the time limit counts from here: the model (Eternity's is large) is built within it
@@ -110,6 +113,8 @@ def cmd_pack(args: argparse.Namespace) -> int:
               "(the time limit ran out while the model was built)", file=sys.stderr)
         return EXIT_TIMEOUT
     left = deadline.left(floor=0.01)
+    if share and left is not None:        # building the model took part of the limit: the
+        share = min(share, left / 2)      # share keeps to half of what is left
 
     def report(value: int, seconds: float) -> None:
         print(f"satiling: {puzzle.name}: {value} {args.objective} at {seconds:.1f} s", file=sys.stderr)
@@ -119,7 +124,7 @@ def cmd_pack(args: argparse.Namespace) -> int:
         print(f"satiling: {puzzle.name}: at most {value} {word}: {reason}", file=sys.stderr)
 
     packing, signum = in_thread(lambda: packer.run(left, threads, hint, on_improve=report,
-                                                   exact_seconds=args.exact_seconds, on_bound=bound),
+                                                   exact_seconds=share, on_bound=bound),
                                 packer.stop)
     interrupted = signal_exit(signum) if signum is not None else None
     if packing.status == "UNKNOWN":

@@ -205,3 +205,26 @@ def test_a_hint_that_is_no_packing_is_refused(cli, tmp_path):
     r = cli("pack", "pentomino-3x20", "--hint", str(tmp_path / "good.json"), "--exact-seconds", "0",
             "--time-limit", "2")
     assert r.returncode == 0 and "of 12 pieces placed" in r.stdout, r.stderr
+
+
+def test_an_exact_share_over_half_the_time_limit_is_refused(cli, tmp_path):
+    """``--exact-seconds`` is at most half the time limit (CP-SAT keeps the rest): a larger share
+    was cut down without a word; now one line, exit 2, before any work.  The default (5 s) still
+    shrinks to half a short limit, as the user chose no share."""
+    svg = tmp_path / "p.svg"
+    r = cli("pack", "tetromino-4x5", "--exact-seconds", "6", "--time-limit", "10", "--svg", str(svg))
+    assert (r.returncode, r.stdout) == (2, "") and not svg.exists()
+    assert r.stderr == ("satiling: error: --exact-seconds 6 is more than half of --time-limit "
+                        "(10 s): the exact search has at most half, CP-SAT the rest\n")
+    for argv in (["--exact-seconds", "5", "--time-limit", "10"], ["--time-limit", "2"],
+                 ["--exact-seconds", "0", "--time-limit", "1"], ["--exact-seconds", "30"]):
+        r = cli("pack", "tetromino-4x5", *argv)
+        assert r.returncode == 0 and "4 of 5 pieces placed" in r.stdout, (argv, r.stderr)
+
+
+@pytest.mark.parametrize("share, said", [(3, "more than half of the time limit"),
+                                         (-1, "more than 0"), ("5", "number of seconds"),
+                                         (True, "number of seconds")])
+def test_the_library_refuses_an_exact_share_it_cannot_honour(share, said):
+    with pytest.raises(SatilingError, match=said):
+        Packer(load("tetromino-4x5")).run(time_limit=4, exact_seconds=share)
