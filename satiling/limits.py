@@ -1,4 +1,5 @@
-"""The bounds of a time limit and of a number of workers, for the command line and the API alike.
+"""The bounds of a time limit and of a number of workers (and the form of a Dask scheduler's
+address, where they may run), for the command line and the API alike.
 
 Kept in one place so that ``solve``, ``count``, ``enumerate``, ``pack`` and the Python functions
 refuse the same values with the same words.  A time limit is a positive, finite number of seconds
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -82,6 +84,51 @@ def check_workers(value: Any, what: str = "workers") -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WORKERS:
         raise SatilingError(f"{what} is a whole number from 1 to {MAX_WORKERS}, not {_shown(value)}")
     return value
+
+
+#: Dask's schemes whose address is a host and a port (``inproc://`` and a plug-in's are Dask's
+#: to read); no scheme means ``tcp``, as for Dask
+_HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def check_dask_address(value: Any, what: str = "dask") -> str | None:
+    """``value`` if it can be a Dask scheduler's address (``tcp://host:8786``, ``host:8786``,
+    ``tls://[::1]:8786``; None: no cluster), else SatilingError.  Checked where it is given: a
+    run whose tree is small runs here and never dials the cluster, and a malformed address must
+    not pass unseen there."""
+    if value is None:
+        return None
+    why = _address_fault(value) if isinstance(value, str) else "not text"
+    if why:
+        raise SatilingError(f"{what} is a Dask scheduler's address (tcp://host:8786), not "
+                            f"{_shown(value)}: {why}")
+    return value
+
+
+def _address_fault(address: str) -> str | None:
+    """What is wrong with ``address`` as Dask reads one (its scheme split, then host:port), or None."""
+    if not address or any(c.isspace() or c == "\0" for c in address):
+        return "empty" if not address else "it holds a space or a control character"
+    scheme, sep, where = address.rpartition("://")
+    scheme = scheme if sep else "tcp"
+    if not re.fullmatch(r"[a-z][a-z0-9+.-]*", scheme):
+        return f"{scheme[:20]!r} is not a scheme"
+    if scheme not in _HOST_PORT_SCHEMES:
+        return None if where else "nothing after the scheme"
+    if where.startswith("["):                       # IPv6: [addr]:port
+        host, close, tail = where[1:].partition("]")
+        if not close or not tail.startswith(":"):
+            return "an IPv6 host is written [addr]:port"
+        port = tail[1:]
+    else:
+        host, colon, port = where.rpartition(":")
+        if not colon:
+            return "no port (host:port)"
+        if ":" in host:
+            return "an IPv6 host needs brackets ([::1]:8786)"
+    if not re.fullmatch(r"[0-9]{1,5}", port) or not 0 < int(port) < 65536:
+        return f"{port[:20]!r} is not a port number"
+    return None
 
 
 def check_node_limit(value: Any) -> int | None:

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 from ..errors import SatilingError
 from ..families.base import Puzzle
-from ..limits import check_node_limit, check_seconds, check_workers
+from ..limits import check_dask_address, check_node_limit, check_seconds, check_workers
 from ..engines import table as engines
 
 TASKS = engines.ALL
@@ -67,6 +67,7 @@ class Request:
         object.__setattr__(self, "time_limit", check_seconds(self.time_limit))
         check_workers(self.workers)
         check_workers(self.threads, "threads")
+        check_dask_address(self.dask)
         if self.workers and self.dask:
             raise SatilingError("choose workers or a Dask cluster, not both")
         _check_node_limit(self)
@@ -81,7 +82,7 @@ class Request:
             raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
         if self.limit is not None and self.limit < 1:
             raise SatilingError("limit must be at least 1")
-        for name in ("proof", "resume", "out", "source", "dask"):
+        for name in ("proof", "resume", "out", "source"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or "\0" in value or not value):
                 raise SatilingError(f"{name} is a file name, not {str(value)[:60]!r}")

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from ..children import die_with_parent, this_process
 from ..engines.table import DEFAULT_SAT_ALIAS
 from ..errors import SatilingError
+from ..limits import check_dask_address
 from .cubes import CubeResult, CubeSpace
 from .runner import CubeRunner
 
@@ -244,6 +245,7 @@ def _knock(address: str, timeout: float) -> None:
 def dask_client(address: str) -> Iterator[Any]:
     """A client of the Dask scheduler at ``address`` (SatilingError within :data:`DASK_TIMEOUT`
     seconds if there is none), closed on the way out."""
+    check_dask_address(address)           # malformed: the same line as the run's own check
     try:
         from distributed import Client
     except ImportError:

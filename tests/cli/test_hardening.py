@@ -211,6 +211,33 @@ def test_a_malformed_dask_address_is_one_line(capsys):
         assert "Dask scheduler" in _one_line_error(capsys, ["count", "pentomino-3x20", "--dask", address])
 
 
+def test_a_malformed_dask_address_is_refused_where_the_tree_is_small(capsys, tmp_path):
+    """A 3x3 board is solved here, never on the cluster: ``--dask notanaddress`` ran and exited 0.
+    The address is checked when it is given, for every task, with or without Dask installed."""
+    assert main(["generate-edgematch", "3", "3"]) == 0
+    board = tmp_path / "b.toml"
+    board.write_text(capsys.readouterr().out)
+    for address in ("notanaddress", "tcp://localhost:notaport", "::::bad", "tcp://h:99999", " "):
+        for argv in (["solve", str(board)], ["count", str(board)], ["enumerate", str(board)]):
+            err = _one_line_error(capsys, [*argv, "--dask", address])
+            assert "Dask scheduler's address (tcp://host:8786)" in err, err
+    assert main(["solve", str(board), "--dask", "tcp://127.0.0.1:8786"]) == 0    # well formed: the
+    assert "not on the Dask cluster" in capsys.readouterr().err                   # small tree runs here
+
+
+def test_the_library_checks_a_dask_address_with_the_same_words():
+    import pytest
+    import satiling
+    from satiling.errors import SatilingError
+    from satiling.run import Request
+    puzzle = satiling.EdgeMatching(2, 2, [[0, 1, 2, 0], [0, 0, 3, 1], [2, 4, 0, 0], [3, 0, 0, 4]])
+    for address in ("notanaddress", 8786, "", "tls://[::1]"):
+        with pytest.raises(SatilingError, match=r"^dask is a Dask scheduler's address \(tcp://host:8786\)"):
+            Request(puzzle, "count", dask=address)
+    for address in ("tcp://127.0.0.1:8786", "scheduler:8786", "tls://[::1]:8786", "inproc://x"):
+        assert Request(puzzle, "count", dask=address).dask == address
+
+
 def test_a_dask_scheduler_that_never_answers_times_out():
     """A listener that accepts the connection and says nothing: the client gives up in time."""
     import socket

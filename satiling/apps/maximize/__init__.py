@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 from ...engines.table import cannot_continue, function, names, not_on_dask, row
 from ...errors import SatilingError
-from ...limits import Deadline, clock
+from ...limits import Deadline, check_dask_address, clock
 from ...search.router import maximise_engine
 from .scoring import (DEFAULT, EXACT_LIMIT, LAYOUT_STRIDE, LONGEST_RESTART, RESTART_NODES, Tuning,
                         _backtrack_many, _backtrack_one, _work, default_tuning, default_workers)
@@ -111,8 +111,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
 def _check_dask(address: Any, engine: str, run: Any, workers: int | None, cpu_time: bool) -> None:
     """SatilingError unless the run can go to a Dask cluster: an engine whose row names what runs
     it there (``run``), its searches the cluster's worker threads, timed by the wall clock."""
-    if not isinstance(address, str) or not address:
-        raise SatilingError(f"dask is a scheduler's address (tcp://host:8786), not {address!r}")
+    check_dask_address(address)
     if run is None:
         raise SatilingError(not_on_dask(engine))
     if workers is not None:
