@@ -39,6 +39,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from .catalog import load as find_puzzle, load_data
 from .render import to_svg, to_text
 from .errors import SatilingError
+from .fileio import check_picture_name
 from .schema import Name
 from .families.base import Puzzle
 from .families.edgematch import EdgeMatchPuzzle
@@ -563,6 +564,8 @@ def _placements(puzzle: Any, placements: Any) -> list[Any]:
 def _svg(puzzle: Any, solution: list[Any], path: str | Path | None) -> str:
     if path is not None and (not isinstance(path, (str, Path)) or not str(path) or "\0" in str(path)):
         raise SatilingError(f"path is a file name, not {str(path)[:60]!r}")
+    if path is not None:
+        check_picture_name(str(path), "svg", "path")
     svg = to_svg(puzzle, solution)
     if path is not None:
         from .fileio import write_file

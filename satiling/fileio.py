@@ -244,6 +244,25 @@ def check_not_input(path: str, option: str, inputs: list[str]) -> None:
                                 "choose another name")
 
 
+def check_picture_name(path: str, kind: str, what: str) -> None:
+    """SatilingError for a picture (``kind`` "svg" or "png") whose file name ends in another
+    suffix (``--png board.svg`` wrote a PNG every viewer then read as SVG); ``what`` names the
+    option or argument.  A name without a suffix is written as given (as ``encode -o`` writes
+    any name); stdout ('-'), a device, a FIFO or a folder (``render --all --svg FOLDER``) is no
+    name a viewer reads."""
+    suffix, wanted = os.path.splitext(os.path.basename(path))[1], "." + kind
+    if not suffix or suffix.lower() == wanted or path == "-":
+        return
+    try:
+        named = _kind(os.path.realpath(path)) in ("new", "regular")
+    except (OSError, ValueError):         # a name too long, a loop: the write says what is wrong
+        named = True
+    if named:
+        article = "an" if kind == "svg" else "a"
+        raise SatilingError(f"{what} {_shown(path)}: {article} {kind.upper()} picture's file name "
+                            f"ends in {wanted}, not {_shown(suffix)}")
+
+
 def write_files(texts: dict[str, str]) -> None:
     """Write several files that belong together (a proof and its formula): on an error, the ones
     already written are removed again, so none is left without the others."""

@@ -106,10 +106,11 @@ _SMALL = satiling.Polyform((3, 20), "pentominoes")
     (lambda: satiling.Polyform((1, 2), {"I": "##"}, name=""), "a puzzle's name"),
     (lambda: _SMALL.to_svg(None, 5), "path is a file name, not '5'"),
     (lambda: _SMALL.solve().to_svg(b"x.svg"), "path is a file name"),
+    (lambda: _SMALL.solve().to_svg("x.png"), "path x.png: an SVG picture's file name ends in .svg"),
     (lambda: satiling.Polyform((1, 2), (0, 0)), "a piece of your own is a dict"),
     (lambda: satiling.EdgeMatching(1, 2, [[0, 0, 0, 1], [0, 1, 0, 0]], hints=None), "hints is a list"),
 ], ids=["resume-nul", "solution-int", "solution-no-puzzle", "solution-bad-placement", "to-svg-none",
-        "to-text-int", "progress-str", "iqlink-name-int", "empty-name", "svg-path-int", "svg-path-bytes",
+        "to-text-int", "progress-str", "iqlink-name-int", "empty-name", "svg-path-int", "svg-path-bytes", "svg-path-png",
         "pieces-ints", "hints-none"])
 def test_a_bad_argument_to_the_library_is_a_satiling_error(bad, words, tmp_path, monkeypatch):
     """Never a ValueError, TypeError or AttributeError from inside, nor a file named '5'."""

@@ -14,7 +14,7 @@ from typing import Any, Iterator, TextIO
 
 from ..children import quiet_resource_tracker
 from ..errors import SatilingError
-from ..fileio import check_not_input, check_writable
+from ..fileio import check_not_input, check_picture_name, check_writable
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND)
 from ..signals import exit_code, interrupt_cause, interrupts, leave
 from .parser import maximize_flag, parser as command_parser
@@ -111,6 +111,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             if not (option == "svg" and getattr(args, "all", False) and os.path.isdir(path)):
                 check_writable(path)
             check_not_input(path, f"--{option}", [p for p in inputs if isinstance(p, str)])
+            if option in ("svg", "png"):
+                check_picture_name(path, option, f"--{option}")
 
 
 def _silence_stdout() -> None:

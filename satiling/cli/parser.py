@@ -183,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE (--all: FILE is one "
                    "page of every solution; a folder, or a name ending in '/', gets one file each)")
     s.add_argument("--png", metavar="FILE", help="write the picture as PNG to FILE, to post or print "
-                   "(--all: one page of every solution)")
+                   "(--all: one page of every solution); FILE ends in .png or has no suffix, as "
+                   "--svg's ends in .svg: a name for the other format is refused")
     s.set_defaults(run=cmd_render)
 
     family_commands = [m for record in families().values() for m in record.commands]

@@ -141,6 +141,31 @@ def test_show_and_render_write_pngs(cli, tmp_path: Path) -> None:
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("argv, said", [
+    (["render", "pentomino-3x20", "s.json", "--png", "x.svg"], "--png x.svg: a PNG picture's file name ends in .png, not .svg"),
+    (["render", "pentomino-3x20", "s.json", "--svg", "x.png"], "--svg x.png: an SVG picture's file name ends in .svg, not .png"),
+    (["render", "pentomino-3x20", "s.json", "--svg", "x.svg", "--png", "y.jpg"], "--png y.jpg"),
+    (["solve", "pentomino-3x20", "--svg", "x.txt"], "--svg x.txt"),
+    (["show", "soma-cube", "--png", "x.svg"], "--png x.svg"),
+])
+def test_a_picture_named_for_another_format_is_refused(cli, tmp_path: Path, argv, said) -> None:
+    """``render --png x.svg`` wrote a PNG that viewers then read as SVG: one line, exit 2, and no
+    file at all (the SVG of the same command neither)."""
+    (tmp_path / "s.json").write_text(cli("solve", "pentomino-3x20", "--json").stdout)
+    r = cli(*argv, cwd=tmp_path)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.startswith(f"satiling: error: {said}") and len(r.stderr.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
+
+
+def test_a_picture_name_without_a_suffix_or_in_capitals_is_written(cli, tmp_path: Path) -> None:
+    (tmp_path / "s.json").write_text(cli("solve", "pentomino-3x20", "--json").stdout)
+    r = cli("render", "pentomino-3x20", "s.json", "--png", "board", "--svg", "BOARD.SVG", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "board").read_bytes()[:8] == PNG_SIGNATURE
+    assert (tmp_path / "BOARD.SVG").read_text().startswith("<svg")
+
+
 def test_letters_come_from_the_packages_own_font() -> None:
     """A picture's letters are drawn on a machine with no font at all: the PNG is the one drawn
     from the package's fonts alone (no system font loaded), and not the one with the letters
