@@ -32,7 +32,9 @@ in, and ``load`` hands back the family's puzzle as an instance of it.
 """
 from __future__ import annotations
 
+import operator
 import signal
+from collections import abc
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -242,7 +244,8 @@ class Forced(list):
     among them (what is forced beyond the pins: those not in ``pinned``)."""
 
     def __init__(self, placements: Iterable[Any], answer: Any) -> None:
-        super().__init__(placements)
+        super().__init__(_placement_list(placements, "forced placements"))
+        _check_forced_answer(answer, bool(self))
         self.pinned: list[Any] = list(answer.pinned)
         self.complete: bool = answer.complete
         self.exists: bool | None = answer.exists
@@ -259,6 +262,7 @@ class Count(int):
     checkpoint: str | None
 
     def __new__(cls, total: int, stop: Any, checkpoint: str | None = None) -> "Count":
+        _check_count(total, stop, checkpoint)
         out = super().__new__(cls, total)
         out.stop, out.checkpoint = stop, checkpoint
         return out
@@ -270,6 +274,51 @@ class Count(int):
     def __repr__(self) -> str:
         return int.__repr__(self) if self.complete else \
             f"Count({int(self)}, stop={self.stop.value!r}, checkpoint={self.checkpoint!r})"
+
+
+def _stop_of(stop: Any, what: str) -> None:
+    """SatilingError unless ``stop`` is a :class:`satiling.run.Stop` (how a run ended)."""
+    from .run import Stop
+    if not isinstance(stop, Stop):
+        raise SatilingError(f"{what} stop is how the run ended (satiling.run.Stop.DONE, ...), not "
+                            f"{str(stop)[:40]!r}")
+
+
+def _check_count(total: Any, stop: Any, checkpoint: Any) -> None:
+    """A count is a whole number of solutions, at least 0; its checkpoint a file name or None."""
+    if isinstance(total, bool) or not hasattr(type(total), "__index__") or operator.index(total) < 0:
+        raise SatilingError(f"a count is a whole number of solutions, at least 0, not {str(total)[:40]!r}")
+    _stop_of(stop, "a count's")
+    if checkpoint is not None and (not isinstance(checkpoint, str) or not checkpoint or "\0" in checkpoint):
+        raise SatilingError(f"a count's checkpoint is a file name or None, not {str(checkpoint)[:40]!r}")
+
+
+def _placement_list(placements: Any, what: str) -> list[Any]:
+    """``placements`` as a list: a list, tuple or other iterable of them, never a string or a mapping
+    (whose characters or keys would pass for placements)."""
+    if isinstance(placements, (str, bytes, dict)) or not isinstance(placements, abc.Iterable):
+        raise SatilingError(f"{what} are a list of placements, not {type(placements).__name__}")
+    return list(placements)
+
+
+def _check_forced_answer(answer: Any, any_forced: bool) -> None:
+    """``answer`` says how the search for forced placements ended: its stop, whether a solution
+    exists (True, False or None: not known), the pins and the open candidates; "no solution"
+    with placements forced is no answer at all (the list is empty then)."""
+    missing = [name for name in ("stop", "exists", "pinned", "open") if not hasattr(answer, name)]
+    if missing:
+        raise SatilingError(f"forced placements come with how their search ended (puzzle.forced()), "
+                            f"not {type(answer).__name__} (no {missing[0]})")
+    _stop_of(answer.stop, "the search's")       # before complete, which a Stop answers
+    if not (answer.exists is None or isinstance(answer.exists, bool)):
+        raise SatilingError(f"whether a solution exists is True, False or None, not {str(answer.exists)[:40]!r}")
+    complete = getattr(answer, "complete", None)
+    if not isinstance(complete, bool):
+        raise SatilingError(f"whether the search is complete is True or False, not {str(complete)[:40]!r}")
+    for name in ("pinned", "open"):
+        _placement_list(getattr(answer, name), f"the {name} placements")
+    if answer.exists is False and any_forced:
+        raise SatilingError("a puzzle without a solution has no forced placements to list")
 
 
 class Terminated(SystemExit):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import satiling
+from satiling.api import Count, Forced
 from satiling.errors import SatilingError
 from satiling.search.solve import solve
 
@@ -109,3 +110,55 @@ def test_a_placement_without_cells_is_not_a_solution():
     found = puzzle.solve()
     with pytest.raises(SatilingError, match="its cells are not a list of cells"):
         puzzle.verify([type(found[0])(found[0].piece, None)] + list(found[1:]))
+
+
+def _answer(**kw):
+    from satiling.run import Stop
+    from satiling.run.forced import ForcedAnswer
+    return ForcedAnswer(**{"stop": Stop.DONE, "exists": True, **kw})
+
+
+@pytest.mark.parametrize("args, said", [
+    ((-1, "DONE"), "at least 0, not '-1'"),
+    ((2.5, "DONE"), "whole number of solutions"),
+    ((True, "DONE"), "whole number of solutions"),
+    (("3", "DONE"), "whole number of solutions"),
+    ((3, "done"), "stop is how the run ended"),
+    ((3, "TIME", 5), "checkpoint is a file name or None"),
+    ((3, "TIME", ""), "checkpoint is a file name or None"),
+])
+def test_a_count_that_can_never_be_is_refused(args, said):
+    """``Count(-1, ...)`` and ``Count(2.5, ...)`` (made 2) were counts; a stop that is no Stop
+    failed later, at ``.complete``."""
+    from satiling.run import Stop
+    total, stop, *rest = args
+    stop = getattr(Stop, stop) if stop.isupper() else stop
+    with pytest.raises(SatilingError, match=said):
+        Count(total, stop, *rest)
+
+
+def test_a_count_that_can_be_is_kept():
+    from satiling.run import Stop
+    assert (Count(0, Stop.DONE), Count(7, Stop.TIME, "c.run").checkpoint) == (0, "c.run")
+    assert Count(7, Stop.TIME, "c.run").complete is False
+
+
+@pytest.mark.parametrize("placements, answer, said", [
+    ("AB", {}, "forced placements are a list of placements, not str"),
+    (5, {}, "not int"),
+    ([], None, "how their search ended"),
+    (["X"], {"exists": False}, "without a solution has no forced placements"),
+    ([], {"stop": "done"}, "stop is how the run ended"),
+    ([], {"exists": 1}, "True, False or None"),
+    ([], {"pinned": 5}, "the pinned placements are a list"),
+])
+def test_forced_placements_that_can_never_be_are_refused(placements, answer, said):
+    """``Forced("AB", ...)`` was the list ['A', 'B']; an answer without a stop an AttributeError."""
+    with pytest.raises(SatilingError, match=said):
+        Forced(placements, None if answer is None else _answer(**answer))
+
+
+def test_forced_placements_that_can_be_are_kept():
+    forced = Forced(("X", "Y"), _answer(pinned=["X"]))
+    assert (forced, forced.pinned, forced.complete, forced.exists) == (["X", "Y"], ["X"], True, True)
+    assert Forced([], _answer(exists=False)).exists is False
