@@ -155,16 +155,22 @@ class Solvable:
         return self._stream(req, settled(req))
 
     def _stream(self, req: Any, engine: str | None) -> Iterator[Solution]:
-        """``engine`` None: chosen once the model is built (only it tells)."""
+        """The solutions as a generator, everything that may be refused done first, at the call
+        (the model and its options, the engine for it, the cubes): only the search waits for
+        the first ``next``.  ``engine`` None: chosen once the model is built (only it tells)."""
         from .run.engines import choose
-        from .search.stream import Settings, cube_space, space_solutions, symmetry_choice
+        from .search.stream import Settings, cube_space, symmetry_choice
         if self.obstruction() is not None:
-            return
+            return iter(())
         raw, group = symmetry_choice(req.raw, req.symmetry)
         problem = self.problem(**req.options)
         settings = Settings(raw=raw, engine=engine or choose(req, problem), solver=req.sat_solver,
                             break_symmetry=req.symmetry_breaking, symmetry=group)
-        space = cube_space(self, problem, dict(req.options), settings)
+        return self._searched(cube_space(self, problem, dict(req.options), settings), settings)
+
+    def _searched(self, space: Any, settings: Any) -> Iterator[Solution]:
+        """The search of ``space``'s cubes, run as far as it is read, each solution verified."""
+        from .search.stream import space_solutions
         for sol in space_solutions(space, settings):
             yield self._verified(space.problem.decode(sol))
 

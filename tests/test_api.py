@@ -258,6 +258,19 @@ def test_nothing_the_library_is_given_is_silently_dropped():
         puzzle.count(engine="walk", solver="glucose4")
 
 
+def test_solutions_refuses_what_the_model_refuses_at_the_call():
+    """``clue1.solutions(hints=True)`` (no hint pieces) and an option the model refuses for the
+    pinned pieces raised at the first ``next``, not at the call; the search still waits for it."""
+    with pytest.raises(SatilingError, match="no hint pieces"):
+        satiling.load("clue1").solutions(hints=True)
+    pinned = satiling.EdgeMatching(2, 2, [[0, 1, 2, 0], [0, 0, 3, 1], [2, 4, 0, 0], [3, 0, 0, 4]],
+                                   fixed=[("A1", 1, 0)])
+    with pytest.raises(SatilingError, match="already break the board's symmetry"):
+        pinned.solutions(fix_corner=True)
+    assert len(list(pinned.solutions())) == 1
+    assert list(satiling.load("tetromino-4x5").solutions()) == []      # ruled out: no search
+
+
 def test_solve_takes_the_engine_workers_and_seed_as_the_command_line_does(tmp_path):
     """``solve(engine=..., workers=..., seed=...)``: the command line's --engine, --workers and
     --seed (they were refused as model options)."""
