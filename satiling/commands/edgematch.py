@@ -62,8 +62,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     puzzle = catalog.load(args.name)
     if not isinstance(puzzle, EdgeMatchPuzzle):
         raise SatilingError(f"{args.name} is not an edge-matching puzzle")
-    if args.hints and not puzzle.hints:
-        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
+    puzzle.check_hints(args.hints)
     text = read_text(args.board, 4 << 20, what="board")
     board = parse_board(puzzle, text)
     print_board(puzzle, board, args.svg)

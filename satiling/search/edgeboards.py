@@ -20,8 +20,7 @@ def edge_boards(puzzle: EdgeMatchPuzzle, hints: bool, distinct: bool) -> list:
     lowest-numbered corner piece, so that each symmetry class is found once (module doc)."""
     from ..engines.edgematch import EdgeBoard
     pinned = list(puzzle.fixed) + (list(puzzle.hints) if hints else [])
-    if hints and not puzzle.hints:
-        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
+    puzzle.check_hints(hints)
     if len({t.piece for t in pinned}) < len(pinned) or len({t.square for t in pinned}) < len(pinned):
         raise SatilingError(f"{puzzle.name}: two pinned pieces share a piece or a square")
     fixed = tuple((t.row, t.col, t.piece - 1, t.rotation or 0) for t in pinned)

@@ -291,7 +291,7 @@ def test_score_hints_checks_the_starter_and_the_four_clues(tmp_path, capsys):
 
 def test_bad_input_is_one_clear_error():
     e2 = catalog.load("eternity2")
-    with pytest.raises(SatilingError, match="fix-corner"):
+    with pytest.raises(SatilingError, match="fix_corner: the fixed pieces"):
         e2.problem(fix_corner=True)
     with pytest.raises(SatilingError, match="encoding"):
         e2.problem(encoding="onehot")

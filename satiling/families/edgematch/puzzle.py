@@ -152,6 +152,12 @@ class EdgeMatchPuzzle(Puzzle):
         return Tile(t.row, t.col, t.piece, rot)
 
     # -- model -------------------------------------------------------------------------------
+    def check_hints(self, hints: bool) -> None:
+        """SatilingError when the hint pieces are asked for and the puzzle has none (the model,
+        the backtracker's boards and ``score`` ask it here)."""
+        if hints and not self.hints:
+            raise SatilingError(f"hints: {self.name} has no hint pieces")
+
     def exact_cover(self, **options: Any) -> bool | None:
         """The direct encoding has colour variables beside the placements; the compact one's
         side colours are placements of their own (the exact-cover search takes it)."""
@@ -167,10 +173,9 @@ class EdgeMatchPuzzle(Puzzle):
         if encoding not in ENCODINGS:
             raise SatilingError(f"unknown encoding {encoding!r} for edge matching (choose from "
                                 f"{', '.join(ENCODINGS)})")
-        if hints and not self.hints:
-            raise SatilingError(f"--hints: {self.name} has no hint pieces")
+        self.check_hints(hints)
         if fix_corner and (self.fixed or hints):
-            raise SatilingError(f"--fix-corner: the fixed pieces of {self.name} already break the "
+            raise SatilingError(f"fix_corner: the fixed pieces of {self.name} already break the "
                                 "board's symmetry")
         model = EdgeModel(self, encoding, hints)
         if colour_counts:
