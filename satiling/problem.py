@@ -19,6 +19,7 @@ Example -- one cell, two ways to cover it::
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -125,32 +126,83 @@ class Problem:
         return [self.meanings[v] for v in chosen if self.primary[v]]
 
     # -- constraints -------------------------------------------------------------------------
+    def literals(self, lits: Any, what: str = "a constraint") -> tuple[int, ...]:
+        """``lits`` as a tuple of this model's literals, each ``v`` or ``-v`` for a variable
+        ``1 <= v <= num_vars`` (a whole number: not a bool, a float or 0), else SatilingError.
+        Every constraint checks its literals here as it is added: a bad one found by a solver
+        was a RuntimeError from inside it, or a model quietly about another variable."""
+        if isinstance(lits, (str, bytes)):
+            raise SatilingError(f"{what} takes a list of literals, not {type(lits).__name__}")
+        try:
+            out = tuple(lits)
+        except TypeError:
+            raise SatilingError(f"{what} takes a list of literals, not {type(lits).__name__}") from None
+        n = len(self.meanings) - 1
+        # Eternity II's model adds 600,000 clauses of two or three literals: a loop over a short
+        # one costs less than building a set; a long group is checked by passes in C
+        if len(out) <= _SHORT:
+            for lit in out:
+                if type(lit) is not int or not 0 < abs(lit) <= n:
+                    return self._bad_literals(out, what)
+            return out
+        if set(map(type, out)) != _INT or max(out) > n:
+            return self._bad_literals(out, what)
+        low = min(out)
+        if low < 1 and (low < -n or 0 in out):     # a group of placements is all positive
+            return self._bad_literals(out, what)
+        return out
+
+    def _bad_literals(self, lits: tuple, what: str) -> tuple[int, ...]:
+        """The slow path of :meth:`literals`: numpy integers read as ints, else SatilingError
+        naming the first literal that is wrong."""
+        out = tuple(_whole(lit, what) for lit in lits)
+        n = self.num_vars
+        wrong = next((lit for lit in out if not 0 < abs(lit) <= n), None)
+        if wrong is not None:
+            have = f"its variables are 1 to {n}" if n else "it has no variables yet"
+            raise SatilingError(f"{what}: literal {wrong} names no variable of "
+                                f"{self.name or 'the model'} ({have})")
+        return out
+
     def exactly_one(self, lits: Sequence[int], name: str = "") -> None:
-        self.groups.append(Group(tuple(lits), 1, 1, name))
+        self.groups.append(Group(self.literals(lits, "a group"), 1, 1, name))
 
     def at_most_one(self, lits: Sequence[int], name: str = "") -> None:
-        self.groups.append(Group(tuple(lits), 0, 1, name))
+        self.groups.append(Group(self.literals(lits, "a group"), 0, 1, name))
 
     def cardinality(self, lits: Sequence[int], lo: int, hi: int, name: str = "") -> None:
         """Between ``lo`` and ``hi`` of ``lits`` are true (exactly k: ``lo == hi == k``)."""
         if not all(isinstance(k, int) and not isinstance(k, bool) for k in (lo, hi)) or not 0 <= lo <= hi:
             raise SatilingError(f"a cardinality group takes whole numbers 0 <= lo <= hi, not "
                                 f"lo={lo!r}, hi={hi!r}")
-        self.groups.append(Group(tuple(lits), lo, hi, name))
+        self.groups.append(Group(self.literals(lits, "a group"), lo, hi, name))
 
     def add_clause(self, lits: Sequence[int]) -> None:
-        self.clauses.append(tuple(lits))
+        self.clauses.append(self.literals(lits, "a clause"))
 
     def add_linear(self, terms: Sequence[tuple[int, int]], lo: int | None = None,
                    hi: int | None = None, name: str = "") -> None:
-        self.linears.append(Linear(tuple(terms), lo, hi, name))
+        """``lo <= sum(coef * var) <= hi`` over ``(coef, var)`` terms, each variable positive."""
+        try:
+            pairs = list(terms)
+            coefs, variables = zip(*pairs) if pairs else ((), ())
+        except (TypeError, ValueError):
+            raise SatilingError("a linear constraint takes (coefficient, variable) pairs") from None
+        variables = self.literals(variables, "a linear constraint")
+        coefs = tuple(_whole(c, "a linear constraint") for c in coefs)
+        if any(v < 0 for v in variables):
+            raise SatilingError("a linear constraint takes variables, not negated literals")
+        for bound in (lo, hi):
+            if bound is not None:
+                _whole(bound, "a linear constraint's bound")
+        self.linears.append(Linear(tuple(zip(coefs, variables)), lo, hi, name))
 
     def add_lazy(self, check: LazyCheck) -> None:
         self.lazy.append(check)
 
     def fix(self, lit: int) -> None:
         """Force a literal (a pre-placed piece, a symmetry restriction)."""
-        self.units.append(lit)
+        self.units.extend(self.literals((lit,), "a fixed literal"))
 
     def assume(self, argument: str) -> None:
         """Note that the constraints just added follow from an argument of satiling's (a parity or
@@ -160,6 +212,7 @@ class Problem:
 
     def restrict(self, lit: int) -> None:
         """Force a literal that only breaks symmetry (see ``restriction``)."""
+        (lit,) = self.literals((lit,), "a restriction")
         self.units.append(lit)
         self.restriction.append(lit)
 
@@ -196,6 +249,21 @@ class Problem:
             "linear": len(self.linears),
             "lazy": len(self.lazy),
         }
+
+
+#: literals up to this many are checked one by one (:meth:`Problem.literals`)
+_SHORT = 16
+_INT = {int}
+
+
+def _whole(value: Any, what: str) -> int:
+    """``value`` as a whole number (a numpy integer too), never a bool, a float or a string."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return operator.index(value)
+    except TypeError:
+        raise SatilingError(f"{what}: {str(value)[:40]!r} is not a whole number") from None
 
 
 def check_problem(problem: Any, what: str) -> None:

@@ -162,3 +162,44 @@ def test_forced_placements_that_can_be_are_kept():
     forced = Forced(("X", "Y"), _answer(pinned=["X"]))
     assert (forced, forced.pinned, forced.complete, forced.exists) == (["X", "Y"], ["X"], True, True)
     assert Forced([], _answer(exists=False)).exists is False
+
+
+@pytest.mark.parametrize("add, said", [
+    (lambda p, a, b: p.add_clause([a, 0]), "literal 0 names no variable"),
+    (lambda p, a, b: p.add_clause([a, 3]), "literal 3 names no variable of x \\(its variables are 1 to 2\\)"),
+    (lambda p, a, b: p.add_clause([-3]), "literal -3"),
+    (lambda p, a, b: p.add_clause([1.0]), "'1.0' is not a whole number"),
+    (lambda p, a, b: p.add_clause([True]), "'True' is not a whole number"),
+    (lambda p, a, b: p.add_clause("12"), "takes a list of literals, not str"),
+    (lambda p, a, b: p.add_clause(1), "takes a list of literals, not int"),
+    (lambda p, a, b: p.exactly_one([a, None]), "'None' is not a whole number"),
+    (lambda p, a, b: p.at_most_one([a, b, 7]), "literal 7"),
+    (lambda p, a, b: p.cardinality([a, 0], 0, 1), "literal 0"),
+    (lambda p, a, b: p.cardinality(list(range(1, 3)) * 20 + [0], 0, 1), "literal 0"),   # a long group
+    (lambda p, a, b: p.cardinality([a] * 20 + [2.0], 0, 1), "'2.0' is not a whole number"),
+    (lambda p, a, b: p.fix(0), "literal 0"),
+    (lambda p, a, b: p.fix(False), "'False' is not a whole number"),
+    (lambda p, a, b: p.restrict(-9), "literal -9"),
+    (lambda p, a, b: p.add_linear([(1, -a)], 0, 1), "variables, not negated literals"),
+    (lambda p, a, b: p.add_linear([(1.5, a)], 0, 1), "'1.5' is not a whole number"),
+    (lambda p, a, b: p.add_linear([a], 0, 1), "\\(coefficient, variable\\) pairs"),
+])
+def test_a_literal_that_names_no_variable_is_refused_when_added(add, said):
+    """0, a bool, a float or a variable the model lacks was taken as it was added and failed at
+    solve time (a RuntimeError from inside the solver) or, for True and 5, not at all."""
+    p, a, b = _two_vars()
+    with pytest.raises(SatilingError, match=said):
+        add(p, a, b)
+    assert (p.groups, p.clauses, p.units, p.linears) == ([], [], [], [])
+
+
+def test_literals_a_model_has_are_kept():
+    import numpy as np
+    p, a, b = _two_vars()
+    p.add_clause([a, -b])
+    p.add_clause(np.array([b]))                       # numpy integers read as whole numbers
+    p.add_clause([])                                  # the empty clause: a model without solutions
+    p.cardinality(list(range(1, 3)) * 20, 0, 40)
+    p.add_linear([(2, a), (3, b)], 0, 4)
+    assert p.clauses == [(a, -b), (b,), ()] and type(p.clauses[1][0]) is int
+    assert p.groups[0].lits == (1, 2) * 20 and p.linears[0].terms == ((2, a), (3, b))
