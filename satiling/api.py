@@ -15,8 +15,8 @@ themselves, through the same router, engines and count pipeline as the command l
   :class:`~satiling.errors.SatilingError` naming it;
 * ``satiling.load(name)`` is a bundled puzzle or an instance file, with the same methods;
 * ``solve()``, ``count(raw=..., symmetry=...)``, ``solutions()`` (a generator of placements, one per
-  class or every one), ``verify(solution)``, ``to_svg()``; a puzzle and a :class:`Solution` draw
-  themselves in Jupyter (``_repr_svg_``).
+  class or every one), ``verify(solution)``, ``to_svg()`` (``svg(solution)``: the same picture); a
+  puzzle and a :class:`Solution` draw themselves in Jupyter (``_repr_svg_``).
 
 Every solution returned or yielded has passed ``puzzle.verify``.  Counts go through
 :class:`satiling.search.stream.Run`, as ``satiling count`` does: the symmetry restriction, the
@@ -214,6 +214,14 @@ class Solvable:
         if solution:
             self._check_pieces(solution)
         return _svg(self, solution, path)
+
+    def svg(self, solution: Sequence[Any]) -> str:
+        """The SVG of ``solution``, as :meth:`to_svg` draws it (the family's picture); a family
+        whose record names no picture draws with its puzzle class's own, if any."""
+        from .registry import picture
+        if picture(self.family, "svg") is None:          # type: ignore[attr-defined]
+            return super().svg(solution)                  # type: ignore[misc]
+        return self.to_svg(solution)
 
     def _check_pieces(self, solution: list[Any]) -> None:
         """Every placement of ``solution`` reads as one of this puzzle's (a picture of a piece the

@@ -127,6 +127,13 @@ def family(name: str) -> Family:
     return known[name]
 
 
+def picture(family_name: str, kind: str) -> Target | None:
+    """The picture (``kind`` "text" or "svg") the family's record names, or None: the puzzle's
+    own ``text`` / ``svg`` then."""
+    record = families().get(family_name)
+    return getattr(record, kind) if record else None
+
+
 def model_options() -> list[tuple[Family, ModelOption]]:
     """Every family's model options, with the family that takes each, in registration order."""
     return [(rec, opt) for rec in families().values() for opt in rec.options]

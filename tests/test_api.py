@@ -258,6 +258,27 @@ def test_nothing_the_library_is_given_is_silently_dropped():
         puzzle.count(engine="walk", solver="glucose4")
 
 
+@pytest.mark.parametrize("name", ["pentomino-3x20", "soma-cube", "serenity", "tetromino-cylinder-4x5",
+                                  "clue1", "iqlink-starter"])
+def test_a_puzzle_draws_its_solution_with_svg(name):
+    """``puzzle.svg(solution)`` was the family's NotImplementedError for every polyform (and every
+    family): it draws what ``to_svg`` draws, with the family's picture."""
+    puzzle = satiling.load(name)
+    solution = puzzle.solve()
+    assert puzzle.svg(solution) == puzzle.to_svg(solution) == solution.to_svg()
+    assert puzzle.svg(solution.to_json()).startswith("<svg")
+
+
+def test_a_family_puzzle_says_which_call_draws_it():
+    """The family's own class (below the renderers) draws nothing itself: one SatilingError that
+    names the call that draws it, never NotImplementedError."""
+    from satiling import catalog
+    raw = catalog.load("pentomino-3x20")
+    with pytest.raises(SatilingError, match=r"drawn by satiling.render.to_svg\(puzzle, solution\)"):
+        raw.svg([])
+    assert satiling.render.to_svg(raw, []).startswith("<svg")
+
+
 def test_solutions_refuses_what_the_model_refuses_at_the_call():
     """``clue1.solutions(hints=True)`` (no hint pieces) and an option the model refuses for the
     pinned pieces raised at the first ``next``, not at the call; the search still waits for it."""

@@ -111,8 +111,15 @@ class Puzzle(ABC):
         return "\n".join(str(p) for p in solution)
 
     def svg(self, solution: list[Any]) -> str:
-        """A picture for a file."""
-        raise NotImplementedError(f"no SVG pictures for {self.family} yet")
+        """A picture for a file, where the family's puzzle class draws its own; most families
+        name their picture in their record instead, drawn by the renderers, which the families
+        never import (``satiling.load``'s puzzles draw with it)."""
+        from ..registry import picture
+        if picture(self.family, "svg") is not None:
+            raise SatilingError(f"{self.family} puzzles are drawn by satiling.render.to_svg(puzzle, "
+                                "solution), or puzzle.svg(solution) of satiling.load's puzzles")
+        raise SatilingError(f"no SVG pictures for {self.family} puzzles: neither their family's "
+                            "record nor their puzzle class draws one")
 
     def info(self) -> dict[str, Any]:
         """Facts for ``satiling info`` beyond the model's size."""

@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any, Callable
 
 from ..families.base import checked
-from ..registry import families, resolve
+from ..registry import picture, resolve
 
 
 @partial(checked, takes_solution=True)       # a bad solution: one SatilingError, as in verify
@@ -43,6 +43,5 @@ def solution_svg(puzzle: Any, solution: list[Any]) -> str:
 
 def _drawer(puzzle: Any, kind: str) -> Callable[[Any, list[Any]], str] | None:
     """The family's picture of this ``kind`` ("text" or "svg"), or None for the puzzle's own."""
-    record = families().get(puzzle.family)
-    target = getattr(record, kind) if record else None
+    target = picture(puzzle.family, kind)
     return resolve(target) if target else None

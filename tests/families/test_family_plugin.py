@@ -161,3 +161,19 @@ def test_its_option_and_its_errors(strip_family, capsys):
     (strip_family / "bad.toml").write_text('family = "strip"\nlength = 10\nbarz = [1]\n')
     code, _, err = run(capsys, "solve", str(strip_family / "bad.toml"))
     assert code == 2 and "did you mean 'bars'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_family_without_a_picture_says_so_in_one_line(strip_family, capsys, tmp_path):
+    """No picture in the record and none on the class: puzzle.svg and the CLI's --svg were a
+    NotImplementedError (a traceback); one SatilingError now, and nothing written."""
+    import satiling
+    registry.register(registry.Family(name="strip", title="strip", load=load_strip, text=strip_text,
+                                      instances=strip_family))
+    puzzle = satiling.load("strip-10")
+    for draw in (lambda: puzzle.svg(puzzle.solve()), lambda: puzzle.to_svg()):
+        with pytest.raises(SatilingError, match="^no SVG pictures for strip puzzles"):
+            draw()
+    svg = tmp_path / "s.svg"
+    code, _, err = run(capsys, "solve", "strip-10", "--svg", str(svg))
+    assert (code, svg.exists(), "Traceback" in err) == (2, False, False), err
+    assert err.splitlines()[-1].startswith("satiling: error: no SVG pictures for strip puzzles")
