@@ -89,3 +89,24 @@ def test_watch_and_browse_fit_a_phone(browser: webdriver.Chrome, server: Server)
     assert "done" in text(driver, "browse-state").lower()
     fits(driver, "browse")
     screenshot(driver, "phone-browse")
+
+
+def test_the_workbench_turns_keep_one_line_on_a_phone(browser: webdriver.Chrome, server: Server) -> None:
+    """The workbench's turn back (↺) and turn (↻) buttons stood on two lines at 390 px, ↺ at the
+    end of one and ↻ at the start of the next, away from the piece they turn: now the piece, its
+    orientation and both turns share one line, for every piece (I's shape is the widest)."""
+    driver = browser
+    open_page(driver, server, "#see/pentomino-6x10")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".wb-piece"), 30, "no workbench")
+    driver.execute_script("document.getElementById('workbench').scrollIntoView()")
+    for piece in [b.get_attribute("data-piece") for b in driver.find_elements(By.CSS_SELECTOR, ".wb-piece")]:
+        driver.find_element(By.CSS_SELECTOR, f'.wb-piece[data-piece="{piece}"]').click()
+        wait_for(lambda: text(driver, "wb-orientation").startswith(piece), 5, f"{piece} not chosen")
+        boxes = driver.execute_script("""
+            return ['wb-shape', 'wb-orientation', 'wb-turn-back', 'wb-turn'].map((id) => {
+              const r = document.getElementById(id).getBoundingClientRect();
+              return [id, r.top, r.bottom, r.right]; });""")
+        middles = [(top + bottom) / 2 for _, top, bottom, _ in boxes]
+        assert max(middles) - min(middles) < 8, (piece, boxes)        # one line, centred alike
+        assert all(right <= PHONE for *_, right in boxes), (piece, boxes)
+    screenshot(driver, "phone-workbench", whole=False, at="workbench")
