@@ -180,17 +180,19 @@ def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling forced``: the placements every solution holds, kept and drawn as the run's
     solution 0 (``found`` counts them all, the pins too); the note says, as the CLI does, what
     is forced beyond the pins, and after a stop how many are not settled."""
-    from ..run.forced import forced, forced_words
-    answer = forced(puzzle, time_limit=spec.time_limit)
+    from ..run.forced import METHOD_NAMES, forced, forced_words
+    answer = forced(puzzle, method=spec.engine, time_limit=spec.time_limit)
+    # the run names the method that ran (auto's choice), as the engine menu names it
+    ran = {words: m for m, words in METHOD_NAMES.items()}.get(answer.method, spec.engine)
     if answer.exists is False:
         why = f": {answer.ruled_out}" if answer.ruled_out else ""
-        return Told(answer.stop, "backbone", 0, f"no solution{why}")
+        return Told(answer.stop, ran, 0, f"no solution{why}")
     if answer.forced:
         sender.on_solution(answer.forced)
     if answer.complete:
-        return Told(answer.stop, "backbone", len(answer.forced),
+        return Told(answer.stop, ran, len(answer.forced),
                     f"{forced_words(answer)}, proved by {answer.method}")
-    return Told(answer.stop, "backbone", len(answer.forced), f"partial: {forced_words(answer)}; "
+    return Told(answer.stop, ran, len(answer.forced), f"partial: {forced_words(answer)}; "
                 f"{len(answer.open)} placements not settled yet ({answer.method})")
 
 
@@ -202,13 +204,13 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     answer = hint(puzzle, time_limit=spec.time_limit)
     if answer.solution is None:
         if answer.stop != Stop.DONE:
-            return Told(answer.stop, "backbone", 0, "no hint yet")
+            return Told(answer.stop, "auto", 0, "no hint yet")
         why = f": {answer.ruled_out}" if answer.ruled_out else ""
-        return Told(answer.stop, "backbone", 0, f"no solution{why}: nothing to hint at")
+        return Told(answer.stop, "auto", 0, f"no solution{why}: nothing to hint at")
     if answer.placement is None:
-        return Told(answer.stop, "backbone", 0, "nothing left to reveal: the pinned pieces are a solution")
+        return Told(answer.stop, "auto", 0, "nothing left to reveal: the pinned pieces are a solution")
     sender.on_solution([*puzzle.pins(), answer.placement])
-    return Told(answer.stop, "backbone", 1, f"A hint: {_where(answer.placement)}. (seed {answer.seed})")
+    return Told(answer.stop, "auto", 1, f"A hint: {_where(answer.placement)}. (seed {answer.seed})")
 
 
 def _where(placement: Any) -> str:

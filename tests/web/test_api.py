@@ -720,7 +720,55 @@ def test_the_menus_are_the_engine_tables(client):
     for task in ALL:
         assert [e["name"] for e in meta["engines"][task]] == list(names(task))
         assert all(e["label"].startswith(e["name"]) for e in meta["engines"][task])
-    assert all([e["name"] for e in meta["engines"][task]] == ["auto"] for task in ("pack", "unique", "forced", "hint"))
+    assert all([e["name"] for e in meta["engines"][task]] == ["auto"] for task in ("pack", "unique", "hint"))
+
+
+def forced_methods() -> list[str]:
+    """The methods ``satiling forced --method`` offers, read from the command line's parser."""
+    from satiling.cli.parser import build_parser
+    forced = build_parser()._subparsers._group_actions[0].choices["forced"]
+    return list(next(a for a in forced._actions if "--method" in a.option_strings).choices)
+
+
+def test_forced_offers_what_satiling_forced_offers_and_names_what_ran(client):
+    """The page offered forced one engine, auto, where ``satiling forced`` has --method auto,
+    exact, sat and enumerate; and a forced or hint run named its engine "backbone", a name no menu
+    and no command has. The menu is the CLI's choices (from the table both read), exact only for
+    the exact covers the walk engine takes; a run names the method that ran, as the menu does."""
+    meta = client.get("/api/meta").json()
+    assert [e["name"] for e in meta["engines"]["forced"]] == forced_methods() == ["auto", "exact", "sat",
+                                                                                  "enumerate"]
+    assert {e["name"]: e["families"] for e in meta["engines"]["forced"]}["exact"] == ["polyform"]
+    assert all(e["label"].startswith(e["name"] + " (") for e in meta["engines"]["forced"])
+    for engine, ran in (("auto", "exact"), ("sat", "sat"), ("enumerate", "enumerate")):
+        run = wait(client, start(client, puzzle="pentomino-3x20", task="forced", engine=engine), 120)
+        assert (run["state"], run["engine"]) == ("done", ran), run
+        assert run["found"] == 0 and "nothing is forced" in run["note"], run     # its 2 tilings share nothing
+    hint = wait(client, start(client, puzzle="pentomino-3x20", task="hint"), 120)
+    assert hint["engine"] == "auto"
+    # exact is refused, naming the field, where the model is no exact cover (edge matching's)
+    refused = client.post("/api/runs", json={"puzzle": "clue1", "task": "forced", "engine": "exact"})
+    assert refused.status_code == 400 and refused.json()["field"] == "engine", refused.json()
+    refused = client.post("/api/runs", json={"puzzle": "clue1", "task": "hint", "engine": "sat"})
+    assert refused.status_code == 400 and refused.json()["field"] == "engine", refused.json()
+
+
+@pytest.mark.parametrize("name", ["pentomino-3x20", "clue1", "iqlink-anu"])
+def test_forced_offers_the_exact_method_where_its_search_takes_the_model(name):
+    """Every method the page offers a puzzle builds its oracle on the puzzle's model; the one it
+    hides (exact, off polyforms) is one that refuses it."""
+    from satiling.search.backbone import oracle
+    from satiling.web.views.puzzles import menus
+    puzzle = catalog.load(name)
+    problem = puzzle.problem()
+    for engine in menus()["engines"]["forced"]:
+        offered = not engine["families"] or puzzle.family in engine["families"]
+        try:
+            oracle(problem, puzzle.cover_board(problem), engine["name"]).close()
+            taken = True
+        except SatilingError:
+            taken = False
+        assert offered == taken, (name, engine["name"])
 
 
 @pytest.mark.parametrize("name", ["pentomino-3x20", "clue1", "iqlink-anu"])

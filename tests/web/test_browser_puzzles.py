@@ -138,3 +138,8 @@ def test_the_task_and_engine_menus_come_from_the_server(browser: webdriver.Chrom
             assert engines == [e["name"] for e in meta["engines"][task]
                                if not e["families"] or family in e["families"]], (name, task)
             assert ("backtrack" in engines, "walk" in engines) == (family == "edgematch", family == "polyform")
+        # forced: the methods `satiling forced --method` takes (it offered auto alone), exact
+        # where the model is an exact cover
+        Select(driver.find_element(By.ID, "task")).select_by_value("forced")
+        engines = [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "engine")).options]
+        assert engines == ["auto", "exact", "sat", "enumerate"] if family == "polyform" else ["auto", "sat", "enumerate"]

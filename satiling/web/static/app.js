@@ -919,9 +919,11 @@
            hint: "the hint kept…", unique: "the solutions kept…" }[run.task] || "all its solutions…");
   }
 
-  // An engine in words, as the server's engine table labels it (a bare engine name says little).
-  function engineLabel(name) {
-    for (const list of Object.values(META.engines || {})) {
+  // An engine in words, as the server's engine table labels it (a bare engine name says little):
+  // as the run's task's menu has it (forced's sat is "SAT under assumptions", not a solve's).
+  function engineLabel(name, task) {
+    const engines = META.engines || {};
+    for (const list of [engines[task] || [], ...Object.values(engines)]) {
       const known = list.find((e) => e.name === name);
       if (known && known.label && known.label !== name) return known.label;
     }
@@ -935,7 +937,7 @@
 
   function runHeading(run) {
     $("live-task").textContent = run.task;
-    $("live-engine").textContent = engineLabel(run.engine);
+    $("live-engine").textContent = engineLabel(run.engine, run.task);
     const title = run.title || titleOf(run.puzzle);
     $("live-puzzle").textContent = title && title !== run.puzzle ? `“${title}” (${shortName(run.puzzle)})` : shortName(run.puzzle);
   }
@@ -1061,7 +1063,7 @@
       if (live.scores.length) drawPlot();
     } else if (ev.type === "engine") {
       if (live.run) live.run.engine = ev.engine;
-      $("live-engine").textContent = engineLabel(ev.engine);
+      $("live-engine").textContent = engineLabel(ev.engine, live.run && live.run.task);
     } else if (ev.type === "solution") {
       showSolution(ev.svg, ev.index);
     } else if (ev.type === "partial") {
@@ -1298,7 +1300,7 @@
         const td = el("td", { textContent: text });
         td.className = ["task", "engine", `state state-${state}`, "found", "score", "seconds"][i];
         if (i > 0) td.dataset.label = ["", "engine", "", "found", "score", "seconds"][i];   // a phone's card names them
-        if (i === 1) td.title = engineLabel(run.engine);
+        if (i === 1) td.title = engineLabel(run.engine, run.task);
         if (i === 2) td.title = outcomeText(run);
         row.append(td);
       });

@@ -124,19 +124,19 @@ async def piece_set(request: Request) -> Response:
 
 
 async def meta(request: Request) -> Response:
-    """The tasks a run can be asked for, and each task's engines, from the engine table: each
-    with the families it takes (empty: every one)."""
+    """The tasks a run can be asked for, and each task's engines, from the engine table (the
+    CLI's own commands': their own, :func:`.runs.own_engines`): each with the families it takes
+    (empty: every one)."""
     return JSONResponse(menus())
 
 
 def menus() -> dict[str, Any]:
     from ...engines.table import ALL, AUTO, names, row
-    from .runs import OWN_TASKS
+    from .runs import OWN_TASKS, own_engines
     engines = {task: [{"name": name, "label": _label(name, "" if name == AUTO else row(name).help),
                        "families": [] if name == AUTO else list(row(name).families)}
                       for name in names(task)] for task in ALL}
-    engines.update((task, [{"name": "auto", "label": f"auto ({engine})", "families": []}])
-                   for task, (_, _, engine) in OWN_TASKS.items())
+    engines.update((task, own_engines(task)) for task in OWN_TASKS)
     return {"tasks": [*ALL, *OWN_TASKS], "engines": engines}
 
 

@@ -59,7 +59,7 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
 
 
 #: the tasks the command line has as commands of their own: each's family, what it is there, and
-#: the engine it runs (its one choice, "auto")
+#: what its "auto" runs (forced also takes the CLI's other --method choices: :func:`own_engines`)
 OWN_TASKS = {"pack": ("polyform", "satiling pack: the most pieces that fit",
                       "CP-SAT, after a short exact-cover search"),
              "unique": ("iqlink", "satiling iqlink unique: is the solution the only one",
@@ -70,18 +70,42 @@ OWN_TASKS = {"pack": ("polyform", "satiling pack: the most pieces that fit",
                       "the exact-cover search or SAT under assumptions")}
 
 
+def own_engines(task: str) -> list[dict[str, Any]]:
+    """The engine menu of a task the CLI has as a command of its own: ``forced``'s are the
+    methods ``satiling forced --method`` takes (:data:`satiling.search.backbone.METHODS`, which
+    the run is given as they are), each named as the CLI names it; the others run one engine,
+    ``auto``.  Each with the families it takes (empty: every one)."""
+    from ...engines.table import WALK, row
+    from ...run.forced import METHOD_NAMES
+    from ...search.backbone import METHODS
+    auto = {"name": "auto", "label": f"auto ({OWN_TASKS[task][2]})", "families": []}
+    if task != "forced":
+        return [auto]
+    # exact is the walk engine's exact-cover search (under assumptions): the models walk takes
+    takes = {"exact": list(row(WALK).families)}
+    return [auto] + [{"name": m, "label": f"{m} ({METHOD_NAMES[m]})", "families": takes.get(m, [])}
+                     for m in METHODS if m != "auto"]
+
+
 def _own_spec(puzzle: Any, name: str, source: str, task: str, given: dict[str, Any]) -> Spec:
-    """``pack`` (polyform boards; a time limit as a solve's) or ``unique`` (IQ-Link; no time
-    limit: it is two SAT calls), each with its own engine."""
+    """``pack`` (polyform boards; a time limit as a solve's), ``unique`` (IQ-Link; no time
+    limit: it is two SAT calls), ``forced`` and ``hint``, each with its own engines."""
     family, what, _ = OWN_TASKS[task]
     if family is not None and puzzle.family != family:
         raise FieldError(f"{task} ({what}) applies to {family} puzzles, not {puzzle.family}", "task")
-    if given["engine"] not in ("auto", None):
-        raise FieldError(f"{task} runs its own engine: choose auto", "engine")
+    engine = "auto" if given["engine"] is None else given["engine"]
+    offered = {e["name"]: e["families"] for e in own_engines(task)}
+    if engine not in offered:
+        raise FieldError(f"{task} runs its own engine: choose auto" if len(offered) == 1 else
+                         f"unknown engine {engine!r} for {task} (choose from {', '.join(offered)})",
+                         "engine")
+    if offered[engine] and puzzle.family not in offered[engine]:
+        raise FieldError(f"the {engine} method of {task} takes {' and '.join(offered[engine])} "
+                         f"puzzles (an exact cover), not {puzzle.family}", "engine")
     if task == "unique" and given["time_limit"] is not None:
         raise FieldError("unique takes no time limit (two SAT calls, each short)", "time_limit")
     limit = _checked(puzzle, "solve", source, {"time_limit": given["time_limit"]}).time_limit
-    return Spec(puzzle=name, source=source, task=task, time_limit=limit)
+    return Spec(puzzle=name, source=source, task=task, engine=engine, time_limit=limit)
 
 
 def _checked(puzzle: Any, task: Any, source: str, given: dict[str, Any]) -> Any:
