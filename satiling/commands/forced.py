@@ -159,5 +159,6 @@ def _print(puzzle: Any, args: argparse.Namespace, shown: list[Any], data: dict[s
         listed = shown if only is None else only
         print("\n".join(f"{p}" + (f"  ({marks[p]})" if p in marks else "") for p in listed)
               if listed else none, file=out)
-    if args.svg or args.png:
-        write_pictures(placements_svg(puzzle, shown), args.svg, args.png)
+    if args.svg or args.png:       # the hint outlined among the pins
+        hinted = [p for p, mark in marks.items() if mark == "hint"]
+        write_pictures(placements_svg(puzzle, shown, marked=hinted), args.svg, args.png)

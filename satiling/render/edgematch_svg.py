@@ -5,10 +5,10 @@ e2.bucas.name URL) live in :mod:`satiling.families.edgematch.board`; they are re
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
-from .svg import escape_text, palette, text_width, wrap_text
+from .svg import MARK, escape_text, palette, text_width, wrap_text
 
 __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",
            "solution_svg", "square_svg", "tiles_svg"]
@@ -16,9 +16,11 @@ __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "col
 GREY_FILL = "#9a9a9a"
 
 
-def solution_svg(puzzle: Any, solution: list[Any]) -> str:
-    """The SVG of a (possibly partial) solution of an edge-matching puzzle."""
-    return board_svg(puzzle, puzzle.board_from(solution, strict=False))
+def solution_svg(puzzle: Any, solution: list[Any], marked: Iterable[Any] = ()) -> str:
+    """The SVG of a (possibly partial) solution of an edge-matching puzzle (the tiles ``marked``
+    framed in :data:`~satiling.render.svg.MARK`)."""
+    return board_svg(puzzle, puzzle.board_from(solution, strict=False),
+                     marked=[(t.row, t.col) for t in marked])
 
 
 def colour_fills(puzzle: Any) -> dict[int, str]:
@@ -30,11 +32,12 @@ def colour_fills(puzzle: Any) -> dict[int, str]:
 
 
 def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = True,
-              caption: str | None = None) -> str:
+              caption: str | None = None, marked: Iterable[tuple[int, int]] = ()) -> str:
     """Each square cut along its diagonals into four triangles coloured like the piece's sides;
-    joins that do not match are marked red, empty squares are white.  Under the board, ``caption``
-    (by default the name and the score), broken into lines as wide as the board; the picture
-    widens for a word wider than that."""
+    joins that do not match are marked red, empty squares are white; the squares ``marked`` (a
+    hint among the pins) are framed in :data:`~satiling.render.svg.MARK`.  Under the board,
+    ``caption`` (by default the name and the score), broken into lines as wide as the board; the
+    picture widens for a word wider than that."""
     from ..families.edgematch.score import score
     fills = colour_fills(puzzle)
     m = scale * 0.25
@@ -52,6 +55,9 @@ def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = Tru
             p, rot = board[r, c]
             body.extend(square_svg(puzzle.edges(p, rot), fills, x0, y0, scale, p if numbers else None))
     body.extend(_mismatches(puzzle, board, m, scale))
+    for r, c in sorted(set(marked)):
+        body.append(f'<rect class="marked" x="{m + c * scale:.1f}" y="{m + r * scale:.1f}" width="{scale:.1f}" '
+                    f'height="{scale:.1f}" fill="none" stroke="{MARK}" stroke-width="{scale * 0.12:.1f}"/>')
     return _framed(body, puzzle.cols * scale + 2 * m, puzzle.rows * scale + 2 * m, scale, text,
                    f"{puzzle.name}: score {s.matched}/{s.joins}")
 

@@ -35,10 +35,15 @@ def solution_text(puzzle: Any, solution: list[Any], colour: str | None = None) -
 
 
 @partial(checked, takes_solution=True)
-def solution_svg(puzzle: Any, solution: list[Any]) -> str:
-    """The SVG of a verified solution of ``puzzle``."""
+def solution_svg(puzzle: Any, solution: list[Any], marked: list[Any] | None = None) -> str:
+    """The SVG of a verified solution of ``puzzle``; ``marked``: placements of it the picture
+    points at (a hint among the pins), where the family's picture can (polyforms, edge matching)."""
     draw = _drawer(puzzle, "svg")
-    return draw(puzzle, solution) if draw else puzzle.svg(solution)
+    if draw is None:
+        return puzzle.svg(solution)
+    if marked and "marked" in inspect.signature(draw).parameters:
+        return draw(puzzle, solution, marked=marked)
+    return draw(puzzle, solution)
 
 
 def _drawer(puzzle: Any, kind: str) -> Callable[[Any, list[Any]], str] | None:

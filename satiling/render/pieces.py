@@ -72,14 +72,16 @@ def puzzle_svg(puzzle: Any) -> str:
     return stack_svg([board, pieces]) if pieces else board
 
 
-def placements_svg(puzzle: Any, placements: list[Any], caption: str = "") -> str:
+def placements_svg(puzzle: Any, placements: list[Any], caption: str = "", marked: list[Any] | None = None) -> str:
     """Some placements on the board, the rest of it empty (forced placements, a hint): an
-    edge-matching board keeps its empty squares, a polyform board its uncovered cells."""
+    edge-matching board keeps its empty squares, a polyform board its uncovered cells; those of
+    ``marked`` (the hint among the pins) are outlined in orange, where the family's picture can."""
     if puzzle.family == "edgematch":
         from .edgematch_svg import board_svg
         return board_svg(puzzle, puzzle.board_from(list(placements), strict=False),
-                         caption=caption or f"{puzzle.name}: {summary(puzzle)}")
-    return solution_svg(puzzle, list(placements))
+                         caption=caption or f"{puzzle.name}: {summary(puzzle)}",
+                         marked=[(t.row, t.col) for t in marked or ()])
+    return solution_svg(puzzle, list(placements), marked=list(marked or ()))
 
 
 def _to_place(pieces: int, pinned: int, how: str) -> str:

@@ -9,6 +9,8 @@ from html import escape
 Point = tuple[float, float]
 #: a label's font size, in cell sides, where the piece has room for it
 LABEL_SIZE = 0.45
+#: the colour a picture marks what it points at in (a hint among the pins), around its outline
+MARK = "#ff8c00"
 
 #: the advance width in ems of each printable ASCII character: the widest of DejaVu Sans (the
 #: usual "sans-serif" on Linux) and Liberation Sans (Arial's and Helvetica's metrics), regular and
@@ -88,7 +90,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
                  labels: Iterable[tuple] = (), faded: Iterable[tuple[list[Point], str]] = (),
                  captions: Iterable[tuple[Point, str]] = (),
                  seams: Iterable[tuple[Point, Point]] = (), open_edges: Iterable[tuple[Point, Point]] = (),
-                 solid: Iterable[tuple[list[Point], str]] = ()) -> str:
+                 solid: Iterable[tuple[list[Point], str]] = (), marked: Iterable[int] = ()) -> str:
     """An SVG of filled groups of polygons, each group (a piece) outlined along its boundary.
 
     ``shapes`` is a list of (polygons of one piece, fill colour, title); ``empty`` are uncovered
@@ -97,7 +99,8 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     ``captions`` are small notes (a layer's number); ``seams`` are the glued sides of a wrapped
     board, drawn dashed; ``open_edges`` are outline edges where a piece goes on across a seam (no
     solid outline there: the piece is one, not two); ``solid`` are (polygon, fill) drawn in order
-    with thin outlines (the faces of a 3-D view, back to front).
+    with thin outlines (the faces of a 3-D view, back to front); ``marked`` are the indices of the
+    shapes outlined in :data:`MARK` as well (on top of their neighbours: what the picture points at).
     """
     empty, labels, faded, captions = list(empty), list(labels), list(faded), list(captions)
     solid = list(solid)
@@ -122,16 +125,22 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     for poly, colour in faded:
         out.append(f'<polygon points="{pts(poly)}" fill="{colour}" fill-opacity="0.35" stroke="#999999" '
                    f'stroke-width="0.5" stroke-dasharray="2,2"/>')
+    def outline(polys: list[list[Point]], stroke: str, width: float) -> list[str]:
+        return [f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
+                f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="{stroke}" '
+                f'stroke-width="{width:g}" stroke-linecap="round"/>'
+                for (ax, ay), (bx, by) in boundary(polys) if _edge_key((ax, ay), (bx, by)) not in no_outline]
+
     for polys, colour, title in shapes:
         out.append(f'<g><title>{escape_text(title)}</title>')
         for poly in polys:
             out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="{colour}" stroke-width="0.5"/>')
-        for (ax, ay), (bx, by) in boundary(polys):
-            if _edge_key((ax, ay), (bx, by)) in no_outline:
-                continue
-            out.append(f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
-                       f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="black" '
-                       f'stroke-width="2" stroke-linecap="round"/>')
+        out.extend(outline(polys, "black", 2))
+        out.append("</g>")
+    for i in sorted(set(marked)):          # after every piece: a neighbour drawn later covers none of it
+        polys, _, title = shapes[i]
+        out.append(f'<g class="marked"><title>{escape_text(title)}</title>')
+        out.extend(outline(polys, MARK, max(6.0, scale * 0.25)) + outline(polys, "black", 2))
         out.append("</g>")
     for poly, colour in solid:
         out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="#222222" stroke-width="0.8" '
@@ -187,11 +196,13 @@ def boundary(polys: list[list[Point]]) -> list[tuple[Point, Point]]:
     return [first[k] for k, n in edges.items() if n == 1]
 
 
-def polyform_svg(puzzle: Any, solution: list[Any]) -> str:
+def polyform_svg(puzzle: Any, solution: list[Any], marked: Iterable[Any] = ()) -> str:
     """A polyform solution: each placed piece in its own colour with its name, uncovered cells
     white.  Cubes are drawn layer by layer side by side (an exploded view, bottom layer first); on a
     wrapped board the strip beyond each seam is repeated pale, the seam is dashed, and a piece
-    that crosses it has no outline there and its name on each side."""
+    that crosses it has no outline there and its name on each side.  The placements ``marked``
+    (a hint among the pins) are outlined in :data:`MARK` too."""
+    marked = set(marked)
     draw = _drawer(puzzle)
     placed = sorted(solution, key=lambda p: p.sort_key())
     colours = placement_colours(puzzle, placed)
@@ -210,7 +221,8 @@ def polyform_svg(puzzle: Any, solution: list[Any]) -> str:
     solid, view = _isometric(puzzle, colour_of, draw)
     return svg_document(shapes, empty, labels=labels, faded=_beyond_seams(puzzle, draw, colour_of),
                         captions=_layer_captions(puzzle, draw) + view, seams=seams,
-                        open_edges=crossed, solid=solid)
+                        open_edges=crossed, solid=solid,
+                        marked=[i for i, pl in enumerate(placed) if pl in marked])
 
 
 def _isometric(puzzle: Any, colour_of: dict, draw) -> tuple[list[tuple[list[Point], str]], list]:

@@ -214,13 +214,18 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
 
 
 def _where(placement: Any) -> str:
-    """A placement in words: a polyform's piece and cells (as the workbench says it), an
-    IQ-Link piece and its middle peg, an edge-matching tile as ``satiling hint`` prints it."""
+    """A placement in words a user finds it by on the picture, which draws no coordinates: a
+    polyform's piece and an edge-matching tile on its square (named as the instance files name
+    it, I8), each outlined in orange there (:func:`.pictures.kept_svg`); an IQ-Link piece and
+    its middle peg.  (The cells are in the run's JSON.)"""
     if hasattr(placement, "cells"):
-        return f"{placement.piece} on " + " ".join("[" + ",".join(map(str, c)) + "]" for c in placement.cells)
+        return f"{placement.piece}, outlined in orange on the board"
     if hasattr(placement, "peg"):
         return f"piece {placement.piece} with its middle on peg {placement.peg} ({placement})"
-    return f"{placement} (square, piece/rotation)"
+    turns = placement.rotation or 0
+    turned = f", turned {turns} quarter turn{'s' * (turns > 1)} clockwise" if turns else ""
+    return (f"tile {placement.piece} on square {placement.square} (row {placement.square.rstrip('0123456789')}, "
+            f"column {placement.col + 1}){turned}, outlined in orange on the board")
 
 
 #: the tasks a run does here rather than in :func:`satiling.run.perform`

@@ -2,7 +2,8 @@
 or the API draws it from the store: a solution; a maximisation's board (it may break joins: drawn
 with its score, as ``satiling score`` draws it); IQ-Link's second solution of ``unique``,
 captioned so; and the placements of ``forced`` and ``hint`` on the board, as ``satiling forced
---svg`` and ``satiling hint --svg`` draw them (not as a solution: they may cover part of it)."""
+--svg`` and ``satiling hint --svg`` draw them (not as a solution: they may cover part of it; the
+hint outlined among the pins)."""
 from __future__ import annotations
 
 from typing import Any
@@ -18,6 +19,8 @@ def kept_svg(puzzle: Any, task: str, placements: list[Any], index: int | None = 
         return second_solution_svg(puzzle, placements)
     if task in ("forced", "hint"):
         from ..render.pieces import placements_svg
-        return placements_svg(puzzle, placements)
+        pins = set(puzzle.pins())         # (kept sorted: the hint is the one placement not a pin)
+        return placements_svg(puzzle, placements,
+                              marked=[p for p in placements if p not in pins] if task == "hint" else None)
     from ..render import to_svg
     return to_svg(puzzle, placements)

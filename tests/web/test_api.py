@@ -915,6 +915,19 @@ def test_a_hint_run_keeps_the_pins_and_the_hint_satiling_hint_gives(client, name
     picture = subprocess.run([sys.executable, "-m", "satiling.cli", "hint", name, "--seed", seed.group(1),
                               "--svg", "-"], capture_output=True, text=True, timeout=120).stdout
     assert client.get(f"/api/runs/{run['id']}/solutions/0.svg").text == picture
+    # the hint is named as the picture shows it, not by coordinates the board does not draw, and
+    # outlined in orange there (it said "F on [0,4] [1,3] ...", "C3 24/2 (square, piece/rotation)")
+    if not name.startswith("iqlink"):
+        assert "outlined in orange" in run["note"] and "[" not in run["note"], run["note"]
+        assert picture.count('class="marked"') == 1, picture
+    if name.startswith("pentomino"):
+        assert re.search(r'<g class="marked"><title>([^<]*)</title>', picture).group(1) == hint["piece"]
+    if name == "clue1":                       # the square named as the instance files name it, framed
+        square = re.search(r"on square ([A-Z]+)(\d+) \(row \1, column \2\)", run["note"])
+        assert square and hint["square"] == square.group(1) + square.group(2), run["note"]
+        frame = re.search(r'<rect class="marked" x="([\d.]+)" y="([\d.]+)"', picture)
+        row, col = ord(square.group(1)) - 65, int(square.group(2)) - 1
+        assert (float(frame.group(1)), float(frame.group(2))) == (10 + 40 * col, 10 + 40 * row)
     if name.startswith("iqlink"):
         svg = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", picture))
         assert f"{len(pins) + 1} of 12 pieces placed" in svg and "solution" not in svg, svg

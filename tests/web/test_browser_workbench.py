@@ -74,7 +74,7 @@ def test_pin_by_hand_refuse_a_clash_undo_redo_count_and_forced(browser, server) 
     wait_for(lambda: pinned(driver) == X_CELLS, 5, lambda: f"X not pinned: {pinned(driver)}")
     choose(driver, "I")                      # an I held at [2,3] crosses X either way it lies
     cell(driver, 2, 3).click()
-    assert text(driver, "wb-error").startswith("refused"), text(driver, "wb-error")
+    assert text(driver, "wb-error") == "refused: I would overlap the pinned X (in red)", text(driver, "wb-error")
     assert pinned(driver) == X_CELLS
     cell(driver, 5, 5).click()               # clear of X: pinned
     wait_for(lambda: len(pinned(driver)) == 10, 5, "I not pinned")
@@ -98,9 +98,13 @@ def test_pin_by_hand_refuse_a_clash_undo_redo_count_and_forced(browser, server) 
     driver.find_element(By.ID, "wb-hint").click()              # one placement more, not the pin
     wait_for(lambda: driver.find_element(By.ID, "wb-result").get_attribute("data-count"), 60,
              lambda: f"no hint: {text(driver, 'wb-result')!r} {text(driver, 'wb-error')!r}")
-    hint = re.match(r"A hint: (\w) on ((\[\d+,\d+\] ?)+)\.", text(driver, "wb-result"))
-    assert hint and hint.group(1) != "X", text(driver, "wb-result")
-    assert driver.find_elements(By.CSS_SELECTOR, "#wb-picture svg")
+    # the hint is named as the board shows it (it said "F on [0,4] [1,3] ...", coordinates the
+    # board does not draw) and outlined in orange among the pins
+    hint = re.match(r"A hint: (\w), outlined in orange on the board\.", text(driver, "wb-result"))
+    assert hint and hint.group(1) != "X" and "[" not in text(driver, "wb-result"), text(driver, "wb-result")
+    marked = driver.find_elements(By.CSS_SELECTOR, "#wb-picture svg g.marked")
+    assert [g.find_element(By.TAG_NAME, "title").get_attribute("textContent") for g in marked] == [hint.group(1)]
+    screenshot(driver, "workbench-hint")
     driver.find_element(By.ID, "wb-count").click()
     wait_for(lambda: driver.execute_script("return location.hash").startswith("#run/"), 20,
              lambda: f"no run: {text(driver, 'wb-error')!r}")

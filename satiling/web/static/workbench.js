@@ -149,7 +149,8 @@
   function refusal(placement) {
     const owner = pinnedCells();
     const clash = placement.cells.find((c) => owner.has(key(c)));
-    if (clash) return `${placement.piece} would cover cell [${clash}], which ${wb.pins[owner.get(key(clash))].piece} holds`;
+    // (the board shows the clash in red under the pointer: the board has no coordinates to name)
+    if (clash) return `${placement.piece} would overlap the pinned ${wb.pins[owner.get(key(clash))].piece} (in red)`;
     const piece = wb.bench.pieces.find((p) => p.name === placement.piece);
     const used = wb.pins.filter((p) => p.piece === placement.piece).length;
     if (used >= piece.count) return `every ${placement.piece} is pinned already (the set has ${piece.count})`;
