@@ -207,7 +207,11 @@
     const svg = $("wb-shape");
     svg.textContent = "";
     const any = (wb.byPiece.get(`${wb.piece}|${wb.o}`) || [])[0];
-    if (!any) return;
+    if (!any) {                  // nothing to draw: no room taken (an SVG unsized is 300 px wide)
+      svg.setAttribute("width", 0);
+      svg.setAttribute("height", 0);
+      return;
+    }
     const polys = any.cells.map((c) => wb.polys.get(key(c)).getAttribute("points"));
     const xs = [], ys = [];
     for (const p of polys) for (const xy of p.split(" ")) { const [x, y] = xy.split(",").map(Number); xs.push(x); ys.push(y); }
