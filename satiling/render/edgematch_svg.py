@@ -8,6 +8,7 @@ import math
 from typing import Any, Iterable, Sequence
 
 from ..families.edgematch.board import BUCAS, MOTIF_ORDERS, board_text, bucas_url
+from ..families.edgematch.geometry import square_name
 from .svg import MARK, escape_text, palette, text_width, wrap_text
 
 __all__ = ["BUCAS", "MOTIF_ORDERS", "board_svg", "board_text", "bucas_url", "colour_fills",
@@ -53,7 +54,8 @@ def board_svg(puzzle: Any, board: dict, scale: float = 40.0, numbers: bool = Tru
                             'fill="white" stroke="#cccccc" stroke-width="0.5"/>')
                 continue
             p, rot = board[r, c]
-            body.extend(square_svg(puzzle.edges(p, rot), fills, x0, y0, scale, p if numbers else None))
+            body.extend(square_svg(puzzle.edges(p, rot), fills, x0, y0, scale, p if numbers else None,
+                                   f"tile {p} on {square_name(r, c)}, rotation {rot}"))
     body.extend(_mismatches(puzzle, board, m, scale))
     for r, c in sorted(set(marked)):
         body.append(f'<rect class="marked" x="{m + c * scale:.1f}" y="{m + r * scale:.1f}" width="{scale:.1f}" '
@@ -83,25 +85,35 @@ def tiles_svg(puzzle: Any, scale: float = 40.0, per_row: int | None = None,
                    2 * m + (rows - 1) * step + scale, scale, caption, f"{puzzle.name}: pieces")
 
 
+#: the sides of a square as drawn, in the order of a piece's colours (N E S W)
+SIDES = ("top", "right", "bottom", "left")
+
+
 def square_svg(edges: Any, fills: dict[int, str], x0: float, y0: float, scale: float,
-               number: int | None) -> list[str]:
+               number: int | None, tile: str | None = None) -> list[str]:
     """One piece on the square whose top left corner is (x0, y0): its four sides' triangles,
-    outlined, with its number in the middle."""
+    outlined, with its number in the middle, bold on a white halo (read on any colour: the thin
+    outline it had was lost on Eternity II's dark sides).  Each side's title names the tile
+    (``tile``, by default ``tile NUMBER``) and the side's colour: a picture shown too small for its
+    numbers still tells them under the pointer."""
     x1, y1 = x0 + scale, y0 + scale
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     out = []
+    name = tile or (f"tile {number}" if number is not None else "")
     corners = [((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))]
     for d, (a, b) in enumerate(corners):
         pts = f"{a[0]:.1f},{a[1]:.1f} {b[0]:.1f},{b[1]:.1f} {cx:.1f},{cy:.1f}"
         out.append(f'<polygon points="{pts}" fill="{fills.get(edges[d], "#000000")}" '
                    'stroke="#333333" stroke-width="0.4"><title>'
-                   f'{edges[d]}</title></polygon>')
+                   f'{f"{name}: " if name else ""}{SIDES[d]} colour {edges[d]}</title></polygon>')
     out.append(f'<rect x="{x0:.1f}" y="{y0:.1f}" width="{scale:.1f}" height="{scale:.1f}" '
                'fill="none" stroke="black" stroke-width="1"/>')
     if number is not None:
-        out.append(f'<text x="{cx:.1f}" y="{cy + scale * 0.08:.1f}" font-size="{scale * 0.22:.1f}" '
-                   'text-anchor="middle" font-family="sans-serif" fill="black" '
-                   f'stroke="white" stroke-width="0.3">{number}</text>')
+        out.append(f'<text class="tile-number" x="{cx:.1f}" y="{cy + scale * 0.105:.1f}" '
+                   f'font-size="{scale * 0.3:.1f}" font-weight="bold" text-anchor="middle" '
+                   'font-family="sans-serif" fill="#111111" stroke="white" '
+                   f'stroke-width="{scale * 0.09:.1f}" stroke-linejoin="round" paint-order="stroke">'
+                   f'{number}</text>')
     return out
 
 

@@ -110,3 +110,31 @@ def test_the_workbench_turns_keep_one_line_on_a_phone(browser: webdriver.Chrome,
         assert max(middles) - min(middles) < 8, (piece, boxes)        # one line, centred alike
         assert all(right <= PHONE for *_, right in boxes), (piece, boxes)
     screenshot(driver, "phone-workbench", whole=False, at="workbench")
+
+
+def test_eternity_iis_tile_numbers_too_small_for_a_phone_are_told_by_a_tap(browser: webdriver.Chrome,
+                                                                            server: Server) -> None:
+    """On a phone Eternity II's board is 20 px a tile: its numbers came out 4 px high, unreadable.
+    Now they are not drawn there, a line under the picture says so, and a tap on a tile says its
+    number (and square) there."""
+    driver = browser
+    open_page(driver, server, "#see/eternity2")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#see-svg.numbers-hidden svg"), 60,
+             "the numbers are drawn too small to read")
+    assert not [t for t in driver.find_elements(By.CSS_SELECTOR, "#see-svg text.tile-number") if t.is_displayed()]
+    note = driver.find_element(By.CSS_SELECTOR, "#see-svg + .tile-said")
+    assert "tap a tile" in note.text, note.text
+    starter = driver.execute_script("""
+        return [...document.querySelectorAll('#see-svg polygon')].find((p) =>
+          p.querySelector('title').textContent.startsWith('tile 139 on I8'));""")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", starter)
+    starter.click()
+    wait_for(lambda: note.text.startswith("tile 139 on I8, rotation 2"), 5, lambda: note.text)
+    fits(driver, "see eternity2")
+    screenshot(driver, "phone-see-eternity2", whole=False, at="see-figure")
+    # a picture large enough for its numbers (Clue Puzzle 1's 6x6) draws them and says nothing
+    open_page(driver, server, "#see/clue1")
+    wait_for(lambda: text(driver, "see-name") == "clue1"
+             and driver.find_elements(By.CSS_SELECTOR, "#see-svg text.tile-number"), 60, "clue1 not drawn")
+    assert "numbers-hidden" not in driver.find_element(By.ID, "see-svg").get_attribute("class")
+    assert not driver.find_elements(By.CSS_SELECTOR, "#see-svg + .tile-said:not(:empty)")

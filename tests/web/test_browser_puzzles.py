@@ -176,3 +176,30 @@ def test_see_says_what_the_command_lines_options_it_quotes_are_here(browser: web
     marked, note, _ = flags_on_see(driver, "clue1", server)
     assert (marked, note) == ([], ""), (marked, note)
     assert "hint pieces" in text(driver, "see-facts")
+
+
+def numbers_drawn(driver: webdriver.Chrome, box: str) -> list[dict]:
+    """Each tile number of the picture in #BOX as the screen shows it: its size in CSS pixels,
+    whether it is drawn, and its halo (a white stroke painted under its dark fill)."""
+    return driver.execute_script("""
+        return [...document.querySelectorAll('#' + arguments[0] + ' text.tile-number')].map((t) => {
+          const s = getComputedStyle(t);
+          return {px: Number(t.getAttribute('font-size')) * t.getScreenCTM().a, shown: s.display !== 'none',
+                  halo: s.paintOrder.startsWith('stroke') && s.stroke === 'rgb(255, 255, 255)', fill: s.fill}; });""",
+        box)
+
+
+def test_eternity_iis_tile_numbers_are_readable_at_a_laptops_width(browser: webdriver.Chrome,
+                                                                   server: Server) -> None:
+    """Eternity II's 256 tiles were numbered in 8 px type outlined thinly in white, lost on the
+    tiles' dark sides: now bold, 11 px and more, on a white halo; each tile's title names it too."""
+    driver = browser
+    see(driver, server, "eternity2")
+    numbers = numbers_drawn(driver, "see-svg")
+    assert len(numbers) == 256                                       # the starter piece and the 255 to place
+    assert all(n["shown"] and n["px"] >= 10 and n["halo"] and n["fill"] == "rgb(17, 17, 17)" for n in numbers), numbers[:3]
+    titles = driver.execute_script(      # read at once: the picture is drawn again as the facts come
+        "return [...document.querySelectorAll('#see-svg polygon title')].map((t) => t.textContent)")
+    assert "tile 139 on I8, rotation 2: top colour" in " ".join(titles)
+    assert not text(driver, "see-figure").count("too small")
+    screenshot(driver, "see-eternity2", whole=False, at="see-figure")

@@ -243,6 +243,58 @@
     fillPuzzleSelect();
   }
 
+  // ---- pictures: an edge-matching tile's number, readable or not drawn ----------------------------
+
+  // satiling draws each tile's number on it. Where a picture is shown so small that its numbers
+  // come out below MIN_NUMBER_PX (Eternity II's 16x16 board on a phone: some 5 px), they are not
+  // drawn; each tile's title says its number under the pointer, and a tap says it under the
+  // picture (a phone has no pointer to hover with).
+  const MIN_NUMBER_PX = 8;
+  const NUMBERS_NOTE = "The tiles are too small here for their numbers: tap a tile (or point at it) to read its number.";
+
+  // The line under a picture that speaks of its tiles (none under a card's: a card is a link,
+  // and small); `make` false: the line if there is one.
+  function tileNote(box, make = true) {
+    let note = box.nextElementSibling;
+    if ((!note || !note.classList.contains("tile-said")) && make && !box.closest(".card")) {
+      note = el("p", { className: "tile-said note" });
+      box.after(note);
+    }
+    return note && note.classList.contains("tile-said") ? note : null;
+  }
+
+  // Whether the box's picture shows its numbers, and the line under it saying so.
+  function fitNumbers(box) {
+    const svg = box.querySelector("svg"), number = box.querySelector("text.tile-number");
+    const width = svg ? svg.getBoundingClientRect().width : 0;
+    if (number && !width) return;                      // hidden: measured again when shown
+    const px = number ? Number(number.getAttribute("font-size")) * width / svg.viewBox.baseVal.width : Infinity;
+    const small = px < MIN_NUMBER_PX;
+    box.classList.toggle("numbers-hidden", small);
+    const note = tileNote(box, small);
+    if (note) note.textContent = small ? NUMBERS_NOTE : "";
+  }
+
+  // Measured whenever a picture is put in its box (every place the page shows one; another
+  // puzzle's picture may have no numbers) and whenever its box changes size (the window, a view
+  // shown).
+  const numbersSized = new ResizeObserver((entries) => entries.forEach((e) => fitNumbers(e.target)));
+  new MutationObserver((records) => {
+    for (const box of new Set(records.map((r) => r.target.closest && r.target.closest(".picture")))) {
+      if (!box) continue;
+      if (box.querySelector("text.tile-number")) numbersSized.observe(box);
+      fitNumbers(box);
+    }
+  }).observe(document.querySelector("main"), { childList: true, subtree: true });
+
+  // A tap on a tile whose number is not drawn says the tile (its title: number, square, side).
+  document.addEventListener("click", (e) => {
+    const side = e.target.closest && e.target.closest(".numbers-hidden svg polygon");
+    const title = side && side.querySelector("title");
+    const note = title && tileNote(side.closest(".picture"));
+    if (note) note.textContent = title.textContent;
+  });
+
   // ---- 1. Pose: the galleries -------------------------------------------------------------------
 
   // Pictures are fetched as their cards scroll into view, two at a time (over both galleries).
@@ -776,7 +828,10 @@
     $("see-title").textContent = d.title || shortName(d.name);
     $("see-name").textContent = d.name.startsWith("satiling:") ? `${d.name.slice(0, 24)}… (shared: its link below)` : d.name;
     $("see-family").textContent = d.family;
-    $("see-svg").innerHTML = d.svg;
+    // drawn once a puzzle (the page is asked again while its facts are measured: what a tap on a
+    // tile said under the picture stays)
+    if ($("see-svg").dataset.name !== d.name) $("see-svg").innerHTML = d.svg;
+    $("see-svg").dataset.name = d.name;
     $("see-caption").textContent = CAPTION;
     $("see-obstruction").hidden = !d.obstruction;
     $("see-obstruction").textContent = d.obstruction ? `Settled before any search: ${d.obstruction}` : "";
