@@ -7,6 +7,7 @@ save what they show as PNG files in DIR (``docs/web`` renews the README's pictur
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -269,3 +270,51 @@ def elapsed(driver: webdriver.Chrome) -> float:
 def value(driver: webdriver.Chrome, element_id: str) -> float:
     """A progress bar's value, 0 to 1."""
     return float(driver.find_element(By.ID, element_id).get_attribute("value") or 0)
+
+
+def card_pictures(driver: webdriver.Chrome, names: list[str]) -> dict[str, dict]:
+    """The gallery cards of NAMES, each scrolled into view and drawn: its picture's width as
+    shown, its box's width, and how many of the picture's parts (board, pieces) it shows."""
+    out = {}
+    for name in names:
+        card = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'.card[data-name="{name}"]'), 30,
+                        f"no card of {name}")[0]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+        wait_for(lambda: "drawn" in card.get_attribute("class"), 60, f"the card of {name} is not drawn")
+        out[name] = driver.execute_script("""
+            const box = arguments[0].querySelector('.picture'), svg = box.querySelector('svg');
+            const parts = [...svg.children].filter((n) => n.tagName === 'svg');
+            return {width: svg.getBoundingClientRect().width, box: box.clientWidth,
+                    parts: parts.filter((p) => p.getAttribute('display') !== 'none').length,
+                    beside: parts.length > 1 && parts[1].getBoundingClientRect().top < parts[0].getBoundingClientRect().bottom - 1};""",
+            card)
+    return out
+
+
+def post_instance(server: Server, toml: str) -> str:
+    """A puzzle posted to SERVER as an instance file (the user's own); its name."""
+    request = urllib.request.Request(server.url + "api/instances", data=json.dumps({"toml": toml}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as resp:
+        return json.loads(resp.read())["name"]
+
+
+#: a tall box of pentominoes, the user's own: stacked above its pieces, its card was a sliver
+TALL_BOX = 'title = "a tall box, 20 by 3"\npiece_set = "pentominoes"\n[region]\nrows = 20\ncols = 3\n'
+
+
+def tall_cards_keep_their_size(driver: webdriver.Chrome, server: Server) -> dict[str, dict]:
+    """The gallery's cards of tall puzzles show their pictures at least a third as wide as the
+    card (Eternity's was 28 px of 200, its 209 pieces stacked under its board): the pieces beside
+    the board where that shows more, the board alone where even that is a sliver; a wide board
+    (3x20) keeps its pieces below. The cards, as :func:`card_pictures` measures them."""
+    mine = post_instance(server, TALL_BOX)
+    open_page(driver, server, "#pose")
+    cards = card_pictures(driver, ["eternity", "boomerang", "pram", "tortoise", "boat", "clue1", "eternity2",
+                                   "pentomino-6x10", "pentomino-3x20", "tetromino-4x45", mine])
+    for name, card in cards.items():
+        assert card["width"] >= card["box"] / 3 - 0.5, (name, card)
+    assert cards["eternity"]["parts"] == 1                   # its board, the dodecagon, alone
+    assert all(cards[n]["parts"] == 2 and cards[n]["beside"] for n in ("clue1", "eternity2", mine)), cards
+    assert cards["pentomino-3x20"]["parts"] == 2 and not cards["pentomino-3x20"]["beside"], cards
+    return cards

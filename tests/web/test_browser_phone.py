@@ -10,8 +10,8 @@ from typing import Iterator
 import pytest
 
 from .browser import server  # noqa: F401  (the module's fixtures)
-from .browser import (PHONE, Server, chromium, open_page, screenshot, start_run, text, wait_end,
-                      wait_for, webdriver)
+from .browser import (PHONE, Server, chromium, open_page, screenshot, start_run, tall_cards_keep_their_size,
+                      text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 
 
@@ -138,3 +138,9 @@ def test_eternity_iis_tile_numbers_too_small_for_a_phone_are_told_by_a_tap(brows
              and driver.find_elements(By.CSS_SELECTOR, "#see-svg text.tile-number"), 60, "clue1 not drawn")
     assert "numbers-hidden" not in driver.find_element(By.ID, "see-svg").get_attribute("class")
     assert not driver.find_elements(By.CSS_SELECTOR, "#see-svg + .tile-said:not(:empty)")
+
+
+def test_the_gallerys_tall_puzzles_are_not_slivers_on_a_phone(browser: webdriver.Chrome, server: Server) -> None:
+    tall_cards_keep_their_size(browser, server)
+    fits(browser, "pose")
+    screenshot(browser, "phone-gallery-tall", whole=False)

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from .browser import server, browser  # noqa: F401  (the module's fixtures)
-from .browser import (Server, open_page, run_row, screenshot, shown, start_run, text, wait_end,
-                      wait_for, webdriver)
+from .browser import (Server, open_page, run_row, screenshot, shown, start_run, tall_cards_keep_their_size,
+                      text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
@@ -203,3 +203,8 @@ def test_eternity_iis_tile_numbers_are_readable_at_a_laptops_width(browser: webd
     assert "tile 139 on I8, rotation 2: top colour" in " ".join(titles)
     assert not text(driver, "see-figure").count("too small")
     screenshot(driver, "see-eternity2", whole=False, at="see-figure")
+
+
+def test_the_gallerys_tall_puzzles_are_not_slivers(browser: webdriver.Chrome, server: Server) -> None:
+    tall_cards_keep_their_size(browser, server)
+    screenshot(browser, "gallery-tall", whole=False)

@@ -305,7 +305,12 @@
       const card = drawQueue.shift();
       drawing += 1;
       cardRecord(card.dataset.name)
-        .then((d) => { card.querySelector(".picture").innerHTML = d.svg; card.classList.add("drawn"); })
+        .then((d) => {
+          const box = card.querySelector(".picture");
+          box.innerHTML = d.svg;
+          fitCard(box);
+          card.classList.add("drawn");
+        })
         .catch((e) => { card.querySelector(".picture").textContent = e.message; })
         .finally(() => { drawing -= 1; pumpCards(); });
     }
@@ -318,6 +323,46 @@
     }
     pumpCards();
   }, { rootMargin: "200px" });
+
+  // A card's picture fitted to its box. satiling draws a puzzle as its board above its pieces
+  // (one nested SVG each, stack_svg's); where that is tall the card showed a sliver (Eternity's
+  // 209 pieces under its board: 28 px of a 200 px card). Laid out as whichever shows larger in the
+  // box, board above pieces or beside them; where even that is narrower than half the box, the
+  // board alone (the puzzle's shape; See shows the pieces).
+  const STACK_GAP = 12;                              // stack_svg's gap between the parts
+  function fitCard(box) {
+    const svg = box.firstElementChild;
+    const parts = svg ? [...svg.children].filter((n) => n.tagName === "svg") : [];
+    if (parts.length < 2 || !box.clientWidth) return;
+    const size = parts.map((p) => [Number(p.getAttribute("width")), Number(p.getAttribute("height"))]);
+    const sum = (k) => size.reduce((a, s) => a + s[k], 0) + STACK_GAP * (size.length - 1);
+    const most = (k) => Math.max(...size.map((s) => s[k]));
+    // a layout's width and height, and its width as the box shows it
+    const shown = ([w, h]) => Math.min(box.clientWidth, box.clientHeight * w / h);
+    const stacked = [most(0), sum(1)], beside = [sum(0), most(1)];
+    const area = ([w, h]) => shown([w, h]) ** 2 * h / w;
+    const best = area(beside) > area(stacked) ? beside : stacked;
+    if (shown(best) < box.clientWidth / 2 && shown(size[0]) > shown(best)) {
+      parts.slice(1).forEach((p) => p.setAttribute("display", "none"));
+      return frame(svg, [Number(parts[0].getAttribute("x")), Number(parts[0].getAttribute("y")), ...size[0]]);
+    }
+    if (best === beside) {
+      let x = 0;
+      parts.forEach((p, i) => {
+        p.setAttribute("x", x);
+        p.setAttribute("y", (beside[1] - size[i][1]) / 2);
+        x += size[i][0] + STACK_GAP;
+      });
+    }
+    frame(svg, [0, 0, ...best]);
+  }
+
+  // The part of an SVG picture shown, [x, y, width, height], at its own size.
+  function frame(svg, [x, y, w, h]) {
+    svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+    svg.setAttribute("width", w);
+    svg.setAttribute("height", h);
+  }
 
   function buildGallery(gallery, list) {
     gallery.textContent = "";
