@@ -1274,7 +1274,7 @@
     $("solution-caption").textContent = task === "solve" ? "The solution, checked by the verifier"
       : task === "pack" ? "The packing (the hole in white)"
       : task === "forced" ? (shownState(live.run) === "done" ? "The placements every solution holds" : "The placements proved in every solution so far")
-      : task === "hint" ? "The pins and the hint (outlined in orange)"
+      : task === "hint" ? `The pins and the hint${svg.includes('class="marked"') ? " (outlined in orange)" : ""}`
       : task === "unique" && unique === 2 && Number(index) === 1 ? "The second solution: the challenge is not unique"
       : task === "unique" && unique === 1 ? "The one solution, proved unique"
       : `The latest solution found${given(index) ? ` (no. ${fmtNumber(Number(index) + 1)})` : ""}`;
