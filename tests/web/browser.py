@@ -309,6 +309,7 @@ def tall_cards_keep_their_size(driver: webdriver.Chrome, server: Server) -> dict
     the board where that shows more, the board alone where even that is a sliver; a wide board
     (3x20) keeps its pieces below. The cards, as :func:`card_pictures` measures them."""
     mine = post_instance(server, TALL_BOX)
+    driver.get("about:blank")              # a page loaded before lists the user's puzzles of then
     open_page(driver, server, "#pose")
     cards = card_pictures(driver, ["eternity", "boomerang", "pram", "tortoise", "boat", "clue1", "eternity2",
                                    "pentomino-6x10", "pentomino-3x20", "tetromino-4x45", mine])
