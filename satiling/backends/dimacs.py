@@ -168,12 +168,20 @@ def _clauses(numbered: Iterator[tuple[int, str]], where: str, variables: int,
 
 def _literals(line: str, variables: int, where: str, n: int) -> list[int]:
     """The DIMACS literals of line ``n`` (0 ends a clause), each at most ``variables``: the line
-    is checked whole, a loop over its numbers only to name a bad one (a formula has millions)."""
+    is checked whole, a loop over its numbers only to name a bad one (a formula has millions).
+    ``int`` reads every literal and refuses most else; what it would take that DIMACS does not
+    (a sign ``+``, a ``_`` between digits, digits of other scripts) sends the line to
+    :data:`_TOKEN`, word by word."""
     words = line.split()
-    if not all(map(_TOKEN.fullmatch, words)):
-        bad = next(w for w in words if not _TOKEN.fullmatch(w))
-        raise SatilingError(f"{where}: line {n}: {bad[:20]!r} is not a literal")
-    lits = list(map(int, words))
+    try:
+        if "+" in line or "_" in line or not line.isascii():
+            raise ValueError
+        lits = list(map(int, words))
+    except ValueError:
+        bad = next((w for w in words if not _TOKEN.fullmatch(w)), None)
+        if bad is not None:
+            raise SatilingError(f"{where}: line {n}: {bad[:20]!r} is not a literal") from None
+        lits = list(map(int, words))         # DIMACS words between spaces of another script
     if lits and max(max(lits), -min(lits)) > variables:     # a checker sizes its tables by the header
         bad = next(lit for lit in lits if abs(lit) > variables)
         raise SatilingError(f"{where}: line {n}: literal {bad} is beyond the {variables} variables "

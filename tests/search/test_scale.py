@@ -249,6 +249,11 @@ ALL_FOUR = "c every sign of x1 x2\np cnf 2 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
 
 @pytest.mark.parametrize("formula, proof, says", [
     ("p cnf 1 2\n1 0\n-1 x 0\n", "", "f.cnf: line 3: 'x' is not a literal"),
+    # what Python's int() reads and DIMACS does not
+    ("p cnf 1 2\n+1 0\n-1 0\n", "", "f.cnf: line 2: '+1' is not a literal"),
+    ("p cnf 10 2\n1_0 0\n-1 0\n", "", "f.cnf: line 2: '1_0' is not a literal"),
+    ("p cnf 1 2\n\u0661 0\n-1 0\n", "", "f.cnf: line 2: '\u0661' is not a literal"),
+    ("p cnf 1 2\n1 0\n-1 0 0x1\n", "", "f.cnf: line 3: '0x1' is not a literal"),
     ("p cnf 1 5\n1 0\n-1 0\n", "0\n", "f.cnf: line 1: the 'p cnf' line says 5 clauses, the file holds 2"),
     ("p cnf 1 1\n1 0\n-1 0\n", "0\n", "f.cnf: line 3: clause 2, beyond the 1 the 'p cnf' line (line 1)"),
     ("p cnf 1 2\n1 0\n-2 0\n", "0\n", "f.cnf: line 3: literal -2 is beyond the 1 variables"),
