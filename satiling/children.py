@@ -185,7 +185,7 @@ def _answer(func: Callable[[], Any]) -> tuple[str, Any]:
     try:
         return "ok", func()
     except SatilingError as e:
-        return "error", SatilingError(str(e))
+        return "error", SatilingError(e.template or str(e), **e.parts)   # its options kept
     except Exception as e:                                   # noqa: a bug, reported by type
         return "error", RuntimeError(f"{type(e).__name__}: {e}")
 

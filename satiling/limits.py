@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import SatilingError
+from .errors import Option, SatilingError
 
 #: the longest time limit, in seconds (about three years)
 MAX_SECONDS = 100_000_000
@@ -86,6 +86,14 @@ def check_workers(value: Any, what: str = "workers") -> int | None:
     return value
 
 
+def check_one_place(workers: Any, dask: Any) -> None:
+    """SatilingError when both local workers and a Dask cluster are given: a run's work goes to
+    one of them."""
+    if workers and dask:
+        raise SatilingError("choose {workers} or {dask}, not both", workers=Option("workers"),
+                            dask=Option("dask"))
+
+
 #: Dask's schemes whose address is a host and a port (``inproc://`` and a plug-in's are Dask's
 #: to read); no scheme means ``tcp``, as for Dask
 _HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
@@ -100,8 +108,8 @@ def check_dask_address(value: Any, what: str = "dask") -> str | None:
         return None
     why = _address_fault(value) if isinstance(value, str) else "not text"
     if why:
-        raise SatilingError(f"{what} is a Dask scheduler's address (tcp://host:8786), not "
-                            f"{_shown(value)}: {why}")
+        raise SatilingError("{what} is a Dask scheduler's address (tcp://host:8786), not {value}: "
+                            "{why}", what=Option(what), value=_shown(value), why=why)
     return value
 
 

@@ -9,6 +9,9 @@ does nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
+
+from .errors import Option, SatilingError
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,15 @@ class ModelOption:
 
 def check_known(family: str, options: dict, known: set[str]) -> None:
     """Raise SatilingError naming the first option this family does not support."""
-    from .errors import SatilingError
     for key, value in options.items():
         if key not in known and value not in (None, False):
-            raise SatilingError(f"option --{key.replace('_', '-')} does not apply to {family} puzzles")
+            raise not_for(family, key, sorted(known))
+
+
+def not_for(family: str, key: str, known: Iterable[str]) -> SatilingError:
+    """The error for model option ``key`` given to a puzzle of ``family``, whose options are
+    ``known``."""
+    ours = tuple(Option(k) for k in known)
+    return SatilingError("option {option} does not apply to {family} puzzles" +
+                         (" (its options: {ours})" if ours else ""),
+                         option=Option(key), family=family, ours=ours)

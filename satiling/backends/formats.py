@@ -60,8 +60,8 @@ def write_model(fmt: str, export: Export, out: TextIO, amo: str, data: TextIO | 
     ``data``: where MiniZinc's data goes (after the model in ``out`` when None).
     (DIMACS, which needs its clause count first and reports progress, is the caller's.)"""
     if fmt in NO_OBJECTIVE and export.soft:
-        raise SatilingError(f"--format {fmt} has no objective: use --format wcnf, opb, lp, mps, "
-                            "cpsat, mzn or xcsp3 for a model with one")
+        raise SatilingError(f"the {fmt} format has no objective: use wcnf, opb, lp, mps, cpsat, mzn "
+                            "or xcsp3 for a model with one")
     if fmt == "wcnf":
         from .wcnf import write_wcnf
         n, hard, soft = write_wcnf(export, out, amo)

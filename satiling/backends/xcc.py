@@ -125,7 +125,7 @@ def _check(problem: Problem) -> None:
         why = "a constraint counts a negated placement"
     if why:
         raise SatilingError(f"xcc: the model of {problem.name} is not an exact cover ({why}); "
-                            "the exact-cover format holds polyform boards: use another --format")
+                            "the exact-cover format holds polyform boards: use another format")
 
 
 def _item_names(problem: Problem) -> list[str]:

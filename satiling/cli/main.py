@@ -17,7 +17,7 @@ from ..errors import SatilingError
 from ..fileio import check_not_input, check_picture_name, check_writable
 from ..commands.common import (EXIT_ERROR, EXIT_FOUND)
 from ..signals import exit_code, interrupt_cause, interrupts, leave
-from .parser import maximize_flag, parser as command_parser
+from .parser import maximize_flag, parser as command_parser, said
 
 
 #: options that name a file to write
@@ -68,8 +68,8 @@ def _main(argv: list[str] | None) -> int:
         for text in getattr(args, "notes", ()):
             print(f"satiling: note: {text}", file=sys.stderr)
         return code
-    except SatilingError as e:
-        print(f"satiling: error: {e}", file=sys.stderr)
+    except SatilingError as e:            # an option it names, by its flag
+        print(f"satiling: error: {said(e)}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as e:                  # stdout on a full disk or a vanished device
         if isinstance(e, BrokenPipeError):

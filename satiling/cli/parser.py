@@ -6,14 +6,16 @@ import argparse
 import functools
 import importlib
 import importlib.util
+import shlex
 from typing import Any, Callable
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..commands.common import EXIT_ERROR
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from ..engines.table import BACKTRACK, DEFAULT_SAT_ALIAS, RESULT_FILE, count_solver_help, solver_help
 from ..registry import families, model_options as family_options
 from ..run.engines import names as engine_names
+from .args import MODEL_DEST
 from .files import cmd_decode, cmd_encode, cmd_info, cmd_list, cmd_render, cmd_verify
 from .solving import MAXIMISE_ENGINES, SOLVE_ENGINES, cmd_count, cmd_enumerate, cmd_solve
 
@@ -71,7 +73,7 @@ def sat_solver_arg(text: str) -> str:
     try:
         return enumeration_solver(text)
     except SatilingError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        raise argparse.ArgumentTypeError(said(e)) from None
 
 
 # -- parser ---------------------------------------------------------------------------------------
@@ -230,7 +232,7 @@ def _family_options(s: argparse.ArgumentParser) -> None:
     for record, opt in family_options():
         if record.name not in groups:
             groups[record.name] = s.add_argument_group(f"{record.title} options")
-        kw: dict[str, Any] = {"help": opt.help, "dest": "model_" + opt.key}
+        kw: dict[str, Any] = {"help": opt.help, "dest": MODEL_DEST + opt.key}
         if opt.kind == "flag":
             kw["action"] = "store_true"
         else:
@@ -314,6 +316,37 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
                         f"{MAX_WORKERS})")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the cubes on the Dask cluster whose scheduler is at ADDRESS")
+
+
+# -- messages ------------------------------------------------------------------------------------
+def flags() -> dict[str, str]:
+    """Each option's key, as the library's calls and a Request name it, and its flag: the one
+    table by which the command line's messages name options, read from the parser (an option's
+    ``dest``; a model option's key is its ``dest`` without :data:`MODEL_DEST`)."""
+    table: dict[str, str] = {}
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command in commands.choices.values():
+        for action in command._actions:
+            long = [s for s in action.option_strings if s.startswith("--")]
+            if long:
+                table.setdefault(action.dest.removeprefix(MODEL_DEST), long[0])
+    return table
+
+
+def flag(option: Option) -> str:
+    """``option`` as the command line gives it: its flag, and the value as typed (``--engine
+    race``); an option no command has, in the library's words."""
+    name = flags().get(option.key)
+    if name is None:
+        return str(option)
+    if option.value is None or option.value is True:
+        return name
+    return f"{name} {shlex.quote(str(option.value))}"
+
+
+def said(error: SatilingError) -> str:
+    """``error``'s message in the command line's words: each option it names by its flag."""
+    return error.worded(flag)
 
 
 def engine_help(task: str) -> str:

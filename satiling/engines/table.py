@@ -20,7 +20,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 
 
 @dataclass(frozen=True)
@@ -55,25 +55,26 @@ class Engine:
     def tasks(self) -> tuple[str, ...]:
         return tuple(self.runs)
 
-    def can_run(self, request: Any) -> str | None:
-        """None if this engine can run ``request``, else why not, in the words a user reads."""
+    def can_run(self, request: Any) -> SatilingError | None:
+        """None if this engine can run ``request``, else why not: the error the run raises."""
         task = request.task
         if task not in self.runs:
-            return (f"the {self.name} engine does not {task} (choose from "
-                    f"{', '.join(names(task)[1:])})")
+            return SatilingError(f"the {self.name} engine does not {task} (choose from "
+                                 f"{', '.join(names(task)[1:])})")
         if request.proof and not self.proves:
-            return f"the {self.name} engine writes no proof: drop --proof or choose another engine"
+            return SatilingError("the {engine} engine writes no proof: drop {proof} or choose "
+                                 "another engine", engine=self.name, proof=Option("proof"))
         if request.node_limit is not None and self.unit is None:
-            return f"the {self.name} engine takes no node limit"
+            return SatilingError(f"the {self.name} engine takes no node limit")
         unused = unused_setting(request, self.name)
         if unused is not None:
             return unused
         if task in self.timed and request.time_limit is None:
-            return f"--maximize-matches --engine {self.name} needs --time-limit"
+            return needs_time_limit(self.name, task)
         if task == "maximise" and request.dask and self.dask is None:
-            return not_on_dask(self.name)
+            return SatilingError(not_on_dask(self.name))
         if task == "maximise" and request.extra.get("start_board") is not None and not self.continues:
-            return cannot_continue(self.name)
+            return SatilingError(cannot_continue(self.name))
         return None
 
 
@@ -130,6 +131,12 @@ def not_on_dask(engine: str) -> str:
     return f"a Dask cluster runs the {' and '.join(on_dask())} engine's search, not {engine}'s"
 
 
+def needs_time_limit(engine: str, task: str) -> SatilingError:
+    """Why ``engine`` cannot run ``task`` (one of its row's ``timed``) without a time limit."""
+    return SatilingError("{engine} needs {time_limit} to {task}",
+                         engine=Option("engine", engine), time_limit=Option("time_limit"), task=task)
+
+
 def cannot_continue(engine: str) -> str:
     """Why ``engine``'s maximise cannot take a start board."""
     who = " and ".join(e.name for e in TABLE if e.continues)
@@ -141,7 +148,7 @@ def users(task: str, setting: str) -> tuple[str, ...]:
     return tuple(e.name for e in TABLE if setting in e.uses.get(task, ()))
 
 
-def unused_setting(request: Any, engine: str) -> str | None:
+def unused_setting(request: Any, engine: str) -> SatilingError | None:
     """Why ``request`` cannot go to ``engine``: a setting of :data:`CHECKED` it leaves unused
     (None: none)."""
     given = {"seed": request.seed is not None, "threads": request.threads is not None,
@@ -150,8 +157,9 @@ def unused_setting(request: Any, engine: str) -> str | None:
         if given[setting] and engine not in users(request.task, setting):
             who = users(request.task, setting)
             where = f"the {' and '.join(who)} engine{'s' if len(who) > 1 else ''}" if who \
-                else "--maximize-matches"
-            return f"--{setting.replace('_', '-')} is for {where}; this run's engine ({engine}) does not use it"
+                else "maximising"
+            return SatilingError("{setting} is for {where}; this run's engine ({engine}) does not "
+                                 "use it", setting=Option(setting), where=where, engine=engine)
     return None
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..engines.table import (ALL, AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, EXACT_SOLVER, MIP_SOLVERS, TABLE,
                              WALK, Engine, check, function, names, row, solver as solver_row,
                              unused_setting)
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 
 __all__ = ["ALL", "AUTO", "TABLE", "Engine", "call", "check", "choose", "names", "row", "settled",
            "solver_of", "unused_setting"]
@@ -53,7 +53,7 @@ def settled(request: "Request") -> str | None:
     if request.task == "solve" and request.proof and request.engine == AUTO:
         return "sat"                    # a SAT solver writes the proof of "no solution"
     if request.proof and request.engine != AUTO and not row(request.engine).proves:
-        raise SatilingError(row(request.engine).can_run(request))
+        raise row(request.engine).can_run(request)
     if request.engine == WALK and request.puzzle.exact_cover(**request.options) is False:
         # said before a model is built (the run's own check needs the model: seconds on Eternity)
         raise SatilingError(f"the {WALK} engine takes exact covers only, and this model of "
@@ -73,22 +73,23 @@ def call(task: str, engine: str, job: object) -> object:
 
 def solver_of(request: "Request", engine: str) -> str:
     """The solver that the chosen ``engine`` runs for a ``solve`` (a name of the solver table, or
-    a race ``A+B``); SatilingError for a ``--solver`` the engine does not run."""
+    a race ``A+B``); SatilingError for a solver the engine does not run."""
     solver = request.solver
+    given = {"engine": Option("engine", engine), "solver": Option("solver", solver)}
     if engine == "race":
         if solver not in (AUTO, "race") and "+" not in solver:
-            raise SatilingError(f"--engine race races SAT solvers named A+B (default: two CaDiCaLs), "
-                                f"not --solver {solver}")
+            raise SatilingError("{engine} races SAT solvers named A+B (default: two CaDiCaLs), "
+                                "not {solver}", **given)
         return solver if "+" in solver else "race"
     if engine == "sat":
         named = solver_row(solver)
         if named is not None and named.kind != "sat" or solver in (BACKTRACK, "race") or "+" in solver:
-            raise SatilingError(f"--engine sat runs a SAT solver, not --solver {solver}")
+            raise SatilingError("{engine} runs a SAT solver, not {solver}", **given)
         return DEFAULT_SAT_ALIAS if solver == AUTO else solver
     if engine == "mip":
         if solver not in (AUTO,) + MIP_SOLVERS:
-            raise SatilingError(f"--engine mip runs {', '.join(MIP_SOLVERS)}, not --solver {solver}")
+            raise SatilingError("{engine} runs {mip}, not {solver}", mip=", ".join(MIP_SOLVERS), **given)
         return MIP_SOLVERS[0] if solver == AUTO else solver
     if solver not in (AUTO, engine):
-        raise SatilingError(f"--engine {engine} takes no --solver (got {solver})")
+        raise SatilingError("{engine} takes no solver: drop {solver}", **given)
     return EXACT_SOLVER if engine == WALK else engine

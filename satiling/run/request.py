@@ -10,9 +10,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..families.base import Puzzle
-from ..limits import check_dask_address, check_node_limit, check_seconds, check_workers
+from ..options import not_for
+from ..limits import (check_dask_address, check_node_limit, check_one_place, check_seconds,
+                      check_workers)
 from ..engines import table as engines
 
 TASKS = engines.ALL
@@ -68,8 +70,7 @@ class Request:
         check_workers(self.workers)
         check_workers(self.threads, "threads")
         check_dask_address(self.dask)
-        if self.workers and self.dask:
-            raise SatilingError("choose workers or a Dask cluster, not both")
+        check_one_place(self.workers, self.dask)
         _check_node_limit(self)
         for name in ("limit", "seed"):
             value = getattr(self, name)
@@ -79,7 +80,8 @@ class Request:
             raise SatilingError("a proof needs every solution of one run: drop the proof, or "
                                 + ("resume" if self.resume else "the limit"))
         if self.resume and self.out and _resolved(self.out) != _resolved(self.resume):
-            raise SatilingError("--out and --resume name different files (--resume FILE writes to FILE)")
+            raise SatilingError("{out} and {resume} name different files (a resumed enumeration "
+                                "writes to the file it resumes)", out=Option("out"), resume=Option("resume"))
         if self.limit is not None and self.limit < 1:
             raise SatilingError("limit must be at least 1")
         for name in ("proof", "resume", "out", "source"):
@@ -100,10 +102,11 @@ def _check_node_limit(req: "Request") -> None:
     if req.task != "solve":
         raise SatilingError(f"a node limit stops a solve; {req.task} stops by a time limit")
     if (req.workers or 1) > 1 or req.dask:
-        raise SatilingError("a node limit counts one search: drop --workers / --dask")
+        raise SatilingError("a node limit counts one search: drop {workers} / {dask}",
+                            workers=Option("workers"), dask=Option("dask"))
     if (req.threads or 1) > 1:
         raise SatilingError("a node limit counts one search: CP-SAT runs on one thread under it "
-                            "(the same work on every machine); drop --threads")
+                            "(the same work on every machine); drop {threads}", threads=Option("threads"))
     if req.proof:
         raise SatilingError("a proof of no solution needs the whole search: drop the node limit")
     if req.engine != engines.AUTO and engines.row(req.engine).unit is None:
@@ -148,8 +151,7 @@ def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
             anywhere = any(o.key == key for f in families().values() for o in f.options)
             if anywhere and (value is None or value is False):
                 continue
-            raise SatilingError(f"option {key!r} does not apply to {puzzle.family} puzzles"
-                                + (f" (its options: {', '.join(known)})" if known else ""))
+            raise not_for(puzzle.family, key, known)
         if value is None or value is False:
             continue
         if opt.kind == "flag" and value is not True:

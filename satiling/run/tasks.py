@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, TypeVar
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..limits import Deadline, clock
 from .engines import call, choose, row, settled, solver_of, unused_setting
 from .limits import Stop
@@ -120,7 +120,7 @@ def check_used(req: Request, engine: str) -> None:
     ``uses`` in the engine table)."""
     why = unused_setting(req, engine)
     if why is not None:
-        raise SatilingError(why)
+        raise why
 
 
 # -- solve ------------------------------------------------------------------------------------------
@@ -349,24 +349,28 @@ def check_maximise(req: Request) -> None:
         raise SatilingError(f"maximise takes a maximise request, not {req.task}")
     if not hasattr(req.puzzle, "match_problem"):
         raise SatilingError("maximising matching joins applies to edge-matching puzzles only")
+    workers, threads, dask = Option("workers"), Option("threads"), Option("dask")
     if (req.workers or 1) > 1:
-        raise SatilingError("--workers does not apply to --maximize-matches: its searches are "
-                            "--threads N on this machine, or a Dask cluster's threads (--dask)")
+        raise SatilingError("{workers} does not apply to maximising: its searches are {threads} on "
+                            "this machine, or a Dask cluster's threads ({dask})",
+                            workers=workers, threads=threads, dask=dask)
     if req.dask and req.threads is not None:
-        raise SatilingError("--threads and --dask: on a Dask cluster each worker thread runs a "
-                            "search; drop --threads")
+        raise SatilingError("{threads} and {dask}: on a Dask cluster each worker thread runs a "
+                            "search; drop {threads}", threads=threads, dask=dask)
     if req.proof:
-        raise SatilingError("--proof proves there is no solution; --maximize-matches writes no proof")
+        raise SatilingError("a proof shows there is no solution; maximising writes no proof: drop {proof}",
+                            proof=Option("proof"))
     if req.solver != "auto":
-        raise SatilingError(f"--maximize-matches chooses by --engine, not --solver {req.solver}")
+        raise SatilingError("maximising chooses by {engine}, not {solver}", engine=Option("engine"),
+                            solver=Option("solver", req.solver))
     extra = sorted(set(req.options) - {"hints"})
     if extra:
-        raise SatilingError(f"--{extra[0].replace('_', '-')} is an option of the SAT model; "
-                            "--maximize-matches takes --hints only")
+        raise SatilingError("{option} is an option of the SAT model; maximising takes {hints} only",
+                            option=Option(extra[0]), hints=Option("hints"))
     engine = choose(req)
     why = row(engine).can_run(req)
     if why is not None:
-        raise SatilingError(why)
+        raise why
     _check_fill_order(req)
 
 
@@ -376,8 +380,9 @@ def _check_fill_order(req: Request) -> None:
     from ..apps.maximize.scoring import EXACT_LIMIT
     squares = req.puzzle.rows * req.puzzle.cols
     if req.extra.get("fill_order") not in (None, "rows") and squares <= EXACT_LIMIT:
-        raise SatilingError(f"--fill-order is for boards of more than {EXACT_LIMIT} squares: this "
-                            f"one's {squares} are searched whole, row by row, to the best score")
+        raise SatilingError("{fill_order} is for boards of more than {limit} squares: this one's "
+                            "{squares} are searched whole, row by row, to the best score",
+                            fill_order=Option("fill_order"), limit=EXACT_LIMIT, squares=squares)
 
 
 def maximise(req: Request, events: Events | None = None) -> MaxAnswer:

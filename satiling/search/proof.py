@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..fileio import read_text, write_files
 from ..limits import Deadline, clock
 from ..problem import Problem
@@ -103,8 +103,8 @@ def proof_solver(name: str) -> str:
     """The PySAT name of a solver that writes proofs (SatilingError for one that does not)."""
     canonical = solver_name(name)
     if canonical not in PROOF_SOLVERS:
-        raise SatilingError(f"--proof needs a solver that writes DRAT proofs ({', '.join(PROOF_SOLVERS)}), "
-                            f"not {name}")
+        raise SatilingError("{proof} needs a solver that writes DRAT proofs ({solvers}), not {name}",
+                            proof=Option("proof"), solvers=", ".join(PROOF_SOLVERS), name=name)
     return canonical
 
 

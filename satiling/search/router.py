@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import Option, SatilingError
 from ..problem import Problem
 from ..engines.exactcover_ref import supports
 from ..engines.table import AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, WALK, solver as solver_row
@@ -45,7 +46,7 @@ from ..engines.table import AUTO, BACKTRACK, DEFAULT_SAT_ALIAS, WALK, solver as 
 WHOLE_BOARD_LIMIT = 100
 
 
-def backtrack_refusal(puzzle: Any, options: dict[str, Any], counting: bool) -> str | None:
+def backtrack_refusal(puzzle: Any, options: dict[str, Any], counting: bool) -> str | SatilingError | None:
     """Why the edge-matching backtracker cannot answer for this model (None: it can)."""
     from ..families.edgematch import EdgeMatchPuzzle
     if not isinstance(puzzle, EdgeMatchPuzzle):
@@ -53,7 +54,7 @@ def backtrack_refusal(puzzle: Any, options: dict[str, Any], counting: bool) -> s
     from ..engines.edgematch import MAX_COLOURS, colours_needed     # numpy: edge matching only
     extra = sorted(set(options) - {"hints"})
     if extra:
-        return f"--{extra[0].replace('_', '-')} is an option of the SAT model"
+        return SatilingError("{option} is an option of the SAT model", option=Option(extra[0]))
     if puzzle.rows < 2 or puzzle.cols < 2:
         return "a board of one row or one column"
     if colours_needed(puzzle.pieces) > MAX_COLOURS:
@@ -70,12 +71,11 @@ def use_backtrack(puzzle: Any, options: dict[str, Any], asked: str | None,
                   counting: bool = False) -> bool:
     """Whether the backtracker runs: by default where it applies, always when asked for by name
     (then a model it cannot take is an error naming why)."""
-    from ..errors import SatilingError
     if asked not in (None, "auto", BACKTRACK):
         return False
     why = backtrack_refusal(puzzle, options, counting)
     if why and asked == BACKTRACK:
-        raise SatilingError(f"the {BACKTRACK} engine cannot take this model: {why}")
+        raise SatilingError("the {engine} engine cannot take this model: {why}", engine=BACKTRACK, why=why)
     return why is None
 
 
@@ -87,7 +87,7 @@ def backtrack_answers(puzzle: Any, options: dict[str, Any], asked: str | None, c
 
 
 def prover(asked: str | None) -> str:
-    """The SAT solver that writes a proof of "no solution" (``--proof``): the default unless named."""
+    """The SAT solver that writes a proof of "no solution" (``proof``): the default unless named."""
     return DEFAULT_SAT_ALIAS if asked in (None, "auto") else asked
 
 

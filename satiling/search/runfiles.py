@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..fileio import PlacementTexts, hold_for_run, loads_json
 
 
@@ -175,8 +175,8 @@ class RunFile:
             self._keep, self.torn = 0, True       # killed while writing the header
             return
         if not resume:
-            raise SatilingError(f"{self.path} already holds {self._what()}: continue it with "
-                                f"--resume {self.path}, or remove it")
+            raise SatilingError("{path} already holds {what}: continue it with {resume}, or remove it",
+                                path=self.path, what=self._what(), resume=Option("resume", self.path))
         if end < len(data):
             self._keep, self.torn = end, True
         lines = data[:end].split(b"\n")[:-1]
@@ -369,8 +369,9 @@ def _check_class_complete(space: Any, classes: list, raw: bool, path: str) -> No
 
 
 def _not_ours(path: str, n: int) -> SatilingError:
-    return SatilingError(f"{path}: line {n} is out of place: the file was not written by this "
-                         "enumeration (same puzzle, --raw and symmetry options)")
+    return SatilingError("{path}: line {n} is out of place: the file was not written by this "
+                         "enumeration (same puzzle, {raw} and {symmetry} options)", path=path, n=n,
+                         raw=Option("raw"), symmetry=Option("symmetry"))
 
 
 class _Placements:

@@ -68,7 +68,7 @@ class _Walk(Searcher):
         from ..engines.exactcover_ref import supports
         if not supports(problem):
             raise SatilingError(f"the {self.name} engine cannot take this model of {problem.name}: it has "
-                                "variables that are not placements (use --engine sat)")
+                                "variables that are not placements (choose the sat or cpsat engine)")
 
     def cube_solutions(self, runner: Any, cube: tuple[int, ...], hear: Hear) -> Iterator[frozenset[int]]:
         engine = runner.space.exact_cover()

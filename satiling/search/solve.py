@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..limits import NO_DEADLINE, Deadline, check_node_limit, check_seconds, check_workers
 from ..problem import Problem
 from ..children import ChildDied, ChildObject, race_in_children, run_in_child
@@ -82,7 +82,7 @@ def enumeration_solver(name: str) -> str:
     one, or cpsat); else the SatilingError the enumeration would raise, but before any work."""
     _check_string(name)
     if name == "race" or "+" in name:
-        raise SatilingError(_ONE_SOLVER)
+        raise _one_solver()
     if ALIASES.get(name, name) in SAT_SOLVERS + ("cpsat",):
         return name
     if name in SOLVER_CHOICES:                        # known, but not one that enumerates
@@ -90,8 +90,9 @@ def enumeration_solver(name: str) -> str:
     raise SatilingError(f"unknown SAT solver {name[:40]!r} (choose from {', '.join(sat_names())}, cpsat)")
 
 
-_ONE_SOLVER = ("a race of SAT solvers finds one solution (solve); this needs one solver, e.g. "
-               f"--solver {DEFAULT_SAT_ALIAS}")
+def _one_solver() -> SatilingError:
+    return SatilingError("a race of SAT solvers finds one solution (solve); this needs one solver, "
+                         "e.g. {solver}", solver=Option("solver", DEFAULT_SAT_ALIAS))
 
 
 def _not_sat(name: str) -> str:
@@ -189,7 +190,7 @@ def open_pysat(problem: Problem, name: str, amo: str | None = None, child: bool 
     """A PySAT solver loaded with the problem's clauses: by default in a child process
     (:class:`ChildSat`, the calls satiling makes), ``child=False`` a ``pysat.solvers.Solver`` here."""
     if "+" in name:
-        raise SatilingError(_ONE_SOLVER)
+        raise _one_solver()
     if name not in SAT_SOLVERS:
         raise SatilingError(_not_sat(name))
     if child:

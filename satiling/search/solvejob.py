@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..limits import NO_DEADLINE, Deadline
 
 
@@ -56,8 +56,9 @@ def by_backtrack(job: SolveJob) -> Found:
 
 def by_solver(job: SolveJob) -> Found:
     if (job.workers or 1) > 1 or job.dask:
-        raise SatilingError("--workers and --dask split the edge-matching backtracker's search "
-                            "(for CP-SAT's threads use --threads)")
+        raise SatilingError("{workers} and {dask} split the edge-matching backtracker's search; "
+                            "CP-SAT takes {threads}", workers=Option("workers"), dask=Option("dask"),
+                            threads=Option("threads"))
     start = time.perf_counter()
     problem = job.puzzle.problem(**job.options) if job.problem is None else job.problem
     if job.proof:

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..engines.table import DEFAULT_SAT_ALIAS
-from ..limits import Deadline
+from ..limits import Deadline, check_one_place, check_seconds, check_workers
 from ..signals import stop_on
 from ..share import is_share
 from .cubes import CubeResult, CubeSpace, Position
@@ -67,12 +67,9 @@ class Settings:
     symmetry: str = "full"     # the group classes are taken under (symmetry.SYMMETRIES; raw: full)
 
     def __post_init__(self) -> None:
-        if self.workers is not None and self.workers < 1:
-            raise SatilingError("--workers must be at least 1")
-        if self.workers and self.dask:
-            raise SatilingError("choose --workers or --dask, not both")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise SatilingError("--time-limit must be positive")
+        check_workers(self.workers)
+        check_one_place(self.workers, self.dask)
+        check_seconds(self.time_limit)
         if self.deadline is None:
             object.__setattr__(self, "deadline", Deadline.after(self.time_limit))
 
@@ -85,7 +82,8 @@ def symmetry_choice(raw: bool, symmetry: str | None) -> tuple[bool, str]:
     if symmetry is not None and symmetry not in SYMMETRIES:
         raise SatilingError(f"unknown symmetry {symmetry!r} (choose from {', '.join(SYMMETRIES)})")
     if raw and symmetry not in (None, "none"):
-        raise SatilingError(f"raw means every solution, symmetry {symmetry!r} one per class: choose one")
+        raise SatilingError("{raw} means every solution, {symmetry} one per class: choose one",
+                            raw=Option("raw"), symmetry=Option("symmetry", symmetry))
     raw = raw or symmetry == "none"
     return raw, "full" if raw else (symmetry or "full")
 

@@ -249,7 +249,8 @@ def dask_client(address: str) -> Iterator[Any]:
     try:
         from distributed import Client
     except ImportError:
-        raise SatilingError("--dask needs the 'distributed' package: pip install 'satiling[dask]'") from None
+        raise SatilingError("a Dask cluster needs the 'distributed' package: pip install "
+                            "'satiling[dask]'") from None
     client = _connect(Client, address, DASK_TIMEOUT)
     try:
         yield client

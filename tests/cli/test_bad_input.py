@@ -495,7 +495,7 @@ def test_a_node_limit_stops_cpsat_on_every_machine(capsys):
 @pytest.mark.parametrize("argv, says", [
     (["solve", "pentomino-3x20", "--seed", "5"], "--seed is for the backtrack engine"),
     (["solve", "pentomino-3x20", "--threads", "2"], "--threads is for the cpsat engine"),
-    (["solve", "clue1", "--fill-order", "comb"], "--fill-order is for --maximize-matches"),
+    (["solve", "clue1", "--fill-order", "comb"], "--fill-order is for maximising"),
     (["solve", "clue1", "--maximize-matches", "--engine", "cpsat", "--seed", "2"], "backtrack and lns"),
     (["solve", "clue1", "--maximize-matches", "--engine", "rc2", "--threads", "2"], "backtrack and cpsat"),
     (["solve", "clue1", "--maximize-matches", "--engine", "cpsat", "--fill-order", "comb"], "backtrack engine"),

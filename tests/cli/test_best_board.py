@@ -174,5 +174,5 @@ def test_lns_without_a_time_limit_is_refused_before_anything_is_announced(tmp_pa
                      "l.json", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "satiling: error: --maximize-matches --engine lns needs --time-limit"]
+        "satiling: error: --engine lns needs --time-limit to maximise"]
     assert not list(tmp_path.iterdir())

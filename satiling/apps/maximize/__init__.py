@@ -40,7 +40,7 @@ import signal
 import threading
 from typing import Any, Callable
 
-from ...engines.table import cannot_continue, function, names, not_on_dask, row
+from ...engines.table import cannot_continue, check, function, names, not_on_dask, row
 from ...errors import SatilingError
 from ...limits import Deadline, check_dask_address, clock
 from ...search.router import maximise_engine
@@ -78,8 +78,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     Dask scheduler (``tcp://host:8786``): one search per thread of its workers, sharing the best
     board's cap through the cluster, every better board checked here (:mod:`.cluster`);
     ``on_note``: lines for the user about the run (the searches started, one lost)."""
-    if engine not in ENGINES:
-        raise SatilingError(f"unknown engine {engine!r} for --maximize-matches (choose from {', '.join(ENGINES)})")
+    check("maximise", engine)
     engine = maximise_engine(puzzle, engine, dask is not None)
     run = function("maximise", engine, dask=dask is not None)
     if dask is not None:
@@ -116,7 +115,7 @@ def _check_dask(address: Any, engine: str, run: Any, workers: int | None, cpu_ti
         raise SatilingError(not_on_dask(engine))
     if workers is not None:
         raise SatilingError("on a Dask cluster each worker thread runs a search: drop the number "
-                            "of searches (--threads)")
+                            "of searches")
     if cpu_time:
         raise SatilingError("a search on a Dask cluster is timed by the wall clock, not CPU time")
 

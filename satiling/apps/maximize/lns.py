@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ...errors import SatilingError
+from ...engines.table import needs_time_limit
 from ...limits import Deadline, clock
 from .board import Improvement, MaxResult
 from .cpsat import _hint, greedy_board
@@ -15,7 +15,7 @@ def run(job: MaxJob) -> MaxResult:
     """The lns engine's entry in the engine table."""
     job.fresh("lns")
     if job.time_limit is None:        # the limit is shared out among the windows
-        raise SatilingError("--maximize-matches --engine lns needs --time-limit")
+        raise needs_time_limit("lns", "maximise")
     return _lns(job.puzzle, job.deadline, job.on_improve, job.hints, job.start, job.seed)
 
 

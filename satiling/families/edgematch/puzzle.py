@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Callable, Iterable, Sequence
 
-from ...errors import SatilingError, VerificationError
+from ...errors import Option, SatilingError, VerificationError
 from ...problem import Problem
 from ..base import Puzzle
 from .board import bucas_url, board_text, partial_board
@@ -156,7 +156,7 @@ class EdgeMatchPuzzle(Puzzle):
         """SatilingError when the hint pieces are asked for and the puzzle has none (the model,
         the backtracker's boards and ``score`` ask it here)."""
         if hints and not self.hints:
-            raise SatilingError(f"hints: {self.name} has no hint pieces")
+            raise SatilingError("{hints}: {name} has no hint pieces", hints=Option("hints"), name=self.name)
 
     def exact_cover(self, **options: Any) -> bool | None:
         """The direct encoding has colour variables beside the placements; the compact one's
@@ -175,8 +175,8 @@ class EdgeMatchPuzzle(Puzzle):
                                 f"{', '.join(ENCODINGS)})")
         self.check_hints(hints)
         if fix_corner and (self.fixed or hints):
-            raise SatilingError(f"fix_corner: the fixed pieces of {self.name} already break the "
-                                "board's symmetry")
+            raise SatilingError("{fix_corner}: the fixed pieces of {name} already break the "
+                                "board's symmetry", fix_corner=Option("fix_corner"), name=self.name)
         model = EdgeModel(self, encoding, hints)
         if colour_counts:
             model.colour_counts()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from math import gcd
 from typing import Any, Iterable, Protocol, Sequence
 
-from ...errors import SatilingError
+from ...errors import Option, SatilingError
 from ...geometry.colourings import Charge, Colouring, colourings
 from ...geometry.lattice import Cell, Lattice
 from ...problem import Problem
@@ -181,7 +181,8 @@ def _exact_counts(puzzle: PolyformPuzzle) -> dict[str, int] | None:
 def add_parity(problem: Problem, puzzle: PolyformPuzzle) -> list[ParityConstraint]:
     """Add the parity constraints of every colouring of the puzzle's lattice (``--parity``)."""
     if puzzle.cells_rule != "exact":
-        raise SatilingError(f"{puzzle.name}: --parity needs every cell covered (rules.cells = \"exact\")")
+        raise SatilingError('{name}: {parity} needs every cell covered (rules.cells = "exact")',
+                            name=puzzle.name, parity=Option("parity"))
     cols = colourings(puzzle.lattice.name)
     variables = problem.primary_vars()
     placements = [problem.meaning(v) for v in variables]
