@@ -121,9 +121,11 @@ def model_export(args: argparse.Namespace, puzzle):
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
-    """A solver's model: 0 and a picture for a solution; 1 for a consistent partial model (the
-    board so far, for edge matching); 2 for a contradictory one, or a complete model that breaks
-    a clause of the formula; 3 when the solver gave up.  Other formats: :func:`decode_answer`."""
+    """A solver's model: 0 and a picture for a solution; 1 for the solver's "unsatisfiable" (its
+    word: :func:`solver_says_none`) or a consistent partial model of a solver that claims no
+    model (the board so far, for edge matching); 2 for a contradictory one, a partial model the
+    solver calls satisfiable, or a complete model that breaks a clause of the formula; 3 when
+    the solver gave up.  Other formats: :func:`decode_answer`."""
     from ..backends.dimacs import Formula
     puzzle = catalog.load(args.name)
     if args.format != "dimacs" or args.maximize_matches:
@@ -132,7 +134,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if not args.cnf:                      # a verdict without a model needs no formula: at once
         verdict = _bare_verdict(text)
         if verdict is not None:
-            return verdict
+            return solver_says_none(puzzle.name) if verdict == EXIT_NONE else verdict
     formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
     problem = formula.problem
     if len(text) > 64 + 16 * formula.variables + (1 << 20):
@@ -143,8 +145,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     except SatilingError as e:            # name the file the message is about
         raise SatilingError(f"{'stdin' if args.output == '-' else args.output}: {e}") from None
     if out.status == "UNSATISFIABLE":
-        print("no solution")
-        return EXIT_NONE
+        return solver_says_none(puzzle.name)
     true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
     if not true and out.status == "UNKNOWN":      # interrupted with nothing placed: no answer
         print("satiling: the solver gave no answer", file=sys.stderr)
@@ -161,6 +162,9 @@ def cmd_decode(args: argparse.Namespace) -> int:
             raise SatilingError(f"a complete model of the formula, whose placements are no solution "
                                 f"of {puzzle.name} ({e}): {where} satiling's model of it") from None
         puzzle.check_partial(problem, true)       # contradictory: SatilingError, exit 2
+        if out.status == "SATISFIABLE":           # a model cut short, or of another formula
+            raise SatilingError(f"the solver says SATISFIABLE, but its model is no solution of "
+                                f"{puzzle.name} ({e})") from None
         if puzzle.family == "edgematch":
             from ..commands.edgematch import show_partial
             show_partial(puzzle, solution, str(e), args.svg)
@@ -171,6 +175,16 @@ def cmd_decode(args: argparse.Namespace) -> int:
         return EXIT_NONE
     show(puzzle, solution, args.svg)
     return EXIT_FOUND
+
+
+def solver_says_none(name: str) -> int:
+    """A solver's "no solution", printed as ``solve`` prints one, and said on stderr to be the
+    solver's word: nothing in its output ties it to this puzzle's formula, nor proves it (a DRAT
+    proof of it can be checked: ``satiling check-proof``)."""
+    print("no solution")
+    print(f"satiling: {name}: no solution, in the solver's word; not checked here (its DRAT proof "
+          "is checked by 'satiling check-proof FORMULA PROOF')", file=sys.stderr)
+    return EXIT_NONE
 
 
 #: the largest solver output ``decode`` reads before it knows the formula (then: 16 bytes a variable)
@@ -188,9 +202,7 @@ def _bare_verdict(text: str) -> int | None:
     except SatilingError:
         return None
     code = verdict_exit(out.status, out.literals)
-    if code == EXIT_NONE:
-        print("no solution")
-    elif code == EXIT_TIMEOUT:
+    if code == EXIT_TIMEOUT:
         print("satiling: the solver gave no answer", file=sys.stderr)
     return code
 
@@ -223,8 +235,8 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
         answer = read_answer(args.format, text, key)
         code = verdict_exit(answer.status, len(answer.values), key.variables)
         if code == EXIT_NONE:
-            print("no solution")
-        elif code == EXIT_TIMEOUT:
+            return solver_says_none(puzzle.name)
+        if code == EXIT_TIMEOUT:
             print("satiling: the solver gave no answer", file=sys.stderr)
         if code is not None:
             return code

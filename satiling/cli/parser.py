@@ -41,8 +41,9 @@ solver's output holds no answer).
 
 #: decode's exit codes (the table of satiling.backends.answers): an output with no answer in it
 #: is the solver's time-out, not bad input
-DECODE_EXITS = ("exit codes: 0 a solution; 1 the solver's proof that there is none (dimacs: a "
-                "consistent partial model too); 2 not that format's output, or a wrong, partial or "
+DECODE_EXITS = ("exit codes: 0 a solution; 1 the solver says there is none (its word, not "
+                "checked: check-proof checks a DRAT proof), or (dimacs) a consistent partial model of a "
+                "solver that claims none; 2 not that format's output, or a wrong, partial or "
                 "foreign answer; 3 no answer in it: empty, only comments, UNKNOWN or a time-out "
                 "(the solver stopped, or was killed, before it found one)")
 

@@ -165,10 +165,14 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def _proof_stopped(answer: Any) -> int:
     """The count is complete, its proof stopped before it was checked."""
+    from pathlib import Path
     proof = answer.proof.proof
+    if Path(proof).is_file() and Path(f"{proof}.cnf").is_file():
+        then = f"its files are checked by 'satiling check-proof {proof}.cnf {proof}'"
+    else:                                 # stopped before the solver wrote them
+        then = "no proof file was written: count again with --proof for one"
     print(f"satiling: {answer.proof_stop.said}: the count is complete; its proof was stopped "
-          f"before it was checked (a file it wrote is checked by 'satiling check-proof {proof}.cnf "
-          f"{proof}')", file=sys.stderr)
+          f"before it was checked ({then})", file=sys.stderr)
     return answer.proof_stop.exit_code
 
 

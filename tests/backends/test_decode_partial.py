@@ -112,8 +112,9 @@ def test_partial_model_prints_the_board_and_its_score(cli, clue1, form):
 
 
 def test_full_board_that_is_not_a_solution(cli, clue1):
-    """Every square filled, pieces swapped so joins break: a consistent model that is not a
-    solution, even with 's SATISFIABLE'."""
+    """Every square filled, pieces swapped so joins break: as a plain literal list, a consistent
+    model that is not a solution (the board and its score, exit 1); with 's SATISFIABLE' the
+    solver claims a model this is not: refused in one line."""
     puzzle, model, var_map, work = clue1
     tiles = tile_vars(model, var_map)
     placed = {v: var_map[v] for v in tiles}
@@ -124,7 +125,9 @@ def test_full_board_that_is_not_a_solution(cli, clue1):
             next(v for v, d in var_map.items() if d == {"square": b["square"], "piece": a["piece"],
                                                           "rotation": a["rotation"]})]
     new = [v for v in tiles if v not in inner] + swap
-    r = decode(cli, work, "s SATISFIABLE\nv " + " ".join(map(str, new)) + " 0\n")
+    line = one_error_line(decode(cli, work, "s SATISFIABLE\nv " + " ".join(map(str, new)) + " 0\n"))
+    assert "the solver says SATISFIABLE" in line and "does not match" in line
+    r = decode(cli, work, " ".join(map(str, new)) + " 0\n")
     assert r.returncode == 1, r.stderr
     board = board_of(puzzle, var_map, new)
     s = score(puzzle, board)
@@ -266,8 +269,20 @@ def test_a_model_cut_short_is_refused_not_read_as_partial(cli, clue1, head):
     cut = " ".join(map(str, model[: len(model) // 3]))
     line = one_error_line(decode(cli, work, head + cut + "\n"))
     assert "does not end with 0" in line
-    r = decode(cli, work, head + cut + " 0\n")           # the same values, closed: a partial model
-    assert r.returncode == 1
+    # the same values, closed: a partial model the solver calls satisfiable is no answer of it
+    line = one_error_line(decode(cli, work, head + cut + " 0\n"))
+    assert "the solver says SATISFIABLE, but its model is no solution of clue1" in line
+
+
+def test_the_solvers_no_solution_is_said_to_be_its_word(cli, clue1, tmp_path):
+    """An 's UNSATISFIABLE' is printed as solve prints "no solution" (exit 1), and stderr says it
+    is the solver's word: nothing ties it to this puzzle, here the output of another formula."""
+    puzzle, model, var_map, work = clue1
+    r = decode(cli, work, "c another puzzle's formula\ns UNSATISFIABLE\n")
+    assert (r.returncode, r.stdout) == (1, "no solution\n")
+    assert r.stderr.splitlines() == ["satiling: clue1: no solution, in the solver's word; not checked "
+                                     "here (its DRAT proof is checked by 'satiling check-proof "
+                                     "FORMULA PROOF')"]
 
 
 def test_a_complete_model_of_another_formula_is_refused_not_read_as_partial(cli, clue1, tmp_path):

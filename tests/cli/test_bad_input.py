@@ -476,6 +476,7 @@ def test_verify_and_render_refuse_a_file_of_another_puzzle(capsys, tmp_path):
     (["solve", "pentomino-3x20", "--engine", "race", "--solver", "glucose"], "A+B"),
     (["solve", "clue1", "--maximize-matches", "--proof", "p.drat"], "writes no proof"),
     (["solve", "clue1", "--maximize-matches", "--solver", "glucose"], "--engine"),
+    (["solve", "clue1", "--maximize-matches", "--hints"], "--hints: clue1 has no hint pieces"),
     (["solve", "pentomino-3x20", "--solver", "cpsat", "--node-limit", "5", "--threads", "2"], "one thread"),
     (["count", "pentomino-3x20", "--engine", "walk", "--solver", "glucose"], "takes no solver"),
 ])

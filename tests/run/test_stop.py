@@ -168,6 +168,9 @@ def test_a_time_limit_stops_the_proof_and_keeps_the_complete_count(tmp_path, mon
             break
         assert "proof" not in out and int(out) < 2, err     # the limit ran out in the count
     assert out.split() == ["2"] and "proof was stopped before it was checked" in err, err
+    # it names the files to check only where they were written
+    wrote = (tmp_path / f"p{limit}.drat").is_file() and (tmp_path / f"p{limit}.drat.cnf").is_file()
+    assert ("its files are checked by" if wrote else "no proof file was written") in err, err
     # not a timing check: it did not run on to check the proof
     assert time.monotonic() - start < float(limit) + 13.5
     for limit in ("0.5", "1.5", "4.5", "13.5"):

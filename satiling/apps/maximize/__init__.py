@@ -79,6 +79,7 @@ def maximize_matches(puzzle: Any, time_limit: float | None = None,
     board's cap through the cluster, every better board checked here (:mod:`.cluster`);
     ``on_note``: lines for the user about the run (the searches started, one lost)."""
     check("maximise", engine)
+    puzzle.check_hints(hints)                 # as the model and 'score' ask it
     engine = maximise_engine(puzzle, engine, dask is not None)
     run = function("maximise", engine, dask=dask is not None)
     if dask is not None:
