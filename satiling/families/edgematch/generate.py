@@ -169,20 +169,42 @@ def _piece_at(rows: int, cols: int, colours: Joins, r: int, c: int) -> Edges:
     return (n, e, s, w)
 
 
-def _bad_squares(rows: int, cols: int, colours: Joins, symmetric: bool) -> list[tuple[int, int]]:
-    """Squares whose piece equals another piece, or (unless allowed) one of its own rotations."""
-    seen: dict[Edges, tuple[int, int]] = {}
-    bad = []
-    for r in range(rows):
-        for c in range(cols):
-            p = _piece_at(rows, cols, colours, r, c)
-            key = shape_key(p)
-            if key in seen:
-                bad.extend([seen[key], (r, c)])
-            seen.setdefault(key, (r, c))
-            if not symmetric and any(rotate(p, k) == p for k in (1, 2, 3)):
-                bad.append((r, c))
-    return bad
+class _Pieces:
+    """The shape key of every square's piece, and whether the piece equals one of its own turns
+    (unless ``symmetric`` allows that), kept as joins swap colours: a swap changes the pieces of
+    the four squares on its two joins only, and a key costs four turns of a piece."""
+
+    def __init__(self, rows: int, cols: int, colours: Joins, symmetric: bool) -> None:
+        self.rows, self.cols, self.colours, self.symmetric = rows, cols, colours, symmetric
+        self.keys: dict[tuple[int, int], Edges] = {}        # in row order, as the squares are read
+        self.own_turn: dict[tuple[int, int], bool] = {}
+        for r in range(rows):
+            for c in range(cols):
+                self._read((r, c))
+
+    def _read(self, sq: tuple[int, int]) -> None:
+        p = _piece_at(self.rows, self.cols, self.colours, *sq)
+        self.keys[sq] = shape_key(p)
+        self.own_turn[sq] = not self.symmetric and any(rotate(p, k) == p for k in (1, 2, 3))
+
+    def changed(self, *joins: tuple[tuple[int, int], int]) -> None:
+        """The joins' colours changed: read the pieces on both sides of each again."""
+        for (r, c), side in joins:
+            self._read((r, c))
+            self._read((r + STEP[side][0], c + STEP[side][1]))
+
+    def bad(self) -> list[tuple[int, int]]:
+        """Squares whose piece equals another piece (both named, at each repeat), or one of its
+        own turns, in row order."""
+        seen: dict[Edges, tuple[int, int]] = {}
+        bad = []
+        for sq, key in self.keys.items():
+            first = seen.setdefault(key, sq)
+            if first != sq:
+                bad.extend([first, sq])
+            if self.own_turn[sq]:
+                bad.append(sq)
+        return bad
 
 
 def _make_distinct(rows: int, cols: int, colours: Joins, symmetric: bool, rng: random.Random,
@@ -192,7 +214,8 @@ def _make_distinct(rows: int, cols: int, colours: Joins, symmetric: bool, rng: r
     kinds: dict[bool, list] = {True: [], False: []}
     for (a, side) in colours:
         kinds[_is_frame_join(rows, cols, a, side)].append((a, side))
-    bad = _bad_squares(rows, cols, colours, symmetric)
+    pieces = _Pieces(rows, cols, colours, symmetric)
+    bad = pieces.bad()
     for _ in range(tries):
         if not bad:
             return
@@ -202,11 +225,13 @@ def _make_distinct(rows: int, cols: int, colours: Joins, symmetric: bool, rng: r
         j1 = rng.choice(mine)
         j2 = rng.choice(kinds[_is_frame_join(rows, cols, *j1)])
         colours[j1], colours[j2] = colours[j2], colours[j1]
-        new_bad = _bad_squares(rows, cols, colours, symmetric)
+        pieces.changed(j1, j2)
+        new_bad = pieces.bad()
         if len(new_bad) <= len(bad):
             bad = new_bad
         else:
             colours[j1], colours[j2] = colours[j2], colours[j1]
+            pieces.changed(j1, j2)
     raise SatilingError(f"could not make all {rows * cols} pieces distinct with these colour counts "
                         "(use more colours, or allow symmetric pieces)")
 
