@@ -320,6 +320,7 @@ def _enum_options(s: argparse.ArgumentParser) -> None:
 
 
 # -- messages ------------------------------------------------------------------------------------
+@functools.cache
 def flags() -> dict[str, str]:
     """Each option's key, as the library's calls and a Request name it, and its flag: the one
     table by which the command line's messages name options, read from the parser (an option's
