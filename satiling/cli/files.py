@@ -128,14 +128,19 @@ def cmd_decode(args: argparse.Namespace) -> int:
     the solver gave up.  Other formats: :func:`decode_answer`."""
     from ..backends.dimacs import Formula
     puzzle = catalog.load(args.name)
+    check_proof_option(args)
     if args.format != "dimacs" or args.maximize_matches:
         return decode_answer(args, puzzle)
     text = read_text(args.output, DECODE_LIMIT, what="solver output")
-    if not args.cnf:                      # a verdict without a model needs no formula: at once
+    if not args.cnf and not args.proof:   # a verdict without a model needs no formula: at once
         verdict = _bare_verdict(text)
         if verdict is not None:
             return solver_says_none(puzzle.name) if verdict == EXIT_NONE else verdict
     formula = Formula.from_args(puzzle, model_options(args), args.amo, args.cnf)
+    if args.proof and not args.cnf:       # the formula is known now: a bare verdict settles it
+        verdict = _bare_verdict(text)
+        if verdict is not None:
+            return proved_none(puzzle.name, formula, args.proof) if verdict == EXIT_NONE else verdict
     problem = formula.problem
     if len(text) > 64 + 16 * formula.variables + (1 << 20):
         raise SatilingError(f"{args.output}: too large for the solver output of a formula of "
@@ -145,7 +150,9 @@ def cmd_decode(args: argparse.Namespace) -> int:
     except SatilingError as e:            # name the file the message is about
         raise SatilingError(f"{'stdin' if args.output == '-' else args.output}: {e}") from None
     if out.status == "UNSATISFIABLE":
-        return solver_says_none(puzzle.name)
+        return proved_none(puzzle.name, formula, args.proof) if args.proof else solver_says_none(puzzle.name)
+    if args.proof:                        # a model is checked without it
+        print(f"satiling: the solver gave a model: {args.proof} is not read", file=sys.stderr)
     true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
     if not true and out.status == "UNKNOWN":      # interrupted with nothing placed: no answer
         print("satiling: the solver gave no answer", file=sys.stderr)
@@ -182,9 +189,29 @@ def solver_says_none(name: str) -> int:
     solver's word: nothing in its output ties it to this puzzle's formula, nor proves it (a DRAT
     proof of it can be checked: ``satiling check-proof``)."""
     print("no solution")
-    print(f"satiling: {name}: no solution, in the solver's word; not checked here (its DRAT proof "
-          "is checked by 'satiling check-proof FORMULA PROOF')", file=sys.stderr)
+    print(f"satiling: {name}: no solution, in the solver's word; not checked here (decode "
+          "--proof FILE checks the solver's DRAT proof of it)", file=sys.stderr)
     return EXIT_NONE
+
+
+def proved_none(name: str, formula: Any, proof: str) -> int:
+    """A solver's "no solution" with its DRAT proof: 1 and "no solution" when the proof refutes
+    satiling's own CNF of the puzzle (:func:`~satiling.search.proof.check_solvers_proof`), as
+    ``solve --proof`` says one; 2 when it does not (the solver's word is then not taken)."""
+    from ..search.proof import check_solvers_proof
+    report = check_solvers_proof(formula.problem, formula.amo, formula.options, proof)
+    if not report.verified:
+        raise SatilingError(f"the solver says {name} has no solution, but its {report.summary()}")
+    print("no solution")
+    print(f"satiling: {name}: no solution, proved: {report.summary()}", file=sys.stderr)
+    return EXIT_NONE
+
+
+def check_proof_option(args: argparse.Namespace) -> None:
+    """``decode --proof`` reads a DRAT proof, which refutes a CNF: ``--format dimacs`` alone."""
+    if args.proof and (args.format != "dimacs" or args.maximize_matches):
+        raise SatilingError("--proof is a DRAT proof of the CNF: it goes with --format dimacs, "
+                            "without --maximize-matches")
 
 
 #: the largest solver output ``decode`` reads before it knows the formula (then: 16 bytes a variable)

@@ -42,9 +42,9 @@ solver's output holds no answer).
 #: decode's exit codes (the table of satiling.backends.answers): an output with no answer in it
 #: is the solver's time-out, not bad input
 DECODE_EXITS = ("exit codes: 0 a solution; 1 the solver says there is none (its word, not "
-                "checked: check-proof checks a DRAT proof), or (dimacs) a consistent partial model of a "
+                "checked; with --proof, proved by its DRAT proof), or (dimacs) a consistent partial model of a "
                 "solver that claims none; 2 not that format's output, or a wrong, partial or "
-                "foreign answer; 3 no answer in it: empty, only comments, UNKNOWN or a time-out "
+                "foreign answer, or a --proof that is not verified; 3 no answer in it: empty, only comments, UNKNOWN or a time-out "
                 "(the solver stopped, or was killed, before it found one)")
 
 
@@ -167,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "--cnf the file's header says it, and --amo must agree)")
     s.add_argument("--svg", metavar="FILE",
                    help="also draw the solution (or partial edge-matching board) as SVG to FILE")
+    s.add_argument("--proof", metavar="FILE",
+                   help="dimacs: the solver's DRAT proof of 'no solution' (e.g. 'cadical p.cnf "
+                        "FILE'), checked against satiling's own CNF of NAME (built with the same "
+                        "options): verified, the answer is proved (exit 1); not verified, exit 2")
 
     s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
     s.add_argument("name", metavar="NAME")

@@ -226,18 +226,42 @@ def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:
 
 
 # -- checking -------------------------------------------------------------------------------------
+def check_solvers_proof(problem: Problem, amo: str, options: dict, proof: str) -> ProofReport:
+    """Another solver's DRAT proof that satiling's CNF of ``problem`` (its at-most-one ``amo``,
+    built with the model ``options``) has no model: checked against that formula as satiling
+    writes it, never a file the user names, so that a verified proof refutes this puzzle's model
+    and nothing else.  The formula is written to a folder of its own for the checkers, which
+    read files, and removed with it."""
+    import tempfile
+    from ..backends.dimacs import write_dimacs
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="satiling-proof-") as folder:
+        formula = os.path.join(folder, "formula.cnf")
+        with open(formula, "w") as out:
+            write_dimacs(problem, out, amo, options=options)
+        checks, steps = _checks(formula, proof)
+    return ProofReport("UNSAT", proof=proof, steps=steps, checks=checks, given=_given(problem),
+                       empty_clause=any(not c for c in problem.clauses),
+                       seconds=time.perf_counter() - start)
+
+
 def check_proof(formula: str, proof: str) -> list[Check]:
     """Check a DRAT proof of a DIMACS formula with dratify, and with drat-trim if on the PATH.
 
     Both files are read first: one that is not what it should be (a malformed formula, a solver's
     model given as the proof) is a SatilingError, bad input rather than a proof that fails.  An
     empty proof is valid DRAT (no lemmas): the checkers' verdict on it stands."""
+    return _checks(formula, proof)[0]
+
+
+def _checks(formula: str, proof: str) -> tuple[list[Check], int]:
+    """The checkers' verdicts, and the number of steps of the proof."""
     cnf = _read_formula(formula)
     steps = _read_steps(proof, cnf.nvars)
     checks = [_dratify(cnf, steps)]
     if shutil.which("drat-trim"):
         checks.append(_drat_trim(formula, proof))
-    return checks
+    return checks, len(steps)
 
 
 def _dratify(cnf: "dratify.CNF", steps: list[tuple[str, tuple[int, ...]]]) -> Check:

@@ -281,8 +281,7 @@ def test_the_solvers_no_solution_is_said_to_be_its_word(cli, clue1, tmp_path):
     r = decode(cli, work, "c another puzzle's formula\ns UNSATISFIABLE\n")
     assert (r.returncode, r.stdout) == (1, "no solution\n")
     assert r.stderr.splitlines() == ["satiling: clue1: no solution, in the solver's word; not checked "
-                                     "here (its DRAT proof is checked by 'satiling check-proof "
-                                     "FORMULA PROOF')"]
+                                     "here (decode --proof FILE checks the solver's DRAT proof of it)"]
 
 
 def test_a_complete_model_of_another_formula_is_refused_not_read_as_partial(cli, clue1, tmp_path):

@@ -1,0 +1,88 @@
+"""``decode --proof``: a solver's "no solution" with its DRAT proof is proved only when the proof
+refutes satiling's own CNF of the puzzle.  The proofs are CaDiCaL's (through PySAT), of formulas
+``satiling encode`` wrote; tetromino-4x5 has no solution (five tetrominoes cover 20 cells, but the
+T covers three squares of one chessboard colour)."""
+from __future__ import annotations
+
+import pytest
+from pysat.formula import CNF
+from pysat.solvers import Solver
+
+from clirun import run_cli
+
+
+def refute(cnf: str, proof) -> None:
+    """Solve the DIMACS file ``cnf`` with CaDiCaL; it must be unsatisfiable: its text DRAT proof
+    to ``proof``."""
+    with Solver(name="cadical195", with_proof=True, bootstrap_with=CNF(from_file=cnf)) as s:
+        assert not s.solve()
+        proof.write_text("\n".join(s.get_proof()) + "\n")
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory):
+    """A folder with the formula of tetromino-4x5 (pairwise and sequential at-most-one), their
+    proofs, and the solver's answer."""
+    work = tmp_path_factory.mktemp("proof")
+    for amo in ("pairwise", "seqcounter"):
+        cnf = work / f"{amo}.cnf"
+        r = run_cli("encode", "tetromino-4x5", "--amo", amo, "-o", str(cnf))
+        assert r.returncode == 0, r.stderr
+        refute(str(cnf), work / f"{amo}.drat")
+    (work / "answer.txt").write_text("s UNSATISFIABLE\n")
+    return work
+
+
+def decode(cli, work, *extra):
+    return cli("decode", "tetromino-4x5", str(work / "answer.txt"), *extra)
+
+
+def test_a_verified_proof_proves_no_solution(cli, work):
+    r = decode(cli, work, "--proof", str(work / "pairwise.drat"))
+    assert (r.returncode, r.stdout) == (1, "no solution\n")
+    assert r.stderr.startswith("satiling: tetromino-4x5: no solution, proved: DRAT proof ")
+    assert "verified by dratify" in r.stderr and "NOT" not in r.stderr
+
+
+def test_the_formula_is_built_with_the_options_given(cli, work):
+    """The proof of the sequential counter's formula refutes that formula, given by --amo or by the
+    header of the file --cnf names; against the pairwise formula it is no proof."""
+    proof = str(work / "seqcounter.drat")
+    assert decode(cli, work, "--proof", proof, "--amo", "seqcounter").returncode == 1
+    assert decode(cli, work, "--proof", proof, "--cnf", str(work / "seqcounter.cnf")).returncode == 1
+    r = decode(cli, work, "--proof", proof)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "NOT verified" in r.stderr
+
+
+def test_the_proof_of_another_formula_is_not_taken(cli, work, tmp_path):
+    """A proof that some other formula has no model (here: two contradicting unit clauses) proves
+    nothing of this puzzle: exit 2, one line, nothing on stdout."""
+    other = tmp_path / "other.cnf"
+    other.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    refute(str(other), tmp_path / "other.drat")
+    r = decode(cli, work, "--proof", str(tmp_path / "other.drat"))
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.startswith("satiling: error: the solver says tetromino-4x5 has no solution, but its")
+
+
+def test_a_model_needs_no_proof(cli, tmp_path):
+    """A model is checked by the verifier: the proof is not read, and the answer says so."""
+    cnf = tmp_path / "p.cnf"
+    assert run_cli("encode", "pentomino-3x20", "-o", str(cnf)).returncode == 0
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf))) as s:
+        assert s.solve()
+        model = s.get_model()
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    r = cli("decode", "pentomino-3x20", str(answer), "--proof", str(tmp_path / "absent.drat"))
+    assert r.returncode == 0
+    assert "the solver gave a model: " in r.stderr and "is not read" in r.stderr
+
+
+@pytest.mark.parametrize("extra", [["--format", "opb"], ["--maximize-matches"]])
+def test_proof_is_for_the_dimacs_answer(cli, work, extra):
+    r = decode(cli, work, "--proof", str(work / "pairwise.drat"), *extra)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == ("satiling: error: --proof is a DRAT proof of the CNF: it goes with --format "
+                        "dimacs, without --maximize-matches\n")
