@@ -17,6 +17,7 @@ from typing import Any
 
 from ..limits import MAX_SECONDS, seconds_arg
 from ..engines.table import SOLVERS
+from ..search.backbone import METHODS
 
 FORCED_HELP = """\
 Find the placements that every solution holds (the backbone), with the instance's pinned pieces
@@ -48,7 +49,7 @@ def register(sub) -> None:
     s = sub.add_parser("forced", help="the placements every solution holds (pins respected)",
                        description=FORCED_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
-    s.add_argument("--method", choices=("auto", "exact", "sat", "enumerate"), default="auto",
+    s.add_argument("--method", choices=METHODS, default="auto",
                    help="auto (default): exact on an exact cover (polyforms), else sat; exact: the "
                         "compiled exact-cover search asked for a solution without each candidate; "
                         f"sat: {SOLVERS[0].title} asked the same under assumptions; enumerate: intersect every "
