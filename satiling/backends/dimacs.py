@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
-from ..errors import SatilingError
+from ..errors import Option, SatilingError
 from ..problem import Problem
 from .cnf import DEFAULT_AMO, CnfEncoder, write_text
 from .rows import file_options
@@ -87,8 +87,9 @@ def read_encode_header(lines: Iterable[str], where: str) -> EncodeHeader:
 
     _, variables, clauses = _p_line(enumerate(lines, 1), where, keep)
     if not commands:
-        raise SatilingError(f"{where}: not written by 'satiling encode' (no 'c satiling encode' "
-                            "line): decode without --cnf, with the options it was encoded with")
+        raise SatilingError("{where}: not written by 'satiling encode' (no 'c satiling encode' "
+                            "line): decode without {cnf}, with the options it was encoded with",
+                            where=where, cnf=Option("cnf"))
     try:
         words = shlex.split(commands[-1])
     except ValueError:
@@ -299,16 +300,16 @@ class ModelMismatch(SatilingError):
     """A model that does not belong to the formula (too many variables, a broken clause);
     ``top`` is the highest variable it names."""
 
-    def __init__(self, message: str, top: int = 0) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, top: int = 0, **parts: Any) -> None:
+        super().__init__(message, **parts)
         self.top = top
 
 
-def _encoded_otherwise(cnf: str, header: Any, flag: str) -> SatilingError:
+def _encoded_otherwise(cnf: str, header: Any, option: Option) -> SatilingError:
     """An option given to ``decode`` that the DIMACS file's header contradicts."""
-    return SatilingError(f"{cnf} was encoded as 'satiling encode "
-                         f"{encode_command(header.puzzle, header.amo, header.options)}': "
-                         f"drop {flag} or encode again")
+    return SatilingError("{cnf} was encoded as 'satiling encode {command}': drop {option} or "
+                         "encode again", cnf=cnf, option=option,
+                         command=encode_command(header.puzzle, header.amo, header.options))
 
 
 @dataclass
@@ -338,11 +339,11 @@ class Formula:
         if header.puzzle != puzzle.name:
             raise SatilingError(f"{cnf} encodes {header.puzzle}, not {puzzle.name}")
         if amo is not None and amo != header.amo:
-            raise _encoded_otherwise(cnf, header, "--amo")
+            raise _encoded_otherwise(cnf, header, Option("amo"))
         written = file_options(puzzle, header.options)
         for key in options:
             if written.get(key) != given[key]:
-                raise _encoded_otherwise(cnf, header, f"--{key.replace('_', '-')}")
+                raise _encoded_otherwise(cnf, header, Option(key))
         problem = puzzle.problem(**written)      # a file written without a rule: not this size
         size = CnfEncoder(problem, header.amo).size()
         if size != (header.variables, header.clauses):
@@ -362,7 +363,7 @@ class Formula:
         try:
             out = read_solver_output(text, self.variables)
         except ModelMismatch as e:
-            raise ModelMismatch(f"{e}{self._hint(e.top)}", e.top) from None
+            raise ModelMismatch("{error}{hint}", e.top, error=e, hint=self._hint(e.top)) from None
         given = len(out.value) - out.value.count(0)          # variables with a value
         top = max((v for v in range(len(out.value) - 1, 0, -1) if out.value[v]), default=0) \
             if not out.complete else self.variables
@@ -370,19 +371,19 @@ class Formula:
             hint = self._hint(top, exact=True)        # a whole model of a smaller formula?
             if hint:
                 raise ModelMismatch(f"the model gives values to variables 1-{top} only, the formula "
-                                    f"has {self.variables}{hint}", top)
+                                    f"has {self.variables}{{hint}}", top, hint=hint)
         if out.complete:
             broken = first_broken_clause(out.value, self.clauses())
             if broken is not None:
                 k, clause = broken
                 shown = " ".join(map(str, clause[:8])) + (" ..." if len(clause) > 8 else "")
                 raise ModelMismatch(f"the model breaks clause {k} of the formula ({shown} 0)"
-                                    f"{self._hint(self.variables)}", self.variables)
+                                    "{hint}", self.variables, hint=self._hint(self.variables))
         return out
 
-    def _hint(self, top: int, exact: bool = False) -> str:
+    def _hint(self, top: int, exact: bool = False) -> SatilingError | str:
         """Which encode options would give a formula of ``top`` variables, said as a question
-        (with ``exact``: only such a question, else "")."""
+        (with ``exact``: only such a question, else ""); an error's words, to end a message."""
         if self.cnf is not None:
             return "" if exact else f": it is not a model of {self.cnf}"
         for options, amo in self._alternatives():
@@ -398,8 +399,9 @@ class Formula:
                 return f": the model does not fit this encoding: was it encoded with {flags}?"
         if exact:
             return ""
-        return (": the model does not fit this encoding: was it encoded with other options? "
-                "Give the DIMACS file with --cnf FILE to take them from its header")
+        return SatilingError(": the model does not fit this encoding: was it encoded with other "
+                             "options? Give the DIMACS file with {cnf} to take them from its "
+                             "header", cnf=Option("cnf"))
 
     def _alternatives(self) -> Iterator[tuple[dict[str, Any], str]]:
         """The same options with one choice changed (--encoding ...), then another --amo."""

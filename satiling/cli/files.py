@@ -148,7 +148,8 @@ def cmd_decode(args: argparse.Namespace) -> int:
     try:
         out = formula.read_model(text)
     except SatilingError as e:            # name the file the message is about
-        raise SatilingError(f"{'stdin' if args.output == '-' else args.output}: {e}") from None
+        raise SatilingError("{where}: {error}", where="stdin" if args.output == "-" else args.output,
+                            error=e) from None
     if out.status == "UNSATISFIABLE":
         return proved_none(puzzle.name, formula, args.proof) if args.proof else solver_says_none(puzzle.name)
     if args.proof:                        # a model is checked without it
@@ -269,7 +270,7 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
             return code
         true = checked(problem, answer, key.variables, clauses)
     except SatilingError as e:            # name the file the message is about
-        raise SatilingError(f"{where}: {e}") from None
+        raise SatilingError("{where}: {error}", where=where, error=e) from None
     solution = problem.decode(v for v in true if problem.primary[v])
     if args.maximize_matches:
         from ..commands.edgematch import print_board

@@ -127,3 +127,25 @@ def test_an_error_naming_options_keeps_them_through_pickling():
     assert str(again) == str(error) == "engine='lns' {}: drop threads (2 s)"
     assert again.worded(flag) == "--engine lns {}: drop --threads (2 s)"
     assert str(SatilingError("{braces} kept")) == "{braces} kept"      # no parts: said as it is
+
+
+def test_a_formula_names_its_options_for_each_client(tmp_path, capsys):
+    """The formula a solver's model is checked against (``decode``'s) names ``cnf`` and a model
+    option as the library does; the command line, through every wrapping of the message, by the
+    flag: a model of too many variables, and a DIMACS file encoded with other options."""
+    from satiling.backends.dimacs import Formula, ModelMismatch
+    model = tmp_path / "model.txt"
+    model.write_text("v " + " ".join(map(str, range(1, 5000))) + " 0\n")
+    with pytest.raises(ModelMismatch) as e:
+        Formula.from_args(satiling.load("tetromino-4x5"), {}, None, None).read_model(model.read_text())
+    assert "Give the DIMACS file with cnf to take" in str(e.value) and "--" not in str(e.value)
+    assert main(["decode", "tetromino-4x5", str(model)]) == 2
+    assert "Give the DIMACS file with --cnf to take" in capsys.readouterr().err
+    cnf = tmp_path / "c.cnf"
+    assert main(["encode", "clue1", "--encoding", "compact", "-o", str(cnf)]) == 0
+    with pytest.raises(SatilingError) as e:
+        Formula.from_args(_clue(), {"encoding": "direct"}, None, str(cnf))
+    assert "drop encoding or encode again" in str(e.value)
+    capsys.readouterr()
+    assert main(["decode", "clue1", str(model), "--cnf", str(cnf), "--encoding", "direct"]) == 2
+    assert "drop --encoding or encode again" in capsys.readouterr().err
