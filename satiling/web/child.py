@@ -26,7 +26,7 @@ import os
 import signal
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 #: at most this many progress events a second from one run (while solutions come)
@@ -53,6 +53,7 @@ class Spec:
     raw: bool = False
     symmetry: str | None = None
     dask: str | None = None     # a maximisation's Dask scheduler (``satiling serve --dask``)
+    options: dict[str, Any] = field(default_factory=dict)    # the family's model options, checked
 
 
 def start(target: Callable[..., None], args: tuple, name: str) -> Any:
@@ -118,7 +119,7 @@ def _perform(spec: Spec, sender: "Sender") -> Any:
         sender.begin()
         return OWN_TASKS[spec.task](puzzle, spec, sender)
     req = Request(puzzle, spec.task, engine=spec.engine, time_limit=spec.time_limit, raw=spec.raw,
-                  symmetry=spec.symmetry, source=spec.source, dask=spec.dask)
+                  symmetry=spec.symmetry, source=spec.source, dask=spec.dask, options=spec.options)
     events = Events(found=sender.on_found, work=sender.on_work, solution=sender.on_solution,
                     improve=sender.on_improve, partial=sender.on_partial, note=sender.on_note,
                     engine=sender.on_engine)
@@ -166,7 +167,7 @@ def _unique(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     solution and, where there is one, the second, kept as the run's solutions 0 and 1."""
     from ..apps.iqlink_generate import check_unique
     from ..run import Stop
-    result = check_unique(puzzle)
+    result = check_unique(puzzle, link_rule=spec.options.get("link_rule") or "lazy")
     if result.solution is None:
         return Told(Stop.DONE, "sat", 0, "no solution")
     sender.on_solution(result.solution)
@@ -181,7 +182,7 @@ def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     solution 0 (``found`` counts them all, the pins too); the note says, as the CLI does, what
     is forced beyond the pins, and after a stop how many are not settled."""
     from ..run.forced import METHOD_NAMES, forced, forced_words
-    answer = forced(puzzle, method=spec.engine, time_limit=spec.time_limit)
+    answer = forced(puzzle, method=spec.engine, time_limit=spec.time_limit, options=spec.options)
     # the run names the method that ran (auto's choice), as the engine menu names it
     ran = {words: m for m, words in METHOD_NAMES.items()}.get(answer.method, spec.engine)
     if answer.exists is False:
@@ -201,7 +202,7 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     the pins as the run's solution 0, and named in the note."""
     from ..run import Stop
     from ..run.forced import hint
-    answer = hint(puzzle, time_limit=spec.time_limit)
+    answer = hint(puzzle, time_limit=spec.time_limit, options=spec.options)
     if answer.solution is None:
         if answer.stop != Stop.DONE:
             return Told(answer.stop, "auto", 0, "no hint yet")

@@ -128,7 +128,7 @@ class RunManager:
     def submit(self, spec: Spec, title: str = "") -> str:
         run_id = "r-" + secrets.token_hex(6)
         self.store.add_run(run_id, spec.puzzle, spec.task, spec.engine, spec.time_limit, spec.raw,
-                           spec.symmetry, title)
+                           spec.symmetry, title, spec.options)
         with self._lock:
             self._live[run_id] = Live()
             self._queue.append((run_id, spec))

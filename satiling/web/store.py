@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, created REAL NOT NULL, puzzle TEXT NOT NULL, task TEXT NOT NULL,
     engine TEXT NOT NULL, time_limit REAL, raw INTEGER NOT NULL, symmetry TEXT,
     state TEXT NOT NULL, stop TEXT, found INTEGER NOT NULL DEFAULT 0, score INTEGER,
-    joins INTEGER, started REAL, seconds REAL, error TEXT, note TEXT, title TEXT);
+    joins INTEGER, started REAL, seconds REAL, error TEXT, note TEXT, title TEXT, options TEXT);
 CREATE TABLE IF NOT EXISTS solutions (
     run TEXT NOT NULL, k INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (run, k));
 CREATE TABLE IF NOT EXISTS scores (run TEXT NOT NULL, seconds REAL NOT NULL, score INTEGER NOT NULL);
@@ -40,8 +40,9 @@ CREATE INDEX IF NOT EXISTS scores_run ON scores (run);
 CREATE TABLE IF NOT EXISTS instances (
     id TEXT PRIMARY KEY, created REAL NOT NULL, title TEXT, family TEXT, toml TEXT NOT NULL);
 """
-#: columns added since the first stores were written: (table, column, type)
-ADDED = (("runs", "title", "TEXT"),)
+#: columns added since the first stores were written: (table, column, type); a run stored before
+#: ``options`` (the family's model options, as JSON) had none: NULL, read as ``{}``
+ADDED = (("runs", "title", "TEXT"), ("runs", "options", "TEXT"))
 
 #: the columns of a run as the API lists it
 RUN_FIELDS = ("id", "puzzle", "title", "task", "engine", "state", "stop", "found", "score", "joins",
@@ -153,10 +154,12 @@ class Store:
              "WHERE state IN ('queued', 'running')", ())])
 
     def add_run(self, run_id: str, puzzle: str, task: str, engine: str, time_limit: float | None,
-                raw: bool, symmetry: str | None, title: str = "") -> None:
+                raw: bool, symmetry: str | None, title: str = "",
+                options: dict[str, Any] | None = None) -> None:
         self._run("INSERT INTO runs (id, created, puzzle, task, engine, time_limit, raw, symmetry, "
-                  "state, title) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)",
-                  (run_id, time.time(), puzzle, task, engine, time_limit, int(raw), symmetry, title))
+                  "state, title, options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)",
+                  (run_id, time.time(), puzzle, task, engine, time_limit, int(raw), symmetry, title,
+                   json.dumps(options or {})))
 
     def update_run(self, run_id: str, **fields: Any) -> None:
         if fields:
@@ -241,6 +244,11 @@ _WITH_STORED = "SELECT *, (SELECT COUNT(*) FROM solutions WHERE run = runs.id) A
 def _update(run_id: str, fields: dict[str, Any]) -> tuple[str, tuple[Any, ...]]:
     names = ", ".join(f"{k} = ?" for k in fields)
     return f"UPDATE runs SET {names} WHERE id = ?", (*fields.values(), run_id)
+
+
+def options_of(row: dict[str, Any]) -> dict[str, Any]:
+    """A stored run's model options (``{}`` for a run stored before they were)."""
+    return json.loads(row["options"]) if row.get("options") else {}
 
 
 def placements_of(line: str) -> list[Any]:

@@ -126,18 +126,32 @@ async def piece_set(request: Request) -> Response:
 async def meta(request: Request) -> Response:
     """The tasks a run can be asked for, and each task's engines, from the engine table (the
     CLI's own commands': their own, :func:`.runs.own_engines`): each with the families it takes
-    (empty: every one)."""
+    (empty: every one); and each family's model options, from the registry, with the tasks that
+    take them."""
     return JSONResponse(menus())
 
 
 def menus() -> dict[str, Any]:
     from ...engines.table import ALL, AUTO, names, row
-    from .runs import OWN_TASKS, own_engines
+    from .runs import OPTION_TASKS, OWN_TASKS, own_engines
     engines = {task: [{"name": name, "label": _label(name, "" if name == AUTO else row(name).help),
                        "families": [] if name == AUTO else list(row(name).families)}
                       for name in names(task)] for task in ALL}
     engines.update((task, own_engines(task)) for task in OWN_TASKS)
-    return {"tasks": [*ALL, *OWN_TASKS], "engines": engines}
+    return {"tasks": [*ALL, *OWN_TASKS], "engines": engines, "families": model_options(),
+            "option_tasks": {task: None if keys is None else list(keys)
+                             for task, keys in OPTION_TASKS.items()}}
+
+
+def model_options() -> dict[str, dict[str, Any]]:
+    """Each family's model options as its registry record lists them, under the family's title
+    (the command line's flags and their help groups come from the same records): the one table
+    the page's run form is built from."""
+    from ...registry import families
+    return {name: {"title": record.title,
+                   "options": [{"key": o.key, "flag": o.flag, "help": o.help, "kind": o.kind,
+                                "choices": list(o.choices)} for o in record.options]}
+            for name, record in families().items()}
 
 
 def _label(name: str, help_text: str) -> str:

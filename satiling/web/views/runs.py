@@ -3,7 +3,8 @@ its scores."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import replace
+from typing import Any, Mapping
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -15,11 +16,18 @@ from ..errors import FieldError, NotFound
 from ..instances import source_of
 from ..runs import FINAL_STATES
 from ..state import Web
-from ..store import RUN_FIELDS
+from ..store import RUN_FIELDS, options_of
 from .common import draw, json_body, run_row, web, whole
 
 #: the fields of a run's request (POST /api/runs), in the order they are checked
-REQUEST_FIELDS = ("puzzle", "task", "engine", "time_limit", "raw", "symmetry")
+REQUEST_FIELDS = ("puzzle", "task", "engine", "time_limit", "raw", "symmetry", "options")
+#: the tasks that take the family's model options, as their commands do, and which (None: every
+#: option of the family): solve, count and enumerate every one, maximise (``solve
+#: --maximize-matches``) the hint pieces alone (the others are the SAT model's: the run refuses
+#: them), unique IQ-Link's (``iqlink unique --link-rule``); pack, forced and hint none (their
+#: commands have no such flag).  tests/web hold this to the command line's parser and the run.
+OPTION_TASKS: dict[str, tuple[str, ...] | None] = {
+    "solve": None, "count": None, "enumerate": None, "maximise": ("hints",), "unique": None}
 #: the most solutions one gallery page draws
 MAX_PAGE = 100
 
@@ -45,17 +53,35 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
     for field, unset in (("raw", False), ("symmetry", None)):
         if task not in ("count", "enumerate") and body.get(field, unset) != unset:
             raise FieldError(f"{field} applies to count and enumerate, not {task}", field)
+    options = _options_field(body.get("options"))
     puzzle = web_.puzzles.load(source)
     given = {"engine": body.get("engine", "auto"), "time_limit": body.get("time_limit"),
-             "raw": body.get("raw", False), "symmetry": body.get("symmetry")}
+             "raw": body.get("raw", False), "symmetry": body.get("symmetry"), "options": options}
     if task in OWN_TASKS:
         return _own_spec(puzzle, name, source, task, given), puzzle.title or ""
     request = _checked(puzzle, task, source, given)
     _engine_checked(request)
     spec = Spec(puzzle=name, source=source, task=task, engine=request.engine,
                 time_limit=request.time_limit, raw=request.raw, symmetry=request.symmetry,
-                dask=_cluster(web_, request))
+                dask=_cluster(web_, request), options=in_family_order(puzzle, request.options))
     return spec, puzzle.title or ""
+
+
+def _options_field(options: Any) -> dict[str, Any]:
+    """The request's ``options`` as given, a JSON object: its keys and values are checked with
+    the puzzle, by :func:`satiling.run.request.checked_options`."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise FieldError("options is an object of the puzzle family's model options "
+                         f"(e.g. {{\"hints\": true}}), not {type(options).__name__}", "options")
+    return options
+
+
+def in_family_order(puzzle: Any, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options set, in the order the family lists them (the CLI's help, the page's form)."""
+    from ...registry import family
+    return {opt.key: options[opt.key] for opt in family(puzzle.family).options if opt.key in options}
 
 
 #: the tasks the command line has as commands of their own: each's family, what it is there, and
@@ -102,10 +128,15 @@ def _own_spec(puzzle: Any, name: str, source: str, task: str, given: dict[str, A
     if offered[engine] and puzzle.family not in offered[engine]:
         raise FieldError(f"the {engine} method of {task} takes {' and '.join(offered[engine])} "
                          f"puzzles (an exact cover), not {puzzle.family}", "engine")
+    if given["options"] and task not in OPTION_TASKS:      # refused, not dropped: never ignored
+        raise FieldError(f"{task} takes no model options ({what.split(':')[0]} has none): drop "
+                         "options", "options")
     if task == "unique" and given["time_limit"] is not None:
         raise FieldError("unique takes no time limit (two SAT calls, each short)", "time_limit")
-    limit = _checked(puzzle, "solve", source, {"time_limit": given["time_limit"]}).time_limit
-    return Spec(puzzle=name, source=source, task=task, engine=engine, time_limit=limit)
+    checked = _checked(puzzle, "solve", source, {"time_limit": given["time_limit"],
+                                                  "options": given["options"]})
+    return Spec(puzzle=name, source=source, task=task, engine=engine, time_limit=checked.time_limit,
+                options=in_family_order(puzzle, checked.options))
 
 
 def _checked(puzzle: Any, task: Any, source: str, given: dict[str, Any]) -> Any:
@@ -139,17 +170,23 @@ def _cluster(web_: Web, request: Any) -> str | None:
 
 
 def _engine_checked(request: Any) -> None:
-    """The engine chosen (or asked for) can take this puzzle's model; maximise is for edge
-    matching."""
+    """The engine chosen (or asked for) can take this puzzle's model, first without the model
+    options (a refusal names the engine), then with them (it names the options: maximise takes
+    ``hints`` alone, the walk engine no model beyond an exact cover); maximise is for edge
+    matching.  The hint pieces are asked of the puzzle here too, before anything is queued (the
+    model asks the same when it is built: seconds on Eternity II)."""
     from ...run.engines import settled
-    if request.task == "maximise":
-        if not hasattr(request.puzzle, "match_problem"):
-            raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
-        return
-    try:
-        settled(request)
-    except SatilingError as e:
-        raise FieldError(str(e), "engine") from None
+    from ...run.tasks import check_maximise
+    if request.task == "maximise" and not hasattr(request.puzzle, "match_problem"):
+        raise FieldError("maximising matching joins applies to edge-matching puzzles only", "task")
+    check = check_maximise if request.task == "maximise" else settled
+    for asked, field in ((replace(request, options={}), "engine"), (request, "options")):
+        try:
+            check(asked)
+            if field == "options" and hasattr(request.puzzle, "check_hints"):
+                request.puzzle.check_hints(bool(request.options.get("hints")))
+        except SatilingError as e:
+            raise FieldError(str(e), field) from None
 
 
 def run_json(row: dict[str, Any]) -> dict[str, Any]:
@@ -160,7 +197,7 @@ def run_json(row: dict[str, Any]) -> dict[str, Any]:
         out["seconds"] = round(time.time() - row["started"], 3)
     limit = row["time_limit"]
     out.update(time_limit=limit, raw=bool(row["raw"]), symmetry=row["symmetry"],
-               stored=row["stored"], limit_fraction=None)
+               options=options_of(row), stored=row["stored"], limit_fraction=None)
     if limit and out["seconds"] is not None:
         out["limit_fraction"] = round(min(1.0, out["seconds"] / limit), 4)
     return out
