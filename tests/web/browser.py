@@ -209,9 +209,10 @@ def resize(driver: webdriver.Chrome, width: int, height: int) -> None:
 
 
 def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, time_limit: str = "",
-              engine: str = "auto", symmetry: str | None = None) -> str:
+              engine: str = "auto", symmetry: str | None = None, options: dict | None = None) -> str:
     """Start TASK on PUZZLE from the Watch view (a count up to ``symmetry``: "" the board's,
-    "rotations", "none"); the run's id (the page follows it)."""
+    "rotations", "none"; the family's model ``options`` set in the form, :func:`set_options`);
+    the run's id (the page follows it)."""
     open_page(driver, server, f"#watch/{puzzle}")
     wait_for(lambda: Select(driver.find_element(By.ID, "watch-puzzle")).first_selected_option
              .get_attribute("value") == puzzle, 10, f"{puzzle} never selected")
@@ -219,6 +220,7 @@ def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, 
     Select(driver.find_element(By.ID, "engine")).select_by_value(engine)
     if symmetry is not None:
         Select(driver.find_element(By.ID, "symmetry")).select_by_value(symmetry)
+    set_options(driver, options or {})
     limit = driver.find_element(By.ID, "time-limit")
     limit.clear()
     if time_limit:
@@ -232,6 +234,21 @@ def start_run(driver: webdriver.Chrome, server: Server, puzzle: str, task: str, 
              and driver.execute_script("return location.hash").startswith("#run/"), 10,
              lambda: f"{task} {puzzle} did not start: {text(driver, 'run-error')!r}")
     return driver.execute_script("return decodeURIComponent(location.hash.slice(5))")
+
+
+def set_options(driver: webdriver.Chrome, options: dict) -> None:
+    """Set the run form's model options as the API keys them: ``{"hints": True}`` ticks the
+    box of ``--hints``, ``{"encoding": "compact"}`` chooses in the menu of ``--encoding``."""
+    for key, value in options.items():
+        control = driver.find_element(By.ID, f"option-{key}")
+        if value is True:
+            if not control.is_selected():
+                control.click()
+        elif control.tag_name == "select":
+            Select(control).select_by_value(str(value))
+        else:
+            control.clear()
+            control.send_keys(str(value))
 
 
 def run_row(driver: webdriver.Chrome, run_id: str) -> dict | None:
