@@ -15,8 +15,8 @@ import sys
 from satiling import catalog
 
 from .browser import browser, server  # noqa: F401  (the module's fixtures)
-from .browser import (PHONE, WIDE, found, resize, run_state, screenshot, start_run, text, wait_end,
-                      wait_for, webdriver)
+from .browser import (PHONE, WIDE, found, open_page, resize, run_row, run_state, screenshot, start_run,
+                      text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 
 
@@ -69,6 +69,7 @@ def test_pack_proves_the_most_pieces_and_draws_the_packing(browser, server) -> N
     a_packing("tetromino-4x15", packing)
     screenshot(driver, "watch-pack", whole=False, at="live")
     no_wider_than_a_phone(driver, "watch-pack")
+    assert listed(driver, server, {run_id: "14 pieces"})
 
 
 def test_pack_stopped_keeps_the_best_so_far(browser, server) -> None:
@@ -91,7 +92,7 @@ def test_unique_and_not_unique(browser, server) -> None:
     driver = browser
     done = cli("iqlink", "unique", "iqlink-wizard")
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "unique", done.stdout
-    run_id = start_run(driver, server, "iqlink-wizard", "unique")
+    run_id = wizard = start_run(driver, server, "iqlink-wizard", "unique")
     assert wait_end(driver, 60) == "done", text(driver, "live-error")
     assert found(driver) == 1 and "Done" in text(driver, "run-outcome")
     assert "unique. No second solution" in text(driver, "run-outcome")
@@ -112,6 +113,8 @@ def test_unique_and_not_unique(browser, server) -> None:
     assert set(first) != set(second)
     screenshot(driver, "watch-unique", whole=False, at="live")
     no_wider_than_a_phone(driver, "watch-unique")
+    # the runs table says what `satiling iqlink unique` prints, not the number of solutions kept
+    assert listed(driver, server, {wizard: "unique", run_id: "not unique"})
 
 
 def test_forced_as_a_run_and_its_stop(browser, server) -> None:
@@ -127,11 +130,22 @@ def test_forced_as_a_run_and_its_stop(browser, server) -> None:
     assert found(driver) == 12 and "12 placements in every solution" in text(driver, "run-outcome")
     as_text = lambda placements: sorted(json.dumps(p, sort_keys=True) for p in placements)  # noqa: E731
     assert as_text(p.to_json() for p in kept(server, run_id, 0, "iqlink-wizard")) == as_text(answer["forced"])
-    start_run(driver, server, "eternity2", "forced")
+    stopped = start_run(driver, server, "eternity2", "forced")
     wait_for(lambda: run_state(driver) == "running", 60, lambda: f"state {run_state(driver)!r}")
     driver.find_element(By.ID, "stop").click()
     assert wait_end(driver, 30) == "stopped"
     assert "proved in every solution so far; the list is partial" in text(driver, "run-outcome")
+    # the runs table names what was counted: "found 0" read as "no solution"
+    assert listed(driver, server, {run_id: "12 forced", stopped: "0 forced"})
+
+
+def listed(driver, server, cells: dict[str, str]) -> bool:
+    """The runs table of the Watch view shows each run's "found" cell as ``cells`` says."""
+    open_page(driver, server, "#watch")
+    shown = wait_for(lambda: all(run_row(driver, r) for r in cells) and
+                     {r: run_row(driver, r)["found"] for r in cells}, 10, "the runs are not listed")
+    assert shown == cells
+    return True
 
 
 def test_the_tasks_offered_by_family(browser, server) -> None:

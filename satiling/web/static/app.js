@@ -1604,6 +1604,19 @@
     return td;
   }
 
+  // The runs table's "found" cell in the task's own words: a bare 0 was read as "no solution" for
+  // a forced run where nothing is forced, and a unique check's 2 as two solutions wanted.  Only a
+  // finished run's 0 says there is none: a stopped one's says nothing yet
+  function foundCell(run) {
+    const n = Number(run.found) || 0, done = shownState(run) === "done";
+    if (run.task === "maximise" || !given(run.found)) return "";
+    if (run.task === "forced") return `${fmtNumber(n)} forced`;
+    if (run.task === "pack") return plural(n, "piece", "pieces");
+    if (run.task === "hint") return n ? "a hint" : (done ? "none" : "0");
+    if (run.task === "unique" && done) return ["no solution", "unique", "not unique"][Math.min(n, 2)];
+    return fmtNumber(n);
+  }
+
   async function refreshRuns() {
     clearTimeout(runsTimer);
     let runs = [];
@@ -1620,7 +1633,7 @@
       const row = el("tr", { id: `run-${run.id}` });
       row.dataset.state = state;
       row.append(el("td", { className: "id mono", textContent: run.id }), puzzleCell(run));
-      const cells = [run.task + withOptions(run), run.engine, state, run.task === "maximise" ? "" : fmtNumber(run.found),
+      const cells = [run.task + withOptions(run), run.engine, state, foundCell(run),
                      given(run.score) ? String(run.score) : "",
                      given(run.seconds) ? Number(run.seconds).toFixed(1) : ""];
       cells.forEach((text, i) => {
