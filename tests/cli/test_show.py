@@ -177,7 +177,7 @@ def test_an_edge_matching_fixed_piece_is_on_the_board_and_not_in_the_tray(cli, t
               .splitlines()[1:] for e in line.split("   ") if ":" in e]
     assert listed == [i for i in range(1, 257) if i != 139]
     board, pieces = ET.fromstring(svg.read_text()).findall(f"{SVG}svg")
-    assert [t.text for t in board.iter(f"{SVG}text") if t.text.isdigit()] == ["139"]
+    assert [t.text for t in board.iter(f"{SVG}text") if t.get("class") == "tile-number"] == ["139"]
     numbers = [int(t.text) for t in pieces.iter(f"{SVG}text") if t.text.isdigit()]
     assert numbers == listed
     assert any("255 pieces to place, 1 fixed" in (t.text or "") for t in pieces.iter(f"{SVG}text"))
