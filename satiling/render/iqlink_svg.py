@@ -10,10 +10,12 @@ import math
 from typing import Iterable
 
 from ..families.iqlink import PEGS, IQLinkPlacement, Unit, peg_xy, pieces, turn
-from .svg import escape_text, text_width, wrap_text
+from .svg import MARK, escape_text, text_width, wrap_text
 
 SCALE = 60.0
 RING_R, RING_W, BALL_R, BAR_W, PEG_R = 0.34, 0.11, 0.2, 0.12, 0.13
+#: how far a marked piece's orange halo reaches beyond its shapes, in peg spacings
+HALO = 0.07
 GAP = math.radians(64)            # angular width of a ring's opening
 #: piece colours, after the names in the public piece model (purple line, green line, ...)
 COLOURS = {
@@ -46,23 +48,36 @@ def _tray_units(piece: str, origin: tuple[float, float]) -> list[tuple[tuple[flo
     return out
 
 
-def _piece_svg(piece: str, units: list, opacity: float, title: str, tf) -> str:
-    colour = COLOURS[piece]
-    parts = [f'<g opacity="{opacity}"><title>{escape_text(title)}</title>']
-    for a, b in ((0, 1), (1, 2)):               # bars along the chain; they end at a ring's rim
+def _piece_svg(piece: str, units: list, opacity: float, title: str, tf, marked: bool = False) -> str:
+    """One piece: its bars, rings and balls in its colour; ``marked``: on an orange halo, the same
+    shapes drawn wider in :data:`~satiling.render.svg.MARK` underneath (what a hint points at)."""
+    parts = []
+    if marked:
+        parts += [f'<g class="marked"><title>{escape_text(title)}</title>',
+                  *_shapes(units, MARK, tf, HALO * SCALE), "</g>"]
+    parts += [f'<g opacity="{opacity}"><title>{escape_text(title)}</title>',
+              *_shapes(units, COLOURS[piece], tf, 0.0), "</g>"]
+    return "\n".join(parts)
+
+
+def _shapes(units: list, colour: str, tf, wider: float) -> list[str]:
+    """The bars along the chain (ending at a ring's rim), the rings and the balls of a piece, in
+    ``colour``, each ``wider`` on every side (a halo; 0: the piece itself, balls outlined)."""
+    parts = []
+    for a, b in ((0, 1), (1, 2)):
         (x1, y1), (x2, y2) = _bar(units[a], units[b], tf)
         parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-                     f'stroke-width="{BAR_W * SCALE:.1f}" stroke-linecap="round"/>')
+                     f'stroke-width="{BAR_W * SCALE + 2 * wider:.1f}" stroke-linecap="round"/>')
     for centre, unit, dirs in units:
         if unit.kind == "ring":
-            parts.append(_ring(tf(centre), dirs, colour))
+            parts.append(_ring(tf(centre), dirs, colour, RING_W * SCALE + 2 * wider))
     for centre, unit, _ in units:
         if unit.kind == "ball":
             cx, cy = tf(centre)
-            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{BALL_R * SCALE:.1f}" fill="{colour}" '
-                         f'stroke="#333" stroke-width="1"/>')
-    parts.append("</g>")
-    return "\n".join(parts)
+            edge = 'stroke="#333" stroke-width="1"' if not wider else 'stroke="none"'
+            parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{BALL_R * SCALE + wider:.1f}" fill="{colour}" '
+                         f'{edge}/>')
+    return parts
 
 
 def _bar(a, b, tf) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -74,11 +89,13 @@ def _bar(a, b, tf) -> tuple[tuple[float, float], tuple[float, float]]:
     return (ax + ux * ra, ay + uy * ra), (bx - ux * rb, by - uy * rb)
 
 
-def _ring(centre: tuple[float, float], openings: list[str], colour: str) -> str:
-    """A ring as arcs between its openings (a full circle when it has none)."""
+def _ring(centre: tuple[float, float], openings: list[str], colour: str, width: float) -> str:
+    """A ring as arcs between its openings (a full circle when it has none), ``width`` thick."""
     cx, cy = centre
     r = RING_R * SCALE
-    style = f'fill="none" stroke="{colour}" stroke-width="{RING_W * SCALE:.1f}"'
+    style = f'fill="none" stroke="{colour}" stroke-width="{width:.1f}"'
+    if width > RING_W * SCALE:             # a halo: round ends, so the arcs are outlined at their gaps too
+        style += ' stroke-linecap="round"'
     if not openings:
         return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {style}/>'
     gaps = sorted(math.radians(ANGLE[d]) for d in openings)
@@ -132,16 +149,18 @@ def _on_board(dx: float = 0.8, dy: float = 1.4):
     return lambda p: ((p[0] + dx) * SCALE, (p[1] + dy) * SCALE)
 
 
-def solution_svg(puzzle, solution: Iterable[IQLinkPlacement], caption: str = "") -> str:
-    """Every piece of a solution on the board; pre-placed pieces faded.  Fewer pieces than the
-    set's (forced placements, a hint, a search at work) are captioned with their count, not as
-    a solution."""
+def solution_svg(puzzle, solution: Iterable[IQLinkPlacement], caption: str = "",
+                 marked: Iterable[IQLinkPlacement] = ()) -> str:
+    """Every piece of a solution on the board; pre-placed pieces faded; the pieces ``marked`` (a
+    hint among the pins) on an orange halo.  Fewer pieces than the set's (forced placements, a
+    hint, a search at work) are captioned with their count, not as a solution."""
     tf = _on_board()
     body = _board(tf)
-    placed = set(getattr(puzzle, "placed", ()))
-    solution = sorted(solution, key=lambda p: (p not in placed, p.piece))
-    for pl in solution:
-        body.append(_piece_svg(pl.piece, _units_at(pl), 0.45 if pl in placed else 1.0, pl.code, tf))
+    placed, marked = set(getattr(puzzle, "placed", ())), set(marked)
+    solution = sorted(solution, key=lambda p: (p not in placed, p in marked, p.piece))
+    for pl in solution:       # the marked last: a neighbour drawn later would cover its halo
+        body.append(_piece_svg(pl.piece, _units_at(pl), 0.45 if pl in placed else 1.0, pl.code, tf,
+                               marked=pl in marked))
     total = len(pieces())
     return _document(body, 8.4, 4.8, caption or f"{puzzle.title or puzzle.name}: "
                      + ("solution" if len(solution) == total else f"{len(solution)} of {total} pieces placed"))

@@ -37,7 +37,8 @@ def solution_text(puzzle: Any, solution: list[Any], colour: str | None = None) -
 @partial(checked, takes_solution=True)
 def solution_svg(puzzle: Any, solution: list[Any], marked: list[Any] | None = None) -> str:
     """The SVG of a verified solution of ``puzzle``; ``marked``: placements of it the picture
-    points at (a hint among the pins), where the family's picture can (polyforms, edge matching)."""
+    points at (a hint among the pins), outlined in orange where the family's picture can (polyforms, edge
+    matching, IQ-Link: on an orange halo)."""
     draw = _drawer(puzzle, "svg")
     if draw is None:
         return puzzle.svg(solution)
