@@ -218,11 +218,12 @@ def _where(placement: Any) -> str:
     """A placement in words a user finds it by on the picture, which draws no coordinates: a
     polyform's piece and an edge-matching tile on its square (named as the instance files name
     it, I8), each outlined in orange there (:func:`.pictures.kept_svg`); an IQ-Link piece and
-    its middle peg.  (The cells are in the run's JSON.)"""
+    its middle peg, on an orange halo there.  (The cells are in the run's JSON.)"""
     if hasattr(placement, "cells"):
         return f"{placement.piece}, outlined in orange on the board"
     if hasattr(placement, "peg"):
-        return f"piece {placement.piece} with its middle on peg {placement.peg} ({placement})"
+        return (f"piece {placement.piece} with its middle on peg {placement.peg} ({placement}), "
+                "marked in orange on the board")
     turns = placement.rotation or 0
     turned = f", turned {turns} quarter turn{'s' * (turns > 1)} clockwise" if turns else ""
     return (f"tile {placement.piece} on square {placement.square} (row {placement.square.rstrip('0123456789')}, "

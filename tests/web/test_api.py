@@ -917,9 +917,11 @@ def test_a_hint_run_keeps_the_pins_and_the_hint_satiling_hint_gives(client, name
     assert client.get(f"/api/runs/{run['id']}/solutions/0.svg").text == picture
     # the hint is named as the picture shows it, not by coordinates the board does not draw, and
     # outlined in orange there (it said "F on [0,4] [1,3] ...", "C3 24/2 (square, piece/rotation)")
-    if not name.startswith("iqlink"):
+    assert picture.count('class="marked"') == 1, picture
+    if name.startswith("iqlink"):                # on an orange halo
+        assert "marked in orange on the board" in run["note"], run["note"]
+    else:
         assert "outlined in orange" in run["note"] and "[" not in run["note"], run["note"]
-        assert picture.count('class="marked"') == 1, picture
     if name.startswith("pentomino"):
         assert re.search(r'<g class="marked"><title>([^<]*)</title>', picture).group(1) == hint["piece"]
     if name == "clue1":                       # the square named as the instance files name it, framed

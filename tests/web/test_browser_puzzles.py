@@ -205,7 +205,31 @@ def test_eternity_iis_tile_numbers_are_readable_at_a_laptops_width(browser: webd
         "return [...document.querySelectorAll('#see-svg polygon title')].map((t) => t.textContent)")
     assert "tile 139 on I8, rotation 2: top colour" in " ".join(titles)
     assert not text(driver, "see-figure").count("too small")
+    labels = labels_drawn(driver, "#see-svg")                      # A-P and 1-16, on all four sides
+    assert sorted(t for t, px in labels if px >= 8) == sorted([*"ABCDEFGHIJKLMNOP", *map(str, range(1, 17))] * 2)
     screenshot(driver, "see-eternity2", whole=False, at="see-figure")
+
+
+def labels_drawn(driver: webdriver.Chrome, where: str) -> list[tuple[str, float]]:
+    """The row letters and column numbers of the pictures at ``where`` that the screen shows,
+    each with its size in CSS pixels."""
+    return [tuple(x) for x in driver.execute_script("""
+        return [...document.querySelectorAll(arguments[0] + ' .board-labels text')]
+          .filter((t) => getComputedStyle(t).display !== 'none' && t.getBoundingClientRect().width > 0)
+          .map((t) => [t.textContent, Number(t.getAttribute('font-size')) * t.getScreenCTM().a]);""", where)]
+
+
+def test_a_gallery_card_draws_no_labels_too_small_to_read(browser: webdriver.Chrome, server: Server) -> None:
+    """A card shows an edge-matching board a few pixels a square: its row letters and column
+    numbers, 2-6 px there, are left out by the rule that leaves out its tile numbers (8 px)."""
+    driver = browser
+    driver.get("about:blank")
+    open_page(driver, server, "#pose")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, '#gallery .card[data-name="eternity2"] .board-labels'),
+             60, "eternity2's card has no picture")
+    assert driver.find_elements(By.CSS_SELECTOR, '#gallery .card[data-name="clue1"] .board-labels')
+    wait_for(lambda: not labels_drawn(driver, "#gallery .card"), 10,
+             lambda: f"labels drawn on the cards: {labels_drawn(driver, '#gallery .card')[:6]}")
 
 
 def test_the_gallerys_tall_puzzles_are_not_slivers(browser: webdriver.Chrome, server: Server) -> None:

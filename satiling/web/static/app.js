@@ -271,6 +271,10 @@
     const px = number ? Number(number.getAttribute("font-size")) * width / svg.viewBox.baseVal.width : Infinity;
     const small = px < MIN_NUMBER_PX;
     box.classList.toggle("numbers-hidden", small);
+    // the board's row letters and column numbers (an edge-matching board's labels), by the same rule
+    const label = box.querySelector(".board-labels text");
+    const labelPx = label && width ? Number(label.getAttribute("font-size")) * width / svg.viewBox.baseVal.width : Infinity;
+    box.classList.toggle("labels-hidden", labelPx < MIN_NUMBER_PX);
     const note = tileNote(box, small);
     if (note) note.textContent = small ? NUMBERS_NOTE : "";
   }
@@ -282,7 +286,7 @@
   new MutationObserver((records) => {
     for (const box of new Set(records.map((r) => r.target.closest && r.target.closest(".picture")))) {
       if (!box) continue;
-      if (box.querySelector("text.tile-number")) numbersSized.observe(box);
+      if (box.querySelector("text.tile-number, .board-labels")) numbersSized.observe(box);
       fitNumbers(box);
     }
   }).observe(document.querySelector("main"), { childList: true, subtree: true });
