@@ -85,12 +85,16 @@ def decode(text: str) -> dict[str, Any]:
         raise SatilingError(f"{shown} holds {bad!r}" if bad else f"{shown} is empty after its version")
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        # characters added at the end: a last one that holds no whole byte, or bytes after zlib's
+        # stream, which its checksum does not cover
+        if base64.urlsafe_b64encode(packed).decode().rstrip("=") != body:
+            raise zlib.error("a character too many")
         unpacker = zlib.decompressobj(zlib.MAX_WBITS, _DICTIONARY)
         payload = unpacker.decompress(packed, MAX_DATA)
         if unpacker.unconsumed_tail:
             raise SatilingError(f"{shown} unpacks to more than {MAX_DATA} bytes")
-        if not unpacker.eof:
-            raise zlib.error("cut short")
+        if not unpacker.eof or unpacker.unused_data:
+            raise zlib.error("cut short, or more after its end")
         data = json.loads(payload.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError, ValueError, RecursionError):
         raise SatilingError(f"{shown} is damaged (cut short or mistyped: its checksum or its "

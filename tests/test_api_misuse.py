@@ -8,7 +8,7 @@ import pytest
 
 import satiling
 from satiling.api import Count, Forced
-from satiling.errors import SatilingError
+from satiling.errors import SatilingError, VerificationError
 from satiling.search.solve import solve
 
 EM_2X2 = [[0, 1, 2, 0], [0, 0, 3, 1], [2, 4, 0, 0], [3, 0, 0, 4]]
@@ -70,6 +70,16 @@ def test_a_picture_refuses_placements_that_are_not_the_puzzles():
         small.to_svg(big.solve())
     with pytest.raises(SatilingError, match="do not have its shape"):
         small.to_svg([{"piece": "F", "cells": [[0, c] for c in range(5)]}])
+
+
+@pytest.mark.parametrize("name, piece", [("pentomino-3x20", "F"), ("hexiamond-6x6", "C"), ("tetrahex-4x7", "I"),
+                                         ("soma-cube", "A"), ("tetromino-cylinder-4x5", "I"), ("trinity", "210")])
+def test_a_placement_without_cells_is_no_piece_on_any_lattice(name, piece):
+    """A placement whose cell list is empty is not its piece: a VerificationError (one line,
+    exit 1 from the command line), not an error from normalising no cells at all."""
+    puzzle = satiling.load(name)
+    with pytest.raises(VerificationError, match="do not have its shape"):
+        puzzle.verify([{"piece": piece, "cells": []}])
 
 
 @pytest.mark.parametrize("build", [

@@ -82,6 +82,8 @@ def damaged() -> dict[str, str]:
         "not base64": "satiling:1abc$def",
         "a space inside": good[:20] + " " + good[20:],
         "cut short": good[:-12],
+        "a word added": good + "hello",          # bytes after zlib's stream: no checksum covers them
+        "a letter added": good + "A",            # six bits, no whole byte: base64 drops it
         "one letter changed": flipped,
         "not an instance": _packed(b"[1, 2, 3]"),
         "not JSON": _packed(b"region = 6"),

@@ -256,6 +256,8 @@ class PolyformPuzzle(Puzzle):
         return self._has_shape(list(placement.cells), self.by_name[placement.piece])
 
     def _has_shape(self, cells: list[Cell], piece: Piece) -> bool:
+        if len(cells) != len(piece.shape):          # none at all among them: no shape to normalise
+            return False
         if self.wrap:
             return self.wrap.is_placement(cells, self.orientations(piece))
         return self.lattice.normalize(cells) in self.orientations(piece)
