@@ -312,11 +312,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Every solution of the file verified: 0, or 1 with the first wrong one; the whole file is
     read either way, so a bad line after a wrong solution is still refused (exit 2)."""
     puzzle = catalog.load(args.name)
+    check = _checker(puzzle, args.hints)
     n, wrong = 0, ""
     seen: set[frozenset[Any]] = set()
     for n, solution in enumerate(read_solutions(puzzle, args.solutions), 1):
         if not wrong:
-            wrong = _wrong(puzzle, solution, n)
+            wrong = _wrong(check, solution, n)
         seen.add(frozenset(solution))
     if wrong:
         print(f"satiling: {wrong}", file=sys.stderr)
@@ -328,10 +329,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def _wrong(puzzle, solution: list[Any], n: int) -> str:
-    """What is wrong with solution ``n`` of a file ("" if nothing)."""
+def _checker(puzzle: Any, hints: bool) -> Any:
+    """The puzzle's verifier; with ``hints``, the one that also wants its hint pieces in place."""
+    if not hints:
+        return puzzle.verify
+    if not hasattr(puzzle, "verify_hints"):
+        raise SatilingError(f"--hints: {puzzle.name} has no hint pieces")
+    puzzle.check_hints(True)
+    return puzzle.verify_hints
+
+
+def _wrong(check: Any, solution: list[Any], n: int) -> str:
+    """What is wrong with solution ``n`` of a file ("" if nothing), by the verifier ``check``."""
     try:
-        puzzle.verify(solution)
+        check(solution)
     except VerificationError as e:
         return f"solution {n} is wrong: {e}"
     return ""
@@ -388,7 +399,7 @@ def _render_all_svg(puzzle, args: argparse.Namespace) -> int:
     from ..render import gallery, pictures
     svgs = []
     for n, solution in enumerate(_solutions_to_draw(puzzle, args.solution, None)[1], 1):
-        wrong = _wrong(puzzle, solution, n)
+        wrong = _wrong(puzzle.verify, solution, n)
         if wrong:                         # nothing drawn: a page of solutions holds solutions only
             print(f"satiling: {wrong}", file=sys.stderr)
             return EXIT_NONE

@@ -175,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
     s.add_argument("name", metavar="NAME")
     s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
+    s.add_argument("--hints", action="store_true",
+                   help="the solutions of the puzzle with its hint pieces pinned too (Eternity II's "
+                        "four clues, as solve --hints pins them): each must hold them in place")
     s.set_defaults(run=cmd_verify)
 
     s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg / --png, as a picture",

@@ -270,10 +270,7 @@ class EdgeMatchPuzzle(Puzzle):
             if not self.fits(self.edges(p, rot), sq):
                 raise VerificationError(f"piece {p} at rotation {rot} does not fit the frame at "
                                         f"{square_name(*sq)}")
-        for t in self.fixed:
-            got = board.get((t.row, t.col))
-            if got is None or got[0] != t.piece or canonical_rotation(self.pieces[t.piece - 1], got[1]) != t.rotation:
-                raise VerificationError(f"fixed piece {t.piece} is not on {t.square} at rotation {t.rotation}")
+        self._check_pinned(board, self.fixed, "fixed piece")
         for j in self.joins():
             (a, da), (b, db) = j.ends()
             ca, cb = self.edges(*board[a])[da], self.edges(*board[b])[db]
@@ -281,6 +278,19 @@ class EdgeMatchPuzzle(Puzzle):
                 raise VerificationError(f"join {square_name(*a)}-{square_name(*b)} does not match "
                                         f"({ca} against {cb})")
         self._check_join_entries(solution, board)
+
+    def verify_hints(self, solution: list[Any]) -> None:
+        """:meth:`verify`, and the hint pieces in place too: a solution of the puzzle that
+        ``--hints`` pins them in (SatilingError for a puzzle without hint pieces)."""
+        self.check_hints(True)
+        self.verify(solution)
+        self._check_pinned(self.board_from(solution), self.hints, "hint piece")
+
+    def _check_pinned(self, board: Board, tiles: list[Any], what: str) -> None:
+        for t in tiles:
+            got = board.get((t.row, t.col))
+            if got is None or got[0] != t.piece or canonical_rotation(self.pieces[t.piece - 1], got[1]) != t.rotation:
+                raise VerificationError(f"{what} {t.piece} is not on {t.square} at rotation {t.rotation}")
 
     def _check_join_entries(self, solution: list[Any], board: Board) -> None:
         """A join colour listed in a solution must be the colour its pieces show there."""
