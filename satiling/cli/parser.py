@@ -176,8 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", metavar="NAME")
     s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
     s.add_argument("--hints", action="store_true",
-                   help="the solutions of the puzzle with its hint pieces pinned too (Eternity II's "
-                        "four clues, as solve --hints pins them): each must hold them in place")
+                   help="also check that each solution holds the puzzle's hint pieces in place "
+                        "(Eternity II's four clues), as solve --hints pins them")
     s.set_defaults(run=cmd_verify)
 
     s = sub.add_parser("render", help="draw a solution (JSON) as text and, with --svg / --png, as a picture",
