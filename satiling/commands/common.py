@@ -42,9 +42,17 @@ def write_pictures(picture: str, svg: str | None = None, png: str | None = None)
         print(f"satiling: wrote {'the SVG to stdout' if svg == '-' else svg}", file=sys.stderr)
     if png:
         from ..fileio import write_bytes
-        from ..render.png import to_png
-        write_bytes(png, to_png(picture))
+        write_bytes(png, png_of(picture))
         print(f"satiling: wrote {'the PNG to stdout' if png == '-' else png}", file=sys.stderr)
+
+
+def png_of(picture: str) -> bytes:
+    """An SVG picture as PNG (:func:`satiling.render.png.to_png`), drawn in a child process: a page
+    of many solutions takes resvg seconds in one call that no signal interrupts, and Ctrl-C or
+    SIGTERM must end the command at once (the child is killed; nothing is written)."""
+    from ..children import run_in_child
+    from ..render.png import to_png
+    return run_in_child(to_png, picture)
 
 
 def terminal_colour(stream: Any) -> str | None:

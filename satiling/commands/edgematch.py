@@ -107,8 +107,8 @@ def print_board(puzzle: EdgeMatchPuzzle, board: Board, svg: str | None = None,
         write_file(svg, board_svg(puzzle, board))
     if png:
         from ..fileio import write_bytes
-        from ..render.png import to_png
-        write_bytes(png, to_png(board_svg(puzzle, board)))
+        from .common import png_of
+        write_bytes(png, png_of(board_svg(puzzle, board)))
         print(f"satiling: wrote {png}", file=sys.stderr)
     return s
 

@@ -98,3 +98,34 @@ def test_a_wrong_solution_is_not_drawn_and_exits_1_as_verify_says(tmp_path):
         r = run_cli("render", "pentomino-3x20", "wrong.jsonl", *argv, cwd=tmp_path)
         assert r.returncode == 1, (argv, r.stderr)
         assert "solution 2 is wrong" in r.stderr and not (tmp_path / "w.svg").exists(), argv
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def test_a_signal_while_a_page_is_drawn_as_png_ends_at_once(tmp_path):
+    """A page of 300 solutions takes resvg seconds in one call, which a signal used to wait for:
+    the drawing is now a child process, killed with the command (143, no file, no traceback)."""
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
+        import pytest
+        pytest.skip("no /proc/PID/task/PID/children here")
+    made = run_cli("enumerate", "pentomino-6x10", "--raw", "--limit", "300", "--out", "s.jsonl", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    p = subprocess.Popen([sys.executable, "-m", "satiling.cli", "render", "pentomino-6x10", "s.jsonl", "--all",
+                          "--png", "all.png"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    drawing: list[int] = []
+    while p.poll() is None and not drawing:         # the PNG's child, once the page is laid out
+        drawing = _children(p.pid)
+    assert drawing, "the PNG was not drawn in a child process"
+    p.send_signal(15)
+    out, err = p.communicate(timeout=30)
+    assert (p.returncode, out) == (143, "") and "Traceback" not in err, err
+    assert not (tmp_path / "all.png").exists()
+    assert not any(os.path.exists(f"/proc/{c}") and open(f"/proc/{c}/stat").read().split()[2] != "Z"
+                   for c in drawing)
