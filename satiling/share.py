@@ -61,8 +61,17 @@ def encode(data: dict[str, Any]) -> str:
 
 
 def is_share(text: Any) -> bool:
-    """Whether ``text`` is meant as a share text (it starts with ``satiling:``)."""
-    return isinstance(text, str) and text.startswith(PREFIX)
+    """Whether ``text`` is meant as a share text (it starts with ``satiling:``, after any white
+    space a copy and paste leaves)."""
+    return isinstance(text, str) and text.lstrip().startswith(PREFIX)
+
+
+def canonical(name: Any) -> Any:
+    """A share text as one line with nothing around it (the white space a copy and paste leaves
+    is no part of it: a server keeps one name per puzzle); any other name as it is."""
+    if not is_share(name):
+        return name
+    return PREFIX + name.strip()[len(PREFIX):].strip()
 
 
 def decode(text: str) -> dict[str, Any]:
@@ -73,7 +82,7 @@ def decode(text: str) -> dict[str, Any]:
         raise SatilingError(f"{shown} does not start with {PREFIX!r}")
     if len(text) > MAX_TEXT:
         raise SatilingError(f"share text of {len(text)} characters: at most {MAX_TEXT}")
-    body = text[len(PREFIX):].strip()
+    body = canonical(text)[len(PREFIX):]
     if not body:
         raise SatilingError(f"{shown} is empty: a share text is what 'satiling share NAME' prints")
     if body[0] != VERSION:

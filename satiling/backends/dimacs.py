@@ -372,7 +372,7 @@ class Formula:
             if hint:
                 raise ModelMismatch(f"the model gives values to variables 1-{top} only, the formula "
                                     f"has {self.variables}{{hint}}", top, hint=hint)
-        if out.complete:
+        if out.complete and out.status != "UNSATISFIABLE":    # (a formula of no variables: no model)
             broken = first_broken_clause(out.value, self.clauses())
             if broken is not None:
                 k, clause = broken

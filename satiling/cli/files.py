@@ -213,6 +213,9 @@ def check_proof_option(args: argparse.Namespace) -> None:
     if args.proof and (args.format != "dimacs" or args.maximize_matches):
         raise SatilingError("--proof is a DRAT proof of the CNF: it goes with --format dimacs, "
                             "without --maximize-matches")
+    if args.proof == "-" and args.output == "-":
+        raise SatilingError("the solver output and --proof cannot both be read from stdin: "
+                            "give one of them as a file")
 
 
 #: the largest solver output ``decode`` reads before it knows the formula (then: 16 bytes a variable)

@@ -138,8 +138,9 @@ def _check_symmetry(raw: bool, symmetry: Any) -> None:
 
 def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
     """The model options, each known to the puzzle's family and of its kind (a flag is a bool, an
-    ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped (an
-    unset option of another family too, but never a name no family knows: a misspelling)."""
+    ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped (None,
+    a flag's False; an unset option of another family too, but never a name no family knows: a
+    misspelling)."""
     from ..registry import families, family
     if not isinstance(options, Mapping):
         raise SatilingError(f"model options are keyword arguments, not {type(options).__name__}")
@@ -152,7 +153,7 @@ def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
             if anywhere and (value is None or value is False):
                 continue
             raise not_for(puzzle.family, key, known)
-        if value is None or value is False:
+        if value is None or (value is False and opt.kind == "flag"):       # unset
             continue
         if opt.kind == "flag" and value is not True:
             raise SatilingError(f"option {key!r} is True or False, not {value!r}")

@@ -86,3 +86,72 @@ def test_proof_is_for_the_dimacs_answer(cli, work, extra):
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == ("satiling: error: --proof is a DRAT proof of the CNF: it goes with --format "
                         "dimacs, without --maximize-matches\n")
+
+
+def hinted(tmp_path, hints: list[tuple[str, int, int]]):
+    """The 4x4 board ``generate-edgematch 4 4 --seed 3`` with hint pieces (square, piece,
+    rotation): (its instance file, its data for the brute force)."""
+    import tomllib
+    made = run_cli("generate-edgematch", "4", "4", "--seed", "3")
+    assert made.returncode == 0, made.stderr
+    text = made.stdout.split("\nplanted = ")[0] + "\n" + "".join(
+        f'[[hint]]\nsquare = "{sq}"\npiece = {p}\nrotation = {r}\n' for sq, p, r in hints)
+    path = tmp_path / "hinted.toml"
+    path.write_text(text)
+    return path, tomllib.loads(text)
+
+
+def test_a_proof_under_the_hint_pieces_says_it_rests_on_them(cli, tmp_path):
+    """Two hint pieces that no solution holds together: the puzzle has solutions, the puzzle with
+    its hints none.  The proof refutes the second, and says so; it said "no solution, proved" of
+    the puzzle itself."""
+    import brute
+    path, data = hinted(tmp_path, [("B2", 13, 0), ("C3", 15, 0)])
+    assert brute.edge_answer(data, hints=False)[0] > 0 == brute.edge_answer(data, hints=True)[0]
+    cnf = tmp_path / "h.cnf"
+    assert run_cli("encode", str(path), "--hints", "-o", str(cnf)).returncode == 0
+    refute(str(cnf), tmp_path / "h.drat")
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s UNSATISFIABLE\n")
+    for extra in (["--hints"], ["--cnf", str(cnf)]):
+        r = cli("decode", str(path), str(answer), "--proof", str(tmp_path / "h.drat"), *extra)
+        assert (r.returncode, r.stdout) == (1, "no solution\n"), r.stderr
+        assert "verified by dratify; it takes as given the 2 hint pieces in place (--hints)" in r.stderr
+
+
+#: a 3x3 board (``generate-edgematch 3 3 --seed 7``) whose two hint pieces, on A1 and B1, leave
+#: no placement anywhere else: ``encode --hints`` writes ``p cnf 0 32``
+CONTRADICTING = """family = "edgematch"
+rows = 3
+cols = 3
+pieces = [[1, 2, 0, 0], [2, 1, 0, 0], [1, 1, 0, 0], [2, 2, 0, 0], [4, 1, 0, 2], [3, 2, 0, 2],
+          [4, 2, 0, 1], [3, 1, 0, 1], [4, 4, 3, 3]]
+[[hint]]
+square = "A1"
+piece = 1
+rotation = 1
+[[hint]]
+square = "B1"
+piece = 7
+rotation = 1
+"""
+
+
+def test_unsatisfiable_is_read_for_a_formula_of_no_variables(cli, tmp_path):
+    """Hint pieces that leave no placement for another square: the formula has no variables and
+    an empty clause.  Its solver's "no solution" was read, with --cnf, as a model breaking
+    clause 1."""
+    path = tmp_path / "contradicting.toml"
+    path.write_text(CONTRADICTING)
+    cnf = tmp_path / "h.cnf"
+    assert run_cli("encode", str(path), "--hints", "-o", str(cnf)).returncode == 0
+    answer = tmp_path / "answer.txt"
+    answer.write_text("s UNSATISFIABLE\n")
+    r = cli("decode", str(path), str(answer), "--cnf", str(cnf))
+    assert (r.returncode, r.stdout) == (1, "no solution\n"), r.stderr
+
+
+def test_the_output_and_the_proof_are_not_both_stdin(cli, work):
+    r = cli("decode", "tetromino-4x5", "-", "--proof", "-")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert "cannot both be read from stdin" in r.stderr and r.stderr.count("\n") == 1

@@ -149,6 +149,7 @@ def test_bad_options_are_400_naming_options_and_nothing_is_queued(client, clued)
                  {"puzzle": "pentomino-3x20", "task": "solve", "options": ["parity"]},
                  {"puzzle": "pentomino-3x20", "task": "solve", "options": {"parity": 1}},
                  {"puzzle": "clue1", "task": "solve", "options": {"encoding": "tight"}},
+                 {"puzzle": "clue1", "task": "count", "options": {"encoding": False}},   # not a flag: not unset
                  {"puzzle": "clue1", "task": "solve", "options": {"hints": True}},      # clue1 has none
                  {"puzzle": clued, "task": "maximise", "time_limit": 5, "options": {"colour_counts": True}},
                  # tasks whose commands take no model options: refused, never dropped
@@ -161,6 +162,30 @@ def test_bad_options_are_400_naming_options_and_nothing_is_queued(client, clued)
     assert "pack takes no model options" in client.post("/api/runs", json={
         "puzzle": "pentomino-3x20", "task": "pack", "options": {"parity": True}}).json()["error"]
     assert len(client.get("/api/runs").json()) == before
+
+
+def test_unset_options_are_unset_for_every_task(client, clued):
+    """None, and a flag's False, ask for nothing: a task without model options takes them as it
+    takes no options (they were refused there, and dropped for maximise)."""
+    for task in ("forced", "hint"):
+        run = wait(client, start(client, puzzle=clued, task=task, options={"hints": None}), 60)
+        assert run["state"] == "done" and run["options"] == {}, run
+    run = wait(client, start(client, puzzle=clued, task="forced", options={"hints": False}), 60)
+    assert run["state"] == "done" and run["options"] == {}, run
+
+
+def test_a_share_text_is_one_puzzle_whatever_white_space_a_paste_leaves(client):
+    """A share text pasted with a newline, or spaces around it, names the same puzzle, under the
+    same name (a run stored it with them: one puzzle under three names)."""
+    import subprocess
+    import sys
+    from urllib.parse import quote
+    text = subprocess.run([sys.executable, "-m", "satiling.cli", "share", "pentomino-3x20"],
+                          capture_output=True, text=True, timeout=60).stdout.strip()
+    for pasted in (text + "\n", f"  {text} ", "\n" + text):
+        assert client.get(f"/api/puzzles/{quote(pasted)}?facts=0").json()["name"] == text
+        run = wait(client, start(client, puzzle=pasted, task="count"), 60)
+        assert (run["puzzle"], run["found"]) == (text, 2), run          # 2: Knuth's 3x20 count
 
 
 def test_unique_takes_iqlinks_link_rule(client):

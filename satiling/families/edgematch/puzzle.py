@@ -178,6 +178,8 @@ class EdgeMatchPuzzle(Puzzle):
             raise SatilingError("{fix_corner}: the fixed pieces of {name} already break the "
                                 "board's symmetry", fix_corner=Option("fix_corner"), name=self.name)
         model = EdgeModel(self, encoding, hints)
+        if hints:      # not the puzzle's rules: a proof of "no solution" is of the puzzle with them
+            model.prob.assume(f"the {len(self.hints)} hint pieces in place (--hints)")
         if colour_counts:
             model.colour_counts()
         if balanced_rotation or checkerboard_parity:

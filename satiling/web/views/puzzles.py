@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ... import share
 from ...errors import SatilingError
 from ..instances import (LATTICES, about, add_instance, bundled, choice, export, generate_toml,
                          FREEDOMS, paint_toml, piece_sets as sets_of_lattice, set_pieces, source_of, stem,
@@ -37,7 +38,7 @@ async def list_instances(request: Request) -> Response:
 
 async def show_puzzle(request: Request) -> Response:
     with_facts = request.query_params.get("facts", "1") != "0"
-    return JSONResponse(await describe(web(request), request.path_params["name"], with_facts))
+    return JSONResponse(await describe(web(request), share.canonical(request.path_params["name"]), with_facts))
 
 
 async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, Any]:

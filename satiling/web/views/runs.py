@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from ... import share
 from ...errors import SatilingError
 from ..child import Spec
 from ..errors import FieldError, NotFound
@@ -47,7 +48,7 @@ def checked_spec(web_: Web, body: dict[str, Any]) -> tuple[Spec, str]:
     if unknown:
         raise FieldError(f"unknown field {unknown[0]!r} (a run takes {', '.join(REQUEST_FIELDS)})",
                          unknown[0])
-    name = body.get("puzzle")
+    name = share.canonical(body.get("puzzle"))
     source = source_of(web_.store, name)
     task = body.get("task", "solve")
     for field, unset in (("raw", False), ("symmetry", None)):
@@ -128,7 +129,8 @@ def _own_spec(puzzle: Any, name: str, source: str, task: str, given: dict[str, A
     if offered[engine] and puzzle.family not in offered[engine]:
         raise FieldError(f"the {engine} method of {task} takes {' and '.join(offered[engine])} "
                          f"puzzles (an exact cover), not {puzzle.family}", "engine")
-    if given["options"] and task not in OPTION_TASKS:      # refused, not dropped: never ignored
+    asked = any(v is not None and v is not False for v in given["options"].values())
+    if asked and task not in OPTION_TASKS:                  # refused, not dropped: never ignored
         raise FieldError(f"{task} takes no model options ({what.split(':')[0]} has none): drop "
                          "options", "options")
     if task == "unique" and given["time_limit"] is not None:
