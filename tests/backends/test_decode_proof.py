@@ -9,6 +9,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 
 from clirun import run_cli
+from web.api import CLUED
 
 
 def refute(cnf: str, proof) -> None:
@@ -119,22 +120,10 @@ def test_a_proof_under_the_hint_pieces_says_it_rests_on_them(cli, tmp_path):
         assert "verified by dratify; it takes as given the 2 hint pieces in place (--hints)" in r.stderr
 
 
-#: a 3x3 board (``generate-edgematch 3 3 --seed 7``) whose two hint pieces, on A1 and B1, leave
-#: no placement anywhere else: ``encode --hints`` writes ``p cnf 0 32``
-CONTRADICTING = """family = "edgematch"
-rows = 3
-cols = 3
-pieces = [[1, 2, 0, 0], [2, 1, 0, 0], [1, 1, 0, 0], [2, 2, 0, 0], [4, 1, 0, 2], [3, 2, 0, 2],
-          [4, 2, 0, 1], [3, 1, 0, 1], [4, 4, 3, 3]]
-[[hint]]
-square = "A1"
-piece = 1
-rotation = 1
-[[hint]]
-square = "B1"
-piece = 7
-rotation = 1
-"""
+#: the web tests' 3x3 board with two hint pieces, on A1 and B1, that leave no placement anywhere
+#: else: ``encode --hints`` writes ``p cnf 0 32``
+CONTRADICTING = CLUED.split("[[hint]]")[0] + "".join(
+    f'[[hint]]\nsquare = "{sq}"\npiece = {p}\nrotation = 1\n' for sq, p in (("A1", 1), ("B1", 7)))
 
 
 def test_unsatisfiable_is_read_for_a_formula_of_no_variables(cli, tmp_path):
