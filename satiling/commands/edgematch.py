@@ -74,17 +74,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 def pins_in_place(puzzle: EdgeMatchPuzzle, board: Board) -> int:
     """``score --hints``: one stderr line saying the pinned pieces (the puzzle's fixed ones and
     its hints) are in place, or one for each that is not; the exit code."""
-    pins = puzzle.fixed + puzzle.hints
-    wrong = [t for t in pins if board.get((t.row, t.col)) != (t.piece, t.rotation)]
-    for t in wrong:
-        held = board.get((t.row, t.col))
+    from ..families.edgematch.score import pins_held
+    pins = pins_held(puzzle, board)
+    wrong = [(t, held) for t, held in pins if held != (t.piece, t.rotation)]
+    for t, held in wrong:
         now = "is empty" if held is None else f"holds {held[0]}/{held[1]}"
         print(f"satiling: {t.square} should hold the pinned piece {t.piece}/{t.rotation}; it {now}",
               file=sys.stderr)
     if wrong:
         return EXIT_NONE
     print(f"satiling: the {len(pins)} pinned pieces are in place "
-          f"({', '.join(str(t) for t in pins)})", file=sys.stderr)
+          f"({', '.join(str(t) for t, _ in pins)})", file=sys.stderr)
     return EXIT_FOUND
 
 

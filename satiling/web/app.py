@@ -93,6 +93,7 @@ def routes() -> list[Any]:
         Route(f"{api}/puzzles", puzzles.list_puzzles),
         Route(f"{api}/puzzles/{{name}}", puzzles.show_puzzle),
         Route(f"{api}/puzzles/{{name}}/export", puzzles.export_puzzle),
+        Route(f"{api}/puzzles/{{name}}/score", puzzles.score_board, methods=["POST"]),
         Route(f"{api}/instances", puzzles.list_instances, methods=["GET"]),
         Route(f"{api}/instances", puzzles.post_instance, methods=["POST"]),
         Route(f"{api}/paint", puzzles.post_paint, methods=["POST"]),

@@ -27,23 +27,8 @@ from satiling.render.edgematch_svg import board_svg, board_text, bucas_url
 from satiling.search.searchers import solutions
 from satiling.search.solve import solve
 
-# Joshua Blackwood's 470/480 board (31 Mar 2021), as listed by the e2.bucas.name viewer
-# (jfbucas/eternityII-viewer, init.js, puzzle "Joshua_Blackwood_470"), in the viewer's
-# "jblackwood" colour order.
-BLACKWOOD_470 = (
-    "https://e2.bucas.name/#puzzle=Joshua_Blackwood_470&board_w=16&board_h=16&board_edges="
-    "ajraaftjabvfafpbajefarcjablrajubafpjanefajmnabpjafebabifafsbaabfruratiouvvsiptuvewstcugwlwou"
-    "uicwpdlieiidmocipctoelecigoesccgbabcrifaootisddoudmdsggdlddgopddcluplmwlimemicswttpcehutotvh"
-    "cwetbajvftratuttdchumstcgvvsdwvvdwvwuhewwluhedvlsmsdptemupwtvvdcepemjarprijatdoihltdtmolvwom"
-    "vcwwvcieesscuhssvtihshltetehwdltdhcdeighrarcjhjaoelhtileoliiosclwcssitpcscptscicilmclshlehhs"
-    "lgvhcwvgppvwrafpjmbalhmmlluhimulcmimsggmpppgpmhpiovmmwpohsewhwqsvwiwvovwvqdofafqbgbamhtguqgh"
-    "ucmqitecglstpeclhmsevlompgtlehvgqtohievtvpmedutpfafubhfatplhgiipmqgiemdqsdpmclidsgglodegtohd"
-    "vohoocsovcucmgoctikgfafiflnalqpliluqghvlddwhpdqdikgdgepkewiehodwhccosugcuuouoegukwlefarwnqna"
-    "pdhqutkdvkqtwedkqswegpgspuopihpudqchcueqgqkuousqgpmulswprarsncnahqvckwoqqwuwdmewwvdmgttvovmtp"
-    "kivcslkepkskuupsqgumsgqwsdsrajsnhfavqwhogkqukvgeowkdesothqemklhimwklklmkqtkuikqgsuigtvsdvktja"
-    "nvfdnawlqdkgqlvlqgwqklsuhqqvqulimvwkpiloektkuokdckuqkdvpuqkompnajongbaqhqgqmkhqkkmkwgkhoqwqvio"
-    "mokvpmkoeqtmumiqcdhmkqedukwqmpkkjajpbraaqnarkjankbajgnabqbaninabkbankjabtnajiranhnarenanwrank"
-    "rarjaar&motifs_order=jblackwood")
+from e2boards import BLACKWOOD_470
+
 
 # sha256 of the viewer's built-in list of the 256 pieces (init.js, E2_PIECES: each piece as the
 # smallest rotation of its four letters, sorted, comma-separated; 'a' = grey, 'b' = colour 1 ...).

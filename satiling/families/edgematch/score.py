@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from ..base import Puzzle          # an edge-matching puzzle (its module imports this one)
 from .board import check_board, parse_board, partial_board
-from .geometry import GREY, Board
+from .geometry import GREY, Board, Tile
 
-__all__ = ["Score", "check_board", "parse_board", "partial_board", "score"]
+__all__ = ["Score", "check_board", "parse_board", "partial_board", "pins_held", "score"]
 
 
 @dataclass(frozen=True)
@@ -44,3 +44,10 @@ def score(puzzle: Puzzle, board: Board) -> Score:
                 matched += 1
     misfits = sum(1 for sq, (p, r) in board.items() if not puzzle.fits(puzzle.edges(p, r), sq))
     return Score(matched, len(joins), len(board), puzzle.rows * puzzle.cols, misfits)
+
+
+def pins_held(puzzle: Puzzle, board: Board) -> list[tuple[Tile, tuple[int, int] | None]]:
+    """Each pinned piece (the fixed ones, then the hints) with what ``board`` holds on its square
+    (``(piece, rotation)``, None when empty): ``score --hints`` and the web page say which are in
+    place from it."""
+    return [(t, board.get((t.row, t.col))) for t in [*puzzle.fixed, *puzzle.hints]]

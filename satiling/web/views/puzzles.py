@@ -15,7 +15,7 @@ from ...errors import SatilingError
 from ..instances import (LATTICES, about, add_instance, bundled, choice, export, generate_toml,
                          FREEDOMS, paint_toml, piece_sets as sets_of_lattice, set_pieces, source_of, stem,
                          toml_of)
-from ..errors import NotFound
+from ..errors import FieldError, NotFound
 from ..state import Web
 from .common import json_body, web
 
@@ -70,6 +70,40 @@ async def describe(web_: Web, name: str, with_facts: bool = True) -> dict[str, A
         except SatilingError as e:
             out.update(model={"model": f"cannot be measured: {e}"})
     return out
+
+
+async def score_board(request: Request) -> Response:
+    """``satiling score NAME BOARD --svg``, for a board pasted on the puzzle's page."""
+    web_ = web(request)
+    name = share.canonical(request.path_params["name"])
+    body = await json_body(request)
+    return JSONResponse(await run_in_threadpool(scored, web_, name, body.get("board")))
+
+
+def scored(web_: Web, name: str, text: Any) -> dict[str, Any]:
+    """The board ``text`` of puzzle ``name`` read, scored and drawn by the functions ``satiling
+    score`` calls, and each pinned piece (fixed, then hint) with what the board holds there."""
+    from ...families.edgematch import EdgeMatchPuzzle
+    from ...families.edgematch.score import parse_board, pins_held, score
+    from ...render.edgematch_svg import board_svg
+    puzzle = web_.puzzles.load(source_of(web_.store, name))
+    if not isinstance(puzzle, EdgeMatchPuzzle):
+        raise FieldError(f"a {puzzle.family} puzzle has no board to score: only edge-matching "
+                         "puzzles do", "puzzle")
+    if not isinstance(text, str):
+        raise FieldError("board is the board's text: rows of piece/rotation, an e2.bucas.name "
+                         "link or JSON placements", "board")
+    try:
+        board = parse_board(puzzle, text)
+    except SatilingError as e:
+        raise FieldError(str(e), "board") from None
+    s = score(puzzle, board)
+    pins = [{"square": t.square, "piece": t.piece, "rotation": t.rotation,
+             "kind": "fixed" if t in puzzle.fixed else "hint", "in_place": held == (t.piece, t.rotation),
+             "holds": None if held is None else {"piece": held[0], "rotation": held[1]}}
+            for t, held in pins_held(puzzle, board)]
+    return {"score": s.matched, "joins": s.joins, "filled": s.placed, "squares": s.squares,
+            "misfits": s.misfits, "svg": board_svg(puzzle, board), "pins": pins}
 
 
 async def export_puzzle(request: Request) -> Response:
