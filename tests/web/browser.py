@@ -336,3 +336,18 @@ def tall_cards_keep_their_size(driver: webdriver.Chrome, server: Server) -> dict
     assert all(cards[n]["parts"] == 2 and cards[n]["beside"] for n in ("clue1", "eternity2", mine)), cards
     assert cards["pentomino-3x20"]["parts"] == 2 and not cards["pentomino-3x20"]["beside"], cards
     return cards
+
+
+def score_board(driver: webdriver.Chrome, server: Server, name: str, board: str) -> str:
+    """On See of NAME, BOARD typed into the "Score a board" box and scored; the score line, or
+    the error the box shows."""
+    open_page(driver, server, f"#see/{name}")
+    box = wait_for(lambda: shown(driver, "see-score-board") and driver.find_element(By.ID, "see-score-board"),
+                   60, f"{name} has no box to score a board in")
+    box.clear()
+    box.send_keys(board)
+    driver.find_element(By.ID, "see-score-send").click()
+    return wait_for(lambda: text(driver, "see-score-line") or driver.execute_script(
+        "return [...document.querySelectorAll('#see-score .error')].map((e) => e.textContent).join('')"),
+        60, "the board is neither scored nor refused")
+

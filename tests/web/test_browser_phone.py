@@ -10,9 +10,11 @@ from typing import Iterator
 import pytest
 
 from .browser import server  # noqa: F401  (the module's fixtures)
-from .browser import (PHONE, Server, chromium, open_page, screenshot, start_run, tall_cards_keep_their_size,
+from .browser import (PHONE, Server, chromium, open_page, score_board, screenshot, start_run, tall_cards_keep_their_size,
                       text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
+
+from e2boards import BLACKWOOD_470
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +71,13 @@ def test_see_fits_a_phone(browser: webdriver.Chrome, server: Server) -> None:
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#see-svg svg"), 30, "6x10 is not drawn")
     fits(driver, "see")
     screenshot(driver, "phone-see")
+
+
+def test_see_with_a_scored_board_fits_a_phone(browser: webdriver.Chrome, server: Server) -> None:
+    driver = browser
+    assert score_board(driver, server, "eternity2", BLACKWOOD_470).startswith("score 470/480")
+    fits(driver, "see with a scored board")
+    screenshot(driver, "phone-see-score", whole=False, at="see-score")
 
 
 def test_watch_and_browse_fit_a_phone(browser: webdriver.Chrome, server: Server) -> None:

@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 from .browser import server, browser  # noqa: F401  (the module's fixtures)
-from .browser import (Server, open_page, run_row, screenshot, shown, start_run, tall_cards_keep_their_size,
+from .browser import (Server, open_page, run_row, score_board, screenshot, shown, start_run, tall_cards_keep_their_size,
                       text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
+
+from e2boards import BLACKWOOD_470
 
 
 def show_svg(name: str, folder: Path) -> str:
@@ -235,3 +237,27 @@ def test_a_gallery_card_draws_no_labels_too_small_to_read(browser: webdriver.Chr
 def test_the_gallerys_tall_puzzles_are_not_slivers(browser: webdriver.Chrome, server: Server) -> None:
     tall_cards_keep_their_size(browser, server)
     screenshot(browser, "gallery-tall", whole=False)
+
+
+def test_see_scores_a_pasted_board_as_satiling_score_does(browser: webdriver.Chrome, server: Server,
+                                                          tmp_path: Path) -> None:
+    """Blackwood's published 470/480 board, typed into See's box as its e2.bucas.name link: its
+    score, the picture ``satiling score eternity2 FILE --svg -`` draws, the starter in place and
+    the four clue squares named; a board that does not read is refused in one line, nothing drawn."""
+    driver = browser
+    assert score_board(driver, server, "eternity2", BLACKWOOD_470) == "score 470/480 (256/256 squares filled)"
+    path = tmp_path / "b470.txt"
+    path.write_text(BLACKWOOD_470)
+    done = subprocess.run([sys.executable, "-m", "satiling.cli", "score", "eternity2", str(path), "--svg", "-"],
+                          capture_output=True, text=True, timeout=120)
+    page = driver.find_element(By.CSS_SELECTOR, "#see-score-svg > svg").get_attribute("outerHTML")
+    assert drawing(page) == drawing(done.stdout)
+    starter, *clues = text(driver, "see-score-pins").splitlines()
+    assert starter == "the starter 139/2 on I8 is in place"
+    assert sorted(c.split()[0] for c in clues) == ["C14", "C3", "N14", "N3"], clues
+    assert all(" should hold the hint piece " in c for c in clues), clues
+    screenshot(driver, "see-score", whole=False, at="see-score")
+    refused = score_board(driver, server, "eternity2", "139/2 1/0")
+    assert refused == "a board for eternity2 is 16 lines of 16 'piece/rotation' tokens ('---/-' for an empty square)"
+    assert not shown(driver, "see-score-svg") and not text(driver, "see-score-line")
+

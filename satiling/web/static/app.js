@@ -925,7 +925,56 @@
       links.append(a, " ");
     }
     $("see-watch").onclick = () => { location.hash = `#watch/${enc(d.name)}`; };
+    showBoardScoring(d);
     document.dispatchEvent(new CustomEvent("satiling:see", { detail: d }));   // workbench.js
+  }
+
+  // ---- See: a pasted board scored (POST api/puzzles/NAME/score, what `satiling score` says) ------
+
+  let boardPuzzle = null;     // the edge-matching puzzle whose board the box scores
+
+  // The box on an edge-matching puzzle's page; another puzzle's page starts it empty.
+  function showBoardScoring(d) {
+    $("see-score").hidden = d.family !== "edgematch";
+    if (boardPuzzle && boardPuzzle.name === d.name) return;
+    boardPuzzle = d;
+    $("see-score-board").value = "";
+    showScoredBoard(null);
+    clearErrors($("see-score"), $("see-score-error"));
+  }
+
+  function showScoredBoard(got) {
+    $("see-score-svg").innerHTML = got ? got.svg : "";
+    const misfits = got && got.misfits ? `, ${got.misfits} pieces off their frame position` : "";
+    $("see-score-line").textContent = got ? `score ${got.score}/${got.joins} (${got.filled}/${got.squares} squares filled${misfits})` : "";
+    const fixed = got ? got.pins.filter((p) => p.kind === "fixed").length : 0;
+    $("see-score-pins").replaceChildren(...(got ? got.pins : []).map((p) => {
+      const what = `${p.kind === "hint" ? "hint piece" : fixed === 1 ? "starter" : "fixed piece"} ${p.piece}/${p.rotation}`;
+      const held = p.holds ? `holds ${p.holds.piece}/${p.holds.rotation}` : "is empty";
+      return el("li", { className: p.in_place ? "in-place" : "not-in-place",
+                        textContent: p.in_place ? `the ${what} on ${p.square} is in place` : `${p.square} should hold the ${what}; it ${held}` });
+    }));
+  }
+
+  function setupBoardScoring() {
+    $("see-score-send").addEventListener("click", async () => {
+      const box = $("see-score"), name = boardPuzzle && boardPuzzle.name;
+      clearErrors(box, $("see-score-error"));
+      showScoredBoard(null);         // never the last board's score beside this one
+      if (!$("see-score-board").value.trim()) {
+        showError(box, $("see-score-error"), { message: "Paste a board in the box first.", field: "board" });
+        return;
+      }
+      try {
+        box.classList.add("busy");
+        const got = await api(`api/puzzles/${enc(name)}/score`, { board: $("see-score-board").value });
+        if (boardPuzzle && boardPuzzle.name === name) showScoredBoard(got);
+      } catch (err) {
+        showError(box, $("see-score-error"), err);
+      } finally {
+        box.classList.remove("busy");
+      }
+    });
   }
 
   // ---- 3. Watch: the task and engine menus, from the server's engine table ------------------------
@@ -1827,6 +1876,7 @@
     setupJumps();
     setupPaint();
     setupUpload();
+    setupBoardScoring();
     setupWatch();
     resetLive(null);
     try {
