@@ -105,6 +105,7 @@ def test_the_workbench_turns_keep_one_line_on_a_phone(browser: webdriver.Chrome,
     end of one and ↻ at the start of the next, away from the piece they turn: now the piece, its
     orientation and both turns share one line, for every piece (I's shape is the widest)."""
     driver = browser
+    driver.get("about:blank")     # a page that showed another puzzle keeps its pieces until 6x10's come
     open_page(driver, server, "#see/pentomino-6x10")
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".wb-piece"), 30, "no workbench")
     driver.execute_script("document.getElementById('workbench').scrollIntoView()")
