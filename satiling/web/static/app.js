@@ -948,11 +948,14 @@
     const misfits = got && got.misfits ? `, ${got.misfits} pieces off their frame position` : "";
     $("see-score-line").textContent = got ? `score ${got.score}/${got.joins} (${got.filled}/${got.squares} squares filled${misfits})` : "";
     const fixed = got ? got.pins.filter((p) => p.kind === "fixed").length : 0;
+    // a fixed piece out of place breaks the puzzle; a hint piece only makes it the puzzle without
+    // its clues (as the command line, which names hints only under --hints): said, not in red
     $("see-score-pins").replaceChildren(...(got ? got.pins : []).map((p) => {
       const what = `${p.kind === "hint" ? "hint piece" : fixed === 1 ? "starter" : "fixed piece"} ${p.piece}/${p.rotation}`;
       const held = p.holds ? `holds ${p.holds.piece}/${p.holds.rotation}` : "is empty";
-      return el("li", { className: p.in_place ? "in-place" : "not-in-place",
-                        textContent: p.in_place ? `the ${what} on ${p.square} is in place` : `${p.square} should hold the ${what}; it ${held}` });
+      if (p.in_place) return el("li", { className: "in-place", textContent: `the ${what} on ${p.square} is in place` });
+      if (p.kind === "hint") return el("li", { className: "hint-elsewhere", textContent: `the ${what} is not on ${p.square} (it ${held}): not a board with the clues` });
+      return el("li", { className: "not-in-place", textContent: `${p.square} should hold the ${what}; it ${held}` });
     }));
   }
 
