@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ..errors import SatilingError
 from ..exits import EXIT_ERROR, EXIT_FOUND, EXIT_NONE, EXIT_TIMEOUT
@@ -13,7 +13,7 @@ from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
 from ..search.runfiles import (DONE_MARK, header_mismatch, is_done_mark, is_header, reader_header,
                                solution_json)
 
-__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
+__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show", "solutions_of_text",
            "solution_json", "write_pictures"]
 
 
@@ -96,8 +96,19 @@ def _known_keys(data: Any, path: str, n: int) -> None:
 def read_solutions(puzzle, path: str) -> Iterator[list[Any]]:
     """Solutions from a JSON or JSON-lines file (objects with a 'placements' list).  A file with
     no line holds no solution: what ``enumerate`` prints for a puzzle with none."""
+    return solutions_of_lines(puzzle, iter_lines(path, 16 << 20, what="solution file"), path)
+
+
+def solutions_of_text(puzzle, text: str, name: str) -> Iterator[list[Any]]:
+    """The solutions of a solution file's whole ``text`` (the web app's pasted box), read as
+    :func:`read_solutions` reads the file; ``name`` stands for its path in each message."""
+    return solutions_of_lines(puzzle, enumerate(text.split("\n"), 1), name)
+
+
+def solutions_of_lines(puzzle, lines: Iterable[tuple[int, str]], path: str) -> Iterator[list[Any]]:
+    """The solutions of a solution file's numbered lines: the one reader of every solution file."""
     texts = PlacementTexts(puzzle.placement_from_json)     # each distinct placement read once
-    for n, line in iter_lines(path, 16 << 20, what="solution file"):
+    for n, line in lines:
         if not line.strip():
             continue
         solution = _solution(puzzle, texts, line, path, n)

@@ -341,13 +341,23 @@ def tall_cards_keep_their_size(driver: webdriver.Chrome, server: Server) -> dict
 def score_board(driver: webdriver.Chrome, server: Server, name: str, board: str) -> str:
     """On See of NAME, BOARD typed into the "Score a board" box and scored; the score line, or
     the error the box shows."""
-    open_page(driver, server, f"#see/{name}")
-    box = wait_for(lambda: shown(driver, "see-score-board") and driver.find_element(By.ID, "see-score-board"),
-                   60, f"{name} has no box to score a board in")
-    box.clear()
-    box.send_keys(board)
-    driver.find_element(By.ID, "see-score-send").click()
-    return wait_for(lambda: text(driver, "see-score-line") or driver.execute_script(
-        "return [...document.querySelectorAll('#see-score .error')].map((e) => e.textContent).join('')"),
-        60, "the board is neither scored nor refused")
+    return paste(driver, server, name, "see-score", "board", board)
 
+
+def check_solution(driver: webdriver.Chrome, server: Server, name: str, solution: str) -> str:
+    """On See of NAME, SOLUTION typed into the "Check a solution" box and checked; the result
+    line, or the error the box shows."""
+    return paste(driver, server, name, "see-check", "solution", solution)
+
+
+def paste(driver: webdriver.Chrome, server: Server, name: str, box: str, field: str, text_: str) -> str:
+    """On See of NAME, TEXT_ typed into the FIELD of See's BOX and sent; its line, or its error."""
+    open_page(driver, server, f"#see/{name}")
+    area = wait_for(lambda: shown(driver, f"{box}-{field}") and driver.find_element(By.ID, f"{box}-{field}"),
+                    60, f"{name} has no box {box} to paste in")
+    area.clear()
+    area.send_keys(text_)
+    driver.find_element(By.ID, f"{box}-send").click()
+    return wait_for(lambda: text(driver, f"{box}-line") or driver.execute_script(
+        f"return [...document.querySelectorAll('#{box} .error')].map((e) => e.textContent).join('')"),
+        60, f"what was pasted in {box} is neither answered nor refused")

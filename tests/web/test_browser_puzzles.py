@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from .browser import server, browser  # noqa: F401  (the module's fixtures)
-from .browser import (Server, open_page, run_row, score_board, screenshot, shown, start_run, tall_cards_keep_their_size,
+from .browser import (Server, check_solution, open_page, run_row, score_board, screenshot, shown, start_run, tall_cards_keep_their_size,
                       text, wait_end, wait_for, webdriver)
 from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
+from clirun import run_cli
 from e2boards import BLACKWOOD_470
 
 
@@ -262,3 +263,25 @@ def test_see_scores_a_pasted_board_as_satiling_score_does(browser: webdriver.Chr
     assert refused == "a board for eternity2 is 16 lines of 16 'piece/rotation' tokens ('---/-' for an empty square)"
     assert not shown(driver, "see-score-svg") and not text(driver, "see-score-line")
 
+
+
+def test_see_checks_a_pasted_solution_as_satiling_verify_does(browser: webdriver.Chrome, server: Server,
+                                                              tmp_path: Path) -> None:
+    """A solution of pentomino-3x20 as ``satiling solve --json`` writes it, typed into See's box:
+    the line ``satiling verify`` prints and the picture ``satiling render --svg -`` draws; the same
+    with its first piece moved off the board, the verifier's words and nothing drawn."""
+    driver = browser
+    good = run_cli("solve", "pentomino-3x20", "--json", timeout=60).stdout.strip()
+    path = tmp_path / "s.json"
+    path.write_text(good)
+    assert check_solution(driver, server, "pentomino-3x20", good) == run_cli(
+        "verify", "pentomino-3x20", str(path), timeout=60).stdout.strip() == "1 solution verified"
+    page = driver.find_element(By.CSS_SELECTOR, "#see-check-svg > svg").get_attribute("outerHTML")
+    assert drawing(page) == drawing(run_cli("render", "pentomino-3x20", str(path), "--svg", "-", timeout=60).stdout)
+    screenshot(driver, "see-check", whole=False, at="see-check")
+    data = json.loads(good)
+    data["placements"][0]["cells"] = [[r + 6, c] for r, c in data["placements"][0]["cells"]]
+    path.write_text(json.dumps(data))
+    wrong = run_cli("verify", "pentomino-3x20", str(path), timeout=60).stderr.strip().removeprefix("satiling: ")
+    assert check_solution(driver, server, "pentomino-3x20", json.dumps(data)) == wrong
+    assert wrong.startswith("solution 1 is wrong: piece ") and not shown(driver, "see-check-svg")

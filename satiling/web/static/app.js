@@ -931,16 +931,19 @@
 
   // ---- See: a pasted board scored (POST api/puzzles/NAME/score, what `satiling score` says) ------
 
-  let boardPuzzle = null;     // the edge-matching puzzle whose board the box scores
+  let seenPuzzle = null;     // the puzzle whose board or solution the boxes below check
 
-  // The box on an edge-matching puzzle's page; another puzzle's page starts it empty.
+  // The scoring box on an edge-matching puzzle's page; another puzzle's page starts both boxes empty.
   function showBoardScoring(d) {
     $("see-score").hidden = d.family !== "edgematch";
-    if (boardPuzzle && boardPuzzle.name === d.name) return;
-    boardPuzzle = d;
+    if (seenPuzzle && seenPuzzle.name === d.name) return;
+    seenPuzzle = d;
     $("see-score-board").value = "";
     showScoredBoard(null);
     clearErrors($("see-score"), $("see-score-error"));
+    $("see-check-solution").value = "";
+    showCheckedSolution(null);
+    clearErrors($("see-check"), $("see-check-error"));
   }
 
   function showScoredBoard(got) {
@@ -960,24 +963,50 @@
   }
 
   function setupBoardScoring() {
-    $("see-score-send").addEventListener("click", async () => {
-      const box = $("see-score"), name = boardPuzzle && boardPuzzle.name;
-      clearErrors(box, $("see-score-error"));
-      showScoredBoard(null);         // never the last board's score beside this one
-      if (!$("see-score-board").value.trim()) {
-        showError(box, $("see-score-error"), { message: "Paste a board in the box first.", field: "board" });
+    setupPasteBox("see-score", "board", "Paste a board in the box first.", "score", showScoredBoard);
+  }
+
+  // A box of See that posts its text to api/puzzles/NAME/ACTION as FIELD and shows the answer
+  // (SHOW(null) first: never the last answer beside this one); a refusal in one line beside it.
+  function setupPasteBox(id, field, empty, action, show) {
+    const area = $(id).querySelector(`[data-field="${field}"]`);
+    $(`${id}-send`).addEventListener("click", async () => {
+      const box = $(id), name = seenPuzzle && seenPuzzle.name;
+      clearErrors(box, $(`${id}-error`));
+      show(null);
+      if (!area.value.trim()) {
+        showError(box, $(`${id}-error`), { message: empty, field });
         return;
       }
       try {
         box.classList.add("busy");
-        const got = await api(`api/puzzles/${enc(name)}/score`, { board: $("see-score-board").value });
-        if (boardPuzzle && boardPuzzle.name === name) showScoredBoard(got);
+        const got = await api(`api/puzzles/${enc(name)}/${action}`, { [field]: area.value });
+        if (seenPuzzle && seenPuzzle.name === name) show(got);
       } catch (err) {
-        showError(box, $("see-score-error"), err);
+        showError(box, $(`${id}-error`), err);
       } finally {
         box.classList.remove("busy");
       }
     });
+  }
+
+  // ---- See: a pasted solution file checked (POST api/puzzles/NAME/check, what `satiling verify` says)
+
+  function showCheckedSolution(got) {
+    $("see-check-svg").innerHTML = got && got.svg ? got.svg : "";
+    $("see-check-line").textContent = got ? checkLine(got) : "";
+  }
+
+  // The line `satiling verify` prints: its count (and repeats), or the first wrong solution.
+  function checkLine(got) {
+    if (got.wrong) return `solution ${got.wrong.index} is wrong: ${got.wrong.error}`;
+    const n = got.solutions, again = n - got.different;
+    const repeats = again ? ` (${again} repeat${again === 1 ? "s" : ""} an earlier one: ${got.different} different)` : "";
+    return `${n} solution${n === 1 ? "" : "s"} verified${repeats}`;
+  }
+
+  function setupSolutionCheck() {
+    setupPasteBox("see-check", "solution", "Paste a solution in the box first.", "check", showCheckedSolution);
   }
 
   // ---- 3. Watch: the task and engine menus, from the server's engine table ------------------------
@@ -1880,6 +1909,7 @@
     setupPaint();
     setupUpload();
     setupBoardScoring();
+    setupSolutionCheck();
     setupWatch();
     resetLive(null);
     try {

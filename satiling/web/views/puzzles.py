@@ -4,6 +4,7 @@ instances, and the menus a run is asked with."""
 from __future__ import annotations
 
 import asyncio
+from itertools import islice
 from typing import Any, Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -104,6 +105,57 @@ def scored(web_: Web, name: str, text: Any) -> dict[str, Any]:
             for t, held in pins_held(puzzle, board)]
     return {"score": s.matched, "joins": s.joins, "filled": s.placed, "squares": s.squares,
             "misfits": s.misfits, "svg": board_svg(puzzle, board), "pins": pins}
+
+
+#: the most solutions one pasted text may hold (``satiling verify`` takes a file of any size)
+MAX_CHECKED = 1000
+#: what the pasted text is called in the reader's messages, where the command line names its file
+PASTED = "the pasted solution"
+
+
+async def check_solution(request: Request) -> Response:
+    """``satiling verify NAME FILE`` and ``satiling render NAME FILE --svg``, for a solution file
+    pasted on the puzzle's page."""
+    web_ = web(request)
+    name = share.canonical(request.path_params["name"])
+    body = await json_body(request)
+    return JSONResponse(await run_in_threadpool(checked, web_, name, body.get("solution")))
+
+
+def checked(web_: Web, name: str, text: Any) -> dict[str, Any]:
+    """The solutions of ``text`` read by the command line's reader, each checked by the puzzle's
+    verifier: how many, how many pass, the first that fails (from 1) with the verifier's words,
+    and, when none fails, the first drawn as ``render --svg`` draws it."""
+    from ...errors import VerificationError
+    from ...render.pictures import solution_svg
+    puzzle = web_.puzzles.load(source_of(web_.store, name))
+    solutions, wrong = pasted_solutions(puzzle, text), []
+    for n, solution in enumerate(solutions, 1):
+        try:
+            puzzle.verify(solution)
+        except VerificationError as e:
+            wrong.append({"index": n, "error": str(e)})
+        except SatilingError as e:          # no solution to verify: verify's own refusal
+            raise FieldError(f"{PASTED}: solution {n}: {e}", "solution") from None
+    return {"solutions": len(solutions), "verified": len(solutions) - len(wrong),
+            "different": len({frozenset(s) for s in solutions}), "wrong": wrong[0] if wrong else None,
+            "svg": solution_svg(puzzle, solutions[0]) if solutions and not wrong else None}
+
+
+def pasted_solutions(puzzle: Any, text: Any) -> list[list[Any]]:
+    """Every solution of the pasted ``text``, read whole before any is checked, as ``verify``
+    reads its file (a bad line anywhere is refused), and at most :data:`MAX_CHECKED`."""
+    from ...commands.common import solutions_of_text
+    if not isinstance(text, str):
+        raise FieldError("solution is the text of a solution file: one JSON object, or JSON lines", "solution")
+    try:
+        solutions = list(islice(solutions_of_text(puzzle, text, PASTED), MAX_CHECKED + 1))
+    except SatilingError as e:
+        raise FieldError(str(e), "solution") from None
+    if len(solutions) > MAX_CHECKED:
+        raise FieldError(f"{PASTED} holds more than {MAX_CHECKED} solutions: check at most "
+                         f"{MAX_CHECKED} at a time (satiling verify takes a file of any size)", "solution")
+    return solutions
 
 
 async def export_puzzle(request: Request) -> Response:
