@@ -13,8 +13,8 @@ from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
 from ..search.runfiles import (DONE_MARK, header_mismatch, is_done_mark, is_header, reader_header,
                                solution_json)
 
-__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show", "solutions_of_text",
-           "solution_json", "write_pictures"]
+__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
+           "solutions_of_text", "solution_json", "write_pictures"]
 
 
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False,
