@@ -104,18 +104,22 @@ class LabelFrame:
                                              top if rows > BOTH_SIDES else 0.0))
 
     @property
+    def margin(self) -> float:
+        """The white around everything, a quarter of a square."""
+        return self.scale * 0.25
+
+    @property
     def origin(self) -> tuple[float, float]:
         """The board's top left corner in the picture."""
-        m = self.scale * 0.25
-        return m + self.bands[0], m + self.bands[1]
+        return self.margin + self.bands[0], self.margin + self.bands[1]
 
     @property
     def width(self) -> float:
-        return self.origin[0] + self.cols * self.scale + self.bands[2] + self.scale * 0.25
+        return self.origin[0] + self.cols * self.scale + self.bands[2] + self.margin
 
     @property
     def height(self) -> float:
-        return self.origin[1] + self.rows * self.scale + self.bands[3] + self.scale * 0.25
+        return self.origin[1] + self.rows * self.scale + self.bands[3] + self.margin
 
     def labels(self) -> list[str]:
         """Each row's letters (:func:`~satiling.families.edgematch.geometry.row_name`, the name

@@ -13,8 +13,8 @@ from satiling.render import pictures
 from satiling.render.edgematch_svg import board_svg, board_text
 from satiling.render.pieces import placements_svg, puzzle_svg
 from satiling.render.svg import text_width
+from svgwalk import SVG, placed
 
-SVG = "{http://www.w3.org/2000/svg}"
 TILE = re.compile(r"tile (\d+) on ([A-Z]+)(\d+), rotation \d: ")
 
 
@@ -26,13 +26,7 @@ def _drawn(svg: str) -> tuple[dict, list, list, tuple[float, float]]:
     squares: dict[str, list[float]] = {}
     texts, frames = [], []
 
-    def walk(el, dx: float, dy: float) -> None:
-        tag = el.tag.rpartition("}")[2]
-        if tag == "svg" and el is not root:
-            dx, dy = dx + float(el.get("x", 0)), dy + float(el.get("y", 0))
-        move = re.fullmatch(r"translate\(([-0-9.]+),\s*([-0-9.]+)\)", el.get("transform", ""))
-        if move:
-            dx, dy = dx + float(move.group(1)), dy + float(move.group(2))
+    for tag, el, dx, dy in placed(root):
         if tag == "polygon" and el.find(f"{SVG}title") is not None:
             said = TILE.match(el.find(f"{SVG}title").text)
             if said:
@@ -49,9 +43,6 @@ def _drawn(svg: str) -> tuple[dict, list, list, tuple[float, float]]:
         if tag == "rect" and el.get("class") == "marked":
             x, y = float(el.get("x")) + dx, float(el.get("y")) + dy
             frames.append((x, y, x + float(el.get("width")), y + float(el.get("height"))))
-        for child in el:
-            walk(child, dx, dy)
-    walk(root, 0.0, 0.0)
     return ({k: tuple(v) for k, v in squares.items()}, texts, frames,
             (float(root.get("width")), float(root.get("height"))))
 

@@ -13,8 +13,8 @@ from satiling.render.edgematch_svg import board_svg, tiles_svg
 from satiling.render.iqlink_svg import challenge_svg, solution_svg as iqlink_svg
 from satiling.render.pieces import pieces_svg, puzzle_svg
 from satiling.render.svg import text_width, wrap_text
+from svgwalk import SVG, placed
 
-SVG = "{http://www.w3.org/2000/svg}"
 LONG = "a-puzzle-whose-name-is-far-wider-than-its-board"
 
 
@@ -24,21 +24,12 @@ def _texts(svg: str) -> tuple[float, float, list[tuple[str, float, float, float]
     root = ET.fromstring(svg)
     out = []
 
-    def walk(el, dx: float, dy: float) -> None:
-        tag = el.tag.rpartition("}")[2]
-        if tag == "svg" and el is not root:
-            dx, dy = dx + float(el.get("x", 0)), dy + float(el.get("y", 0))
-        move = re.fullmatch(r"translate\(([-0-9.]+),\s*([-0-9.]+)\)", el.get("transform", ""))
-        if move:
-            dx, dy = dx + float(move.group(1)), dy + float(move.group(2))
+    for tag, el, dx, dy in placed(root):
         if tag == "text":
             x, y, size = float(el.get("x")) + dx, float(el.get("y")) + dy, float(el.get("font-size"))
             w = text_width(el.text, size)
             left = {"middle": x - w / 2, "end": x - w}.get(el.get("text-anchor"), x)
             out.append((el.text, left, left + w, y))
-        for child in el:
-            walk(child, dx, dy)
-    walk(root, 0.0, 0.0)
     return float(root.get("width")), float(root.get("height")), out
 
 
@@ -119,7 +110,6 @@ def test_wrapping_keeps_every_word_and_fits_where_words_allow():
     assert " ".join(lines) == text and len(lines) > 1
     assert all(text_width(line, 10) <= 120 for line in lines)
     assert wrap_text(LONG, 10, 5) == [LONG]
-
 
 
 def test_an_iqlink_puzzle_is_captioned_by_its_title(tmp_path):
