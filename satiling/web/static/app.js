@@ -942,6 +942,9 @@
     showScoredBoard(null);
     clearErrors($("see-score"), $("see-score-error"));
     $("see-check-solution").value = "";
+    // the command that writes such a file, for this puzzle (a share text is too long to read there)
+    const name = d.name.startsWith("satiling:") ? "NAME" : d.name;
+    $("see-check-solution").placeholder = `a solution as \`satiling solve ${name} --json\` writes it, or the lines \`satiling enumerate ${name}\` writes`;
     showCheckedSolution(null);
     clearErrors($("see-check"), $("see-check-error"));
   }
