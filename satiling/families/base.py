@@ -54,6 +54,11 @@ class Puzzle(ABC):
     def placement_from_json(self, data: Any) -> Any:
         """Inverse of ``placement.to_json()`` (raises SatilingError on malformed data)."""
 
+    def check_options(self, **options: Any) -> None:
+        """Raise :class:`~satiling.errors.SatilingError` for model options this puzzle refuses
+        (each known to its family and of its kind, as :class:`~satiling.run.Request` has checked):
+        asked when a request is made, so that a refusal comes before any model is built."""
+
     def misplaced(self, placement: Any) -> str | None:
         """Why ``placement`` is not one of this puzzle's (off its board, not its piece's shape),
         or None: a partial solution is drawn placement by placement, each checked alone."""

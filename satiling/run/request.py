@@ -140,7 +140,7 @@ def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
     """The model options, each known to the puzzle's family and of its kind (a flag is a bool, an
     ``int`` option a whole number, a ``str`` option one of its choices); unset ones dropped (None,
     a flag's False; an unset option of another family too, but never a name no family knows: a
-    misspelling)."""
+    misspelling), and together as the puzzle takes them (``Puzzle.check_options``)."""
     from ..registry import families, family
     if not isinstance(options, Mapping):
         raise SatilingError(f"model options are keyword arguments, not {type(options).__name__}")
@@ -162,6 +162,7 @@ def checked_options(puzzle: Puzzle, options: Any) -> dict[str, Any]:
         if opt.kind == "str" and (not isinstance(value, str) or (opt.choices and value not in opt.choices)):
             raise SatilingError(f"option {key!r} is one of {', '.join(opt.choices)}, not {value!r}")
         out[key] = value
+    puzzle.check_options(**out)
     return out
 
 

@@ -367,7 +367,6 @@ def check_maximise(req: Request) -> None:
     if extra:
         raise SatilingError("{option} is an option of the SAT model; maximising takes {hints} only",
                             option=Option(extra[0]), hints=Option("hints"))
-    req.puzzle.check_hints(bool(req.options.get("hints")))
     engine = choose(req)
     why = row(engine).can_run(req)
     if why is not None:

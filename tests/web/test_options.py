@@ -152,6 +152,9 @@ def test_bad_options_are_400_naming_options_and_nothing_is_queued(client, clued)
                  {"puzzle": "clue1", "task": "count", "options": {"encoding": False}},   # not a flag: not unset
                  {"puzzle": "clue1", "task": "solve", "options": {"hints": True}},      # clue1 has none
                  {"puzzle": clued, "task": "maximise", "time_limit": 5, "options": {"colour_counts": True}},
+                 # refused by the puzzle, before its model is built (a run failed on them)
+                 {"puzzle": "eternity2", "task": "solve", "options": {"fix_corner": True}},
+                 {"puzzle": clued, "task": "count", "options": {"hints": True, "fix_corner": True}},
                  # tasks whose commands take no model options: refused, never dropped
                  {"puzzle": "pentomino-3x20", "task": "pack", "options": {"parity": True}},
                  {"puzzle": "pentomino-3x20", "task": "forced", "options": {"parity": True}},
@@ -159,6 +162,8 @@ def test_bad_options_are_400_naming_options_and_nothing_is_queued(client, clued)
         r = client.post("/api/runs", json=body)
         assert r.status_code == 400 and r.json()["field"] == "options", (body, r.text)
         assert "\n" not in r.json()["error"]
+    assert "fix_corner: the fixed pieces of eternity2 already break" in client.post("/api/runs", json={
+        "puzzle": "eternity2", "task": "solve", "options": {"fix_corner": True}}).json()["error"]
     assert "pack takes no model options" in client.post("/api/runs", json={
         "puzzle": "pentomino-3x20", "task": "pack", "options": {"parity": True}}).json()["error"]
     assert len(client.get("/api/runs").json()) == before

@@ -158,6 +158,15 @@ class EdgeMatchPuzzle(Puzzle):
         if hints and not self.hints:
             raise SatilingError("{hints}: {name} has no hint pieces", hints=Option("hints"), name=self.name)
 
+    def check_options(self, **options: Any) -> None:
+        """The hint pieces asked of a puzzle that has them; a corner pinned against the board's
+        symmetry only where no fixed or hint piece has broken it."""
+        hints = bool(options.get("hints"))
+        self.check_hints(hints)
+        if options.get("fix_corner") and (self.fixed or hints):
+            raise SatilingError("{fix_corner}: the fixed pieces of {name} already break the "
+                                "board's symmetry", fix_corner=Option("fix_corner"), name=self.name)
+
     def exact_cover(self, **options: Any) -> bool | None:
         """The direct encoding has colour variables beside the placements; the compact one's
         side colours are placements of their own (the exact-cover search takes it)."""
@@ -173,10 +182,7 @@ class EdgeMatchPuzzle(Puzzle):
         if encoding not in ENCODINGS:
             raise SatilingError(f"unknown encoding {encoding!r} for edge matching (choose from "
                                 f"{', '.join(ENCODINGS)})")
-        self.check_hints(hints)
-        if fix_corner and (self.fixed or hints):
-            raise SatilingError("{fix_corner}: the fixed pieces of {name} already break the "
-                                "board's symmetry", fix_corner=Option("fix_corner"), name=self.name)
+        self.check_options(hints=hints, fix_corner=fix_corner)
         model = EdgeModel(self, encoding, hints)
         if hints:      # not the puzzle's rules: a proof of "no solution" is of the puzzle with them
             model.prob.assume(f"the {len(self.hints)} hint pieces in place (--hints)")

@@ -175,8 +175,7 @@ def _engine_checked(request: Any) -> None:
     """The engine chosen (or asked for) can take this puzzle's model, first without the model
     options (a refusal names the engine), then with them (it names the options: maximise takes
     ``hints`` alone, the walk engine no model beyond an exact cover); maximise is for edge
-    matching.  The hint pieces are asked of the puzzle here too, before anything is queued (the
-    model asks the same when it is built: seconds on Eternity II)."""
+    matching."""
     from ...run.engines import settled
     from ...run.tasks import check_maximise
     if request.task == "maximise" and not hasattr(request.puzzle, "match_problem"):
@@ -185,8 +184,6 @@ def _engine_checked(request: Any) -> None:
     for asked, field in ((replace(request, options={}), "engine"), (request, "options")):
         try:
             check(asked)
-            if field == "options" and hasattr(request.puzzle, "check_hints"):
-                request.puzzle.check_hints(bool(request.options.get("hints")))
         except SatilingError as e:
             raise FieldError(str(e), field) from None
 
