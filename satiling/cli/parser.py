@@ -7,10 +7,11 @@ import functools
 import importlib
 import importlib.util
 import shlex
+import textwrap
 from typing import Any, Callable
 
 from ..errors import Option, SatilingError
-from ..commands.common import EXIT_ERROR
+from ..commands.common import EXIT_ERROR, NAME_HELP, name_argument
 from ..limits import MAX_SECONDS, MAX_WORKERS, seconds_arg as seconds, whole_arg as whole, workers_arg
 from ..engines.table import BACKTRACK, DEFAULT_SAT_ALIAS, RESULT_FILE, count_solver_help, solver_help
 from ..registry import families, model_options as family_options
@@ -34,7 +35,7 @@ examples:
   satiling encode pentomino-6x10 > p.cnf         DIMACS for any SAT solver
   {DEFAULT_SAT_ALIAS} p.cnf > out.txt; satiling decode pentomino-6x10 out.txt
 
-NAME is a bundled puzzle (see 'satiling list') or a path to an instance file (TOML).
+{textwrap.fill(f'NAME is {NAME_HELP}.', 92)}
 exit codes: 0 found, 1 no solution, 2 error, 3 time limit without an answer (decode: the
 solver's output holds no answer).
 """
@@ -173,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "options): verified, the answer is proved (exit 1); not verified, exit 2")
 
     s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
-    s.add_argument("name", metavar="NAME")
+    name_argument(s)
     s.add_argument("solutions", metavar="FILE", help="a solution file from 'solve --json' or 'enumerate'")
     s.add_argument("--hints", action="store_true",
                    help="also check that each solution holds the puzzle's hint pieces in place "
@@ -184,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Draw a solution from a file ('solve --json', 'enumerate', or a "
                                    "board as 'solve --maximize-matches' prints it) as text and, "
                                    "with --svg or --png, as a picture; the solution is verified first.")
-    s.add_argument("name", metavar="NAME")
+    name_argument(s)
     s.add_argument("solution", metavar="FILE", help="a solution file ('-' for stdin): JSON, or JSON "
                    "lines from 'enumerate' (the first is drawn unless --index or --all says otherwise)")
     s.add_argument("--index", type=int, metavar="N", help="draw the Nth solution (from 1; default 1)")
@@ -229,7 +230,7 @@ def maximize_flag(argv: list[str]) -> list[str]:
 
 def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
     s = sub.add_parser(name, help=help_, description=help_.capitalize() + ".")
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    name_argument(s)
     s.set_defaults(run=run)
     return s
 

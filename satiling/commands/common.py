@@ -13,8 +13,17 @@ from ..fileio import PlacementTexts, iter_lines, loads_json, write_file
 from ..search.runfiles import (DONE_MARK, header_mismatch, is_done_mark, is_header, reader_header,
                                solution_json)
 
-__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "read_solutions", "show",
-           "solutions_of_text", "solution_json", "write_pictures"]
+__all__ = ["EXIT_ERROR", "EXIT_FOUND", "EXIT_NONE", "EXIT_TIMEOUT", "NAME_HELP", "name_argument",
+           "read_solutions", "show", "solutions_of_text", "solution_json", "write_pictures"]
+
+#: what every command's NAME may be: whatever ``catalog.load`` reads
+NAME_HELP = ("a bundled puzzle ('satiling list'), an instance file (TOML) or a share text "
+             "('satiling:...', from 'satiling share')")
+
+
+def name_argument(parser: Any) -> None:
+    """The puzzle a command works on, its first argument, said alike by every command."""
+    parser.add_argument("name", metavar="NAME", help=NAME_HELP)
 
 
 def show(puzzle, solution: list[Any], svg: str | None = None, as_json: bool = False,

@@ -19,6 +19,7 @@ from typing import Any, Callable, TYPE_CHECKING
 from ..errors import SatilingError
 from ..exits import EXIT_FOUND, EXIT_NONE
 from ..fileio import hold_for_run, read_text, write_file
+from .common import name_argument
 
 if TYPE_CHECKING:
     from ..families.edgematch import Board, EdgeMatchPuzzle
@@ -30,7 +31,7 @@ def register(sub) -> None:
                        description="Score a full or partial edge-matching board: the joins whose two "
                        "sides have the same colour. BOARD is a grid of 'piece/rotation' tokens "
                        "('---/-' empty), an e2.bucas.name URL, or JSON placements.")
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    name_argument(s)
     s.add_argument("board", metavar="BOARD", help="board file ('-' for stdin)")
     s.add_argument("--svg", metavar="FILE", help="also draw the board as SVG to FILE")
     s.add_argument("--hints", action="store_true",

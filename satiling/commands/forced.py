@@ -18,6 +18,7 @@ from typing import Any
 from ..limits import MAX_SECONDS, seconds_arg
 from ..engines.table import SOLVERS
 from ..search.backbone import METHODS
+from .common import name_argument
 
 FORCED_HELP = """\
 Find the placements that every solution holds (the backbone), with the instance's pinned pieces
@@ -48,7 +49,7 @@ examples:
 def register(sub) -> None:
     s = sub.add_parser("forced", help="the placements every solution holds (pins respected)",
                        description=FORCED_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
+    name_argument(s)
     s.add_argument("--method", choices=METHODS, default="auto",
                    help="auto (default): exact on an exact cover (polyforms), else sat; exact: the "
                         "compiled exact-cover search asked for a solution without each candidate; "
@@ -62,7 +63,7 @@ def register(sub) -> None:
 
     s = sub.add_parser("hint", help="one placement of some solution (pins respected), at random",
                        description=HINT_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
+    name_argument(s)
     s.add_argument("--seed", type=int, metavar="S", help="the random choice's seed: the same S "
                    "reveals the same placement (default: a fresh one, printed on stderr)")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",

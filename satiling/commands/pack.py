@@ -17,6 +17,7 @@ from typing import Any
 
 from ..limits import MAX_SECONDS, MAX_WORKERS, Deadline, clock, seconds_arg, workers_arg
 from ..apps.packing import EXACT_SECONDS, check_exact_seconds
+from .common import name_argument
 
 
 def register(sub) -> None:
@@ -24,7 +25,7 @@ def register(sub) -> None:
                        description="Maximise a packing (each cell and piece at most once) with "
                                    "CP-SAT and show the hole; a proved optimum below the full "
                                    "count shows the board cannot be tiled.")
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name or instance file")
+    name_argument(s)
     s.add_argument("--objective", choices=("pieces", "area"), default="pieces",
                    help="maximise the pieces placed (default) or the cells covered")
     s.add_argument("--time-limit", type=seconds_arg, metavar="S",

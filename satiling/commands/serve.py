@@ -26,8 +26,11 @@ DEFAULT_STORE = "satiling-runs.sqlite"
 
 
 def register(sub) -> None:
-    s = sub.add_parser("serve", help="start the web app (pose, watch and browse puzzles in a browser)",
-                       description="Start the web app and print its address; Ctrl-C stops it.")
+    s = sub.add_parser("serve", help="start the web app (pose, see, solve and browse puzzles in a browser)",
+                       description="Start the web app and print its address; Ctrl-C stops it. "
+                                   "Its pages: Pose (choose, draw or generate a puzzle), See (the "
+                                   "puzzle, its facts, pieces placed by hand), Watch (runs as they "
+                                   "go) and Browse (the solutions a run kept).")
     s.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     s.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; any other needs the printed token)")

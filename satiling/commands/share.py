@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from .common import name_argument
+
 SHARE_HELP = """\
 Print the puzzle as one line of text: 'satiling:' and its instance (region, pieces, pins; the
 files it names read in), compressed, in letters, digits, '-' and '_' only. Any satiling opens
@@ -23,7 +25,7 @@ examples:
 def register(sub) -> None:
     s = sub.add_parser("share", help="the puzzle as one line of text that opens it anywhere",
                        description=SHARE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text")
+    name_argument(s)
     s.set_defaults(run=cmd_share)
 
 

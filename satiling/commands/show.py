@@ -10,6 +10,7 @@ import argparse
 import sys
 
 from ..exits import EXIT_FOUND
+from .common import name_argument
 
 
 def register(sub) -> None:
@@ -17,8 +18,7 @@ def register(sub) -> None:
                        description="Draw a puzzle's board (empty, or with its fixed or pinned "
                                    "pieces) and every piece (each in one orientation, with its "
                                    "name), in the terminal and, with --svg or --png, as a picture.")
-    s.add_argument("name", metavar="NAME", help="bundled puzzle name, instance file or share text "
-                   "('satiling:...', from 'satiling share')")
+    name_argument(s)
     s.add_argument("--svg", metavar="FILE", help="also draw the board and the pieces as SVG to FILE")
     s.add_argument("--png", metavar="FILE", help="also draw them as PNG to FILE (to post or print)")
     s.set_defaults(run=cmd_show)

@@ -62,3 +62,27 @@ def test_render_help_describes_the_command(cli):
     assert r.returncode == 0
     description = r.stdout.split("\n\n")[1]
     assert description.startswith("Draw a solution from a file")
+
+
+def test_every_command_says_alike_what_its_puzzle_may_be():
+    """A puzzle's NAME is read by one function everywhere (a bundled name, an instance file or a
+    share text); the commands' help said it three ways, and two said nothing."""
+    from satiling.commands.common import NAME_HELP
+    import argparse
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    said = {}
+    for command, parser in sub.choices.items():
+        for action in parser._actions:
+            if action.dest == "name" and not action.option_strings:
+                said[command] = action.help
+    assert {"info", "encode", "solve", "count", "enumerate", "decode", "verify", "render", "show",
+            "forced", "hint", "share", "pack", "score"} <= set(said)
+    assert set(said.values()) == {NAME_HELP}
+    assert "share text" in NAME_HELP
+
+
+def test_verify_and_render_read_a_share_text(cli, tmp_path):
+    text = cli("share", "pentomino-3x20").stdout.strip()
+    (tmp_path / "s.json").write_text(cli("solve", text, "--json").stdout)
+    assert cli("verify", text, str(tmp_path / "s.json")).stdout.strip() == "1 solution verified"
+    assert cli("render", text, str(tmp_path / "s.json")).returncode == 0
