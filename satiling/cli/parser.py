@@ -229,7 +229,7 @@ def maximize_flag(argv: list[str]) -> list[str]:
 
 
 def _model_command(sub, name: str, help_: str, run: Callable) -> argparse.ArgumentParser:
-    s = sub.add_parser(name, help=help_, description=help_.capitalize() + ".")
+    s = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".")
     name_argument(s)
     s.set_defaults(run=run)
     return s

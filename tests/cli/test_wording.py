@@ -86,3 +86,10 @@ def test_verify_and_render_read_a_share_text(cli, tmp_path):
     (tmp_path / "s.json").write_text(cli("solve", text, "--json").stdout)
     assert cli("verify", text, str(tmp_path / "s.json")).stdout.strip() == "1 solution verified"
     assert cli("render", text, str(tmp_path / "s.json")).returncode == 0
+
+
+def test_a_command_description_keeps_the_words_of_its_help():
+    """capitalize() had lowered the rest: "the model of name" for NAME."""
+    import argparse
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert sub.choices["decode"].description == "Read a solver's answer to the model of NAME."
