@@ -218,10 +218,15 @@
   }
 
   function remember(record) {
+    details.set(record.name, Promise.resolve(record));
+    listPuzzle(record);
+  }
+
+  // A puzzle put in the lists (the run form's menu; the user's own also in their gallery).
+  function listPuzzle(record) {
     const p = { name: record.name, title: record.title, family: record.family };
     const isNew = !puzzles.has(record.name);
     puzzles.set(record.name, p);
-    details.set(record.name, Promise.resolve(record));
     if (record.name.startsWith("i-") && !mine.has(record.name)) {
       mine.set(record.name, p);
       buildGallery($("my-gallery"), [...mine.values()].reverse());
@@ -1115,7 +1120,7 @@
     }
     const off = list.querySelector("[data-key]:disabled");
     $("model-options-note").textContent = off ? `${task} takes ${keys.map(flagOf).join(", ")} only (the others are for solve, count and enumerate).` : "";
-    showCommand();
+    showFormNotes();
   }
 
   // Whether TASK takes model options (its command has their flags).
@@ -1214,6 +1219,47 @@
     $("run-command").hidden = !words.length;
   }
 
+  // What the form's run may cost that the form does not show: a run with no time limit on a
+  // puzzle no search may finish runs, and holds a core, until it is stopped.
+  function showFormNotes() {
+    showCommand();
+    showWarning();
+  }
+
+  // The puzzle's model is this large or more (Eternity II's 155,253 placements, Eternity's
+  // 1,372,296; the bundled puzzles that solve in seconds have under 10,000): a search of it may
+  // not end in a lifetime.
+  const HUGE_PLACEMENTS = 100000;
+  // the words an instance file says "no solution is known" in (Eternity II's; Eternity's data)
+  const NO_KNOWN_SOLUTION = /\bno solution (?:is |has been )?known\b|\bno solution data\b/i;
+
+  // Why a run of RECORD (a puzzle's record: its file's words; its model's size where the page
+  // has measured it) may never end, or null: what the puzzle's own data says, never a guess.
+  function neverEnds(record) {
+    if (record.obstruction) return null;                 // an argument settles it before any search
+    const about = (record.facts && record.facts.about) || "";
+    if (NO_KNOWN_SOLUTION.test(about)) return "No solution of this puzzle is known (its instance file says so)";
+    const model = record.model || {};
+    const size = Number(model.placements ?? model["legal placements"]) || 0;
+    if (size >= HUGE_PLACEMENTS) return `This puzzle is huge (${fmtNumber(size)} placements)`;
+    return null;
+  }
+
+  // The warning under the form: a task that takes a time limit, none set, on such a puzzle.
+  async function showWarning() {
+    const name = $("watch-puzzle").value, task = $("task").value;
+    const unlimited = $("time-limit").value.trim() === "" && task !== "unique";
+    let why = null;
+    if (name && unlimited) {
+      try { why = neverEnds(await cardRecord(name)); } catch (e) { why = null; }
+    }
+    // the form may have changed while the record came
+    if (name !== $("watch-puzzle").value || task !== $("task").value) return;
+    $("run-warning").textContent = why && $("time-limit").value.trim() === ""
+      ? `${why}: without a time limit this run may never end, and it keeps one of the server's cores busy until you press Stop. Set a time limit to have it end by itself.`
+      : "";
+  }
+
   // ---- 3. Watch: starting a run -------------------------------------------------------------------
 
   const live = {
@@ -1224,7 +1270,8 @@
   function fillPuzzleSelect() {
     const select = $("watch-puzzle");
     const keep = select.value;
-    select.textContent = "";
+    // no puzzle until one is chosen (the first of the list was run by a Start nobody aimed)
+    select.replaceChildren(el("option", { value: "", textContent: "choose a puzzle…", disabled: true }));
     for (const p of puzzles.values()) {
       // every puzzle by its name and title, a bundled one too (it was a bare name beside the
       // user's own titled ones)
@@ -1233,16 +1280,27 @@
           : (p.title ? `${p.name}: ${p.title}` : p.name));
       select.append(el("option", { value: p.name, textContent: label }));
     }
-    if (keep && puzzles.has(keep)) select.value = keep;
+    select.value = keep && puzzles.has(keep) ? keep : "";
     updateTaskMenu();
   }
 
+  // NAME in the run form's menu (a share text, or a puzzle of the user's own posted since the
+  // page loaded, listed first); the menu on "choose" where the server does not know it. Whether
+  // it is chosen.
   async function choosePuzzle(name) {
     if (!puzzles.has(name)) {
-      try { remember(await puzzleDetails(name)); } catch (e) { $("run-error").textContent = e.message; return; }
+      try {
+        listPuzzle(await cardRecord(name));
+      } catch (e) {
+        $("watch-puzzle").value = "";
+        updateTaskMenu();
+        $("run-error").textContent = e.message;
+        return false;
+      }
     }
     $("watch-puzzle").value = name;
     updateTaskMenu();
+    return true;
   }
 
   async function startRun() {
@@ -1251,6 +1309,10 @@
     const task = $("task").value;
     const limit = $("time-limit").value.trim();
     const symmetry = $("symmetry").value;
+    if (!$("watch-puzzle").value) {
+      showError(box, fallback, { message: "Choose the puzzle to run first.", field: "puzzle" });
+      return;
+    }
     const body = {
       puzzle: $("watch-puzzle").value, task, engine: $("engine").value,
       time_limit: limit === "" ? null : Number(limit),
@@ -1264,8 +1326,8 @@
     if (takesOptions(task) && Object.keys(options).length) body.options = options;
     try {
       const { id } = await api("api/runs", body);
-      refreshRuns();
       location.hash = `#run/${enc(id)}`;
+      refreshRuns();
     } catch (err) {
       showError(box, fallback, err);
     }
@@ -1278,7 +1340,10 @@
     Object.assign(live, { id, source: null, run: null, scores: [], seconds: 0, state: null, solution: false });
     live.clock = { seconds: 0, at: 0, running: false };
     $("live").hidden = !id;
+    $("live").classList.remove("unknown");
     $("live-id").textContent = id || "";
+    // the runs table marks this run at once (its row said the run before's state until the next refresh)
+    for (const row of $("runs").querySelectorAll("tbody tr")) row.classList.toggle("current", row.id === `run-${id}`);
     $("live-task").textContent = "";
     $("live-puzzle").textContent = "";
     $("live-options").textContent = "";
@@ -1362,21 +1427,17 @@
     try {
       run = await api(`api/runs/${enc(id)}`);
     } catch (e) {
-      $("live-error").textContent = e.message;
+      if (live.id !== id) return;
+      $("live").classList.add("unknown");         // its message alone: no figures of no run
+      $("live-error").textContent = e.status === 404
+        ? `There is no run ${id} on this server (${e.message}): choose a run from the list below.` : e.message;
       return;
     }
     if (live.id !== id) return;
     live.run = run;
     runHeading(run);
     $("live-browse").href = `#browse/${enc(id)}`;
-    // the menus as the run had them, to run it again with a change
-    if (puzzles.has(run.puzzle)) $("watch-puzzle").value = run.puzzle;
-    if ([...$("task").options].some((o) => o.value === run.task)) $("task").value = run.task;
-    updateTaskMenu();
-    $("time-limit").value = given(run.time_limit) ? String(run.time_limit) : "";
-    $("symmetry").value = run.raw ? "none" : (run.symmetry === "rotations" ? "rotations" : "");
-    if ($("watch-puzzle").value === run.puzzle) setOptionValues(run.options);
-    showCommand();
+    formFromRun(run);
     taskPanels(run);
     $("live-note").textContent = runNote(run);
     $("found").textContent = fmtNumber(run.found);
@@ -1411,6 +1472,22 @@
       // A finished run's stream ends; otherwise EventSource reconnects by itself.
       if (FINAL.has(live.state)) source.close();
     };
+  }
+
+  // The run form as the run had it (its puzzle, a share text's or a stored one's too, task,
+  // engine, count, time limit and options): its command line is the run's, and Start repeats
+  // it. The engine is the one the run records: the one asked for until it chose, then the one
+  // that ran ("auto" where that is not an engine of the menu: a solve settled by an argument).
+  async function formFromRun(run) {
+    if (!(await choosePuzzle(run.puzzle)) || live.id !== run.id) return;
+    if ([...$("task").options].some((o) => o.value === run.task)) $("task").value = run.task;
+    updateTaskMenu();
+    $("engine").value = [...$("engine").options].some((o) => o.value === run.engine) ? run.engine : "auto";
+    $("time-limit").value = given(run.time_limit) ? String(run.time_limit) : "";
+    $("symmetry").value = run.raw ? "none" : (run.symmetry === "rotations" ? "rotations" : "");
+    setOptionValues(run.options);
+    clearErrors($("start-panel"), $("run-error"));
+    showFormNotes();
   }
 
   function setState(run) {
@@ -1759,8 +1836,8 @@
     $("task").addEventListener("change", updateTaskMenu);
     $("stop").addEventListener("click", () => { if (live.id) stopRun(live.id); });
     $("watch-puzzle").addEventListener("change", updateTaskMenu);
-    // the command line follows every change of the form
-    for (const kind of ["input", "change"]) $("start-panel").addEventListener(kind, showCommand);
+    // the command line and the warning follow every change of the form
+    for (const kind of ["input", "change"]) $("start-panel").addEventListener(kind, showFormNotes);
   }
 
   // ---- 4. Browse: a page of solutions; a run still going is followed to its end --------------------
@@ -1770,19 +1847,25 @@
   async function showSolutions(id, offset) {
     clearTimeout(browse.timer);
     $("browse-empty").hidden = !!id;
-    $("browse-body").hidden = !id;
-    if (!id) return;
+    $("browse-unknown").hidden = true;
+    if (!id) {
+      $("browse-body").hidden = true;
+      return;
+    }
     const again = browse.id === id && browse.offset === offset;
+    // another run: nothing of the one before stays while this one's record is on its way
+    if (browse.id !== id) $("browse-body").hidden = true;
     if (!again) Object.assign(browse, { id, offset, total: -1 });
-    $("browse-id").textContent = id;
-    $("jsonl").href = withToken(`api/runs/${enc(id)}/solutions.jsonl`);
-    $("jsonl").download = `${id}.jsonl`;
     const gallery = $("solutions");
     try {
       const run = await api(`api/runs/${enc(id)}`);
       const stored = storesSolutions(run);
       const page = stored ? await api(`api/runs/${enc(id)}/solutions?offset=${offset}&limit=${PAGE}`) : null;
       if (browse.id !== id) return;
+      $("browse-body").hidden = false;
+      $("browse-id").textContent = id;
+      $("jsonl").href = withToken(`api/runs/${enc(id)}/solutions.jsonl`);
+      $("jsonl").download = `${id}.jsonl`;
       const state = shownState(run);
       $("browse-kept").textContent = kept(run.task)[0];
       $("browse-title").textContent = `${run.task} “${run.title || titleOf(run.puzzle)}” (${shortName(run.puzzle)})`;
@@ -1823,8 +1906,16 @@
         }, 1000);
       }
     } catch (e) {
+      if (browse.id !== id) return;
+      if (e.status !== 404) {           // the server or the network: what is shown stays, said stale
+        netError(e.message);
+        return;
+      }
+      // an unknown run: that alone, and the way back (no title, outcome or links of another)
+      $("browse-body").hidden = true;
       gallery.textContent = "";
-      $("page-info").textContent = e.message;
+      $("browse-unknown-text").textContent = `There is no run ${id} on this server (${e.message}).`;
+      $("browse-unknown").hidden = false;
     }
   }
 
@@ -1877,9 +1968,12 @@
       lastPuzzle = rest[0] || lastPuzzle;
       showPuzzle(lastPuzzle);
     } else if (view === "watch") {
+      // the form for a puzzle (the one named, else the one last seen), and no run beside it that
+      // is not of the form; without either, the form asks for a puzzle
       show("watch");
-      if (rest[0]) { lastPuzzle = rest[0]; choosePuzzle(rest[0]); }
-      else if (lastPuzzle) choosePuzzle(lastPuzzle);
+      resetLive(null);
+      lastPuzzle = rest[0] || lastPuzzle;
+      if (lastPuzzle) choosePuzzle(lastPuzzle);
     } else if (view === "run") {
       show("watch");
       lastRun = rest[0];
