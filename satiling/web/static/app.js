@@ -1219,8 +1219,8 @@
     $("run-command").hidden = !words.length;
   }
 
-  // What the form's run may cost that the form does not show: a run with no time limit on a
-  // puzzle no search may finish runs, and holds a core, until it is stopped.
+  // The lines under the form, which follow each change of it: the command line, and the warning
+  // of a run that may never end.
   function showFormNotes() {
     showCommand();
     showWarning();
@@ -1284,9 +1284,9 @@
     updateTaskMenu();
   }
 
-  // NAME in the run form's menu (a share text, or a puzzle of the user's own posted since the
-  // page loaded, listed first); the menu on "choose" where the server does not know it. Whether
-  // it is chosen.
+  // NAME chosen in the run form's menu, put in it first where it is not (a share text; a puzzle
+  // of the user's own posted since the page loaded); the menu on "choose" where the server does
+  // not know it. Whether it is chosen.
   async function choosePuzzle(name) {
     if (!puzzles.has(name)) {
       try {
