@@ -17,7 +17,8 @@ from .errors import Option, SatilingError
 @dataclass(frozen=True)
 class ModelOption:
     flag: str          # e.g. "--hints"; the keyword is the flag without dashes, '-' -> '_'
-    help: str          # what it does (its family titles the help group)
+    help: str          # what it does, in the model's words (its family titles the help group)
+    label: str         # what it does, in a puzzle solver's words (a form's control: the web's)
     kind: str = "flag"  # "flag" (on/off), "int" or "str"
     choices: tuple[str, ...] = ()
 

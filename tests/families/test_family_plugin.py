@@ -101,7 +101,8 @@ def strip_family(tmp_path):
     (tmp_path / "strip-10.toml").write_text('family = "strip"\ntitle = "Bars of 1 to 4 in a strip of 10"\n'
                                             'length = 10\nbars = [1, 2, 3, 4]\n')
     record = registry.Family(name="strip", title="strip", load=load_strip, text=strip_text, svg=strip_svg,
-                             options=(ModelOption("--long-first", "order the bars longest first"),),
+                             options=(ModelOption("--long-first", "order the bars longest first",
+                                                                 "the longest bars first"),),
                              instances=tmp_path)
     registry.register(record)
     yield tmp_path

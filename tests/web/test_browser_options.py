@@ -53,7 +53,7 @@ def test_an_option_set_in_the_form_reaches_the_run_and_is_named(browser: webdriv
     shown_options = form_options(driver)
     assert [flag for flag, _, _ in shown_options] == [o["flag"] for o in edge]
     for (flag, words, settable), option in zip(shown_options, edge):
-        assert option["help"] in words and flag in words and settable, (flag, words)
+        assert option["label"] in words and flag in words and settable, (flag, words)
 
     run_id = start_run(driver, server, name, "count", symmetry="none", options={"hints": True})
     # the form's command line, as satiling's parser reads it: the same count, with the clue

@@ -22,14 +22,23 @@ FAMILY = Family(
     load=load_instance,
     options=(
         ModelOption("--encoding", "'direct' (piece, square, rotation) or Heule's 'compact' (piece, "
-                    "square)", "str", ("direct", "compact")),
-        ModelOption("--hints", "Eternity II: also fix the four clue-puzzle hint pieces"),
-        ModelOption("--colour-counts", "each colour on its exact number of joins (redundant)"),
+                    "square)", "how the SAT model says where each piece goes: direct (its square "
+                    "and turn, the default) or compact (its square; the turn follows from the "
+                    "colours)", "str", ("direct", "compact")),
+        ModelOption("--hints", "Eternity II: also fix the four clue-puzzle hint pieces",
+                    "Eternity II: also place the four pieces its clue puzzles revealed"),
+        ModelOption("--colour-counts", "each colour on its exact number of joins (redundant)",
+                    "add that each colour meets on exactly as many joins as it can: never changes "
+                    "the answer"),
         ModelOption("--balanced-rotation", "per colour as many E- as W-facing and N- as S-facing "
-                    "sides (redundant)"),
+                    "sides (redundant)", "add that each colour faces east as often as west, and "
+                    "north as often as south: never changes the answer"),
         ModelOption("--checkerboard-parity", "the balance per checkerboard colour, the signed form "
-                    "(redundant)"),
-        ModelOption("--fix-corner", "pin one corner piece against the board's rotations"),
+                    "(redundant)", "add that balance on each colour of a checkerboard: never "
+                    "changes the answer"),
+        ModelOption("--fix-corner", "pin one corner piece against the board's rotations",
+                    "fix one corner piece, so that a solution is found once, not in each of its "
+                    "four turns"),
     ),
     svg="satiling.render.edgematch_svg:solution_svg",
     commands=("satiling.commands.edgematch",),

@@ -23,8 +23,9 @@ FAMILY = Family(
     options=(
         ModelOption("--link-rule", "the linked-graph rule as lazy cuts (default) or eager "
                     "reachability clauses, for solving here; encode always writes the eager rule "
-                    "(a file must hold every rule: no other solver runs the lazy cuts)", "str",
-                    ("lazy", "eager")),
+                    "(a file must hold every rule: no other solver runs the lazy cuts)",
+                    "how the rule that the pieces link up is given to the solver: as it is broken "
+                    "(lazy, the default) or all at the start (eager)", "str", ("lazy", "eager")),
     ),
     svg="satiling.render.iqlink_svg:solution_svg",
     commands=("satiling.commands.iqlink",),

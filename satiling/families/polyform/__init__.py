@@ -16,7 +16,9 @@ FAMILY = Family(
     load=load_instance,
     options=(
         ModelOption("--parity", "the colourings' imbalances of the chosen placements sum to the "
-                    "region's (redundant)"),
+                    "region's (redundant)",
+                    "add the board's colouring (parity) arguments: they never change the answer, "
+                    "and may speed up a SAT solver"),
     ),
     text="satiling.render.text:polyform_text",
     svg="satiling.render.svg:polyform_svg",

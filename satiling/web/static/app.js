@@ -829,7 +829,7 @@
   function pageControl(flag, family) {
     if (PAGE_CONTROLS[flag]) return PAGE_CONTROLS[flag];
     const option = familyOptions(family).find((o) => o.flag === flag);
-    return option ? `the option “${option.help}” in the run form on Watch` : null;
+    return option ? `the option “${option.label}” in the run form on Watch` : null;
   }
 
   // TEXT as nodes, each option of the command line it quotes marked as one (the file's words are
@@ -1129,7 +1129,8 @@
   }
 
   // An option's control: a checkbox for a flag, a menu for its choices, a number or text box
-  // otherwise; labelled with the option's help and its flag.
+  // otherwise; labelled in a puzzle solver's words and the flag, its help on the command line
+  // (the model's words) on a pointer's rest.
   function optionControl(option) {
     let input;
     if (option.kind === "flag") {
@@ -1145,8 +1146,8 @@
     input.dataset.kind = option.kind;
     input.id = `option-${option.key}`;
     // the flag inside the words, so that on a phone it follows them rather than standing apart
-    return el("label", { className: "model-option" }, input,
-              el("span", {}, `${option.help} `, el("code", { className: "cli-flag", textContent: option.flag })));
+    return el("label", { className: "model-option", title: `${option.flag}: ${option.help}` }, input,
+              el("span", {}, `${option.label} `, el("code", { className: "cli-flag", textContent: option.flag })));
   }
 
   // The options set in the form, keyed as the API takes them (unset ones left out).

@@ -236,7 +236,8 @@ def model_options() -> dict[str, dict[str, Any]]:
     the page's run form is built from."""
     from ...registry import families
     return {name: {"title": record.title,
-                   "options": [{"key": o.key, "flag": o.flag, "help": o.help, "kind": o.kind,
+                   "options": [{"key": o.key, "flag": o.flag, "help": o.help, "label": o.label,
+                                 "kind": o.kind,
                                 "choices": list(o.choices)} for o in record.options]}
             for name, record in families().items()}
 
