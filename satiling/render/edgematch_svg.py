@@ -212,7 +212,7 @@ def _framed(body: list[str], width: float, height: float, scale: float, caption:
            f'viewBox="0 0 {w:.1f} {h:.1f}">', f'<title>{escape_text(title)}</title>',
            f'<rect width="{w:.1f}" height="{h:.1f}" fill="white"/>']
     for i, line in enumerate(lines):
-        out.append(f'<text x="{w / 2:.1f}" y="{height + line_height * (i + 0.8):.1f}" '
+        out.append(f'<text class="caption" x="{w / 2:.1f}" y="{height + line_height * (i + 0.8):.1f}" '
                    f'font-size="{size:.1f}" text-anchor="middle" font-family="sans-serif">'
                    f'{escape_text(line)}</text>')
     out.append(f'<g transform="translate({(w - width) / 2:.1f},0)">')

@@ -124,7 +124,7 @@ def _document(body: list[str], width: float, height: float, caption: str) -> str
             f'viewBox="0 0 {full:.1f} {h + down:.1f}">',
             '<rect width="100%" height="100%" fill="white"/>']
     for i, line in enumerate(lines):
-        head.append(f'<text x="{full / 2:.1f}" y="{0.45 * SCALE + 1.25 * size * i:.1f}" text-anchor="middle" '
+        head.append(f'<text class="caption" x="{full / 2:.1f}" y="{0.45 * SCALE + 1.25 * size * i:.1f}" text-anchor="middle" '
                     f'font-family="sans-serif" font-size="{size:.0f}">{escape_text(line)}</text>')
     if full == w and not down:               # as before: no group around the body
         return "\n".join(head + body + ["</svg>"]) + "\n"

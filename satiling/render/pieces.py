@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from .pictures import solution_svg, solution_text
-from .svg import LABEL_SIZE, Point, palette, svg_document
+from .svg import LABEL_SIZE, Point, iso_faces, palette, svg_document
 from .text import grid_text, layers_text, letters, paint, raster_text, _place
 
 #: a row of pieces in the terminal is at most this wide (or as wide as the board)
@@ -186,28 +186,35 @@ def _polyform_svg(puzzle: Any) -> str:
     draw = _drawer(puzzle)
     board = [p for cell in puzzle.region for p in draw(cell)]
     width = max(SVG_WIDTH, max(x for x, _ in board) - min(x for x, _ in board)) if board else SVG_WIDTH
-    shapes, labels = [], []
+    solid = puzzle.lattice.name == "cubic"
+    shapes, faces, labels = [], [], []
     x = y = row_height = 0.0
     for piece, left, fill in tray:
-        polys = [draw(c) for c in shown_shape(puzzle, piece)]
+        # a solid as one block in 3-D (its layers side by side read as pieces of their own)
+        polys = [f for f, _ in iso_faces(dict.fromkeys(solid_shape(puzzle, piece), fill))] if solid else \
+            [draw(c) for c in shown_shape(puzzle, piece)]
         pts = [p for poly in polys for p in poly]
         x0, y0 = min(p[0] for p in pts), min(p[1] for p in pts)
         w, h = max(p[0] for p in pts) - x0, max(p[1] for p in pts) - y0
         if x > 0 and x + w > width:                       # a new row
             x, y, row_height = 0.0, y + row_height + 1.0 + LABEL_SIZE, 0.0
         moved = [[(px - x0 + x, py - y0 + y) for px, py in poly] for poly in polys]
-        shapes.append((moved, fill, piece.name))
+        if solid:
+            shaded = iso_faces(dict.fromkeys(solid_shape(puzzle, piece), fill))
+            faces += [(poly, colour, piece.name) for poly, (_, colour) in zip(moved, shaded)]
+        else:
+            shapes.append((moved, fill, piece.name))
         name = piece.name + (f" x{left}" if left > 1 else "")
         labels.append(((x + w / 2, y + h + 0.5), name, LABEL_SIZE))
         x += w + 1.0
         row_height = max(row_height, h)
-    return svg_document(shapes, labels=labels)
+    return svg_document(shapes, labels=labels, solid=faces)
 
 
-def shown_shape(puzzle: Any, piece: Any) -> tuple:
-    """The orientation a piece is drawn in: of those it may take, the one in fewest layers (a
-    solid), then the flattest, then the narrowest (the first such, so a piece given flat is
-    drawn as given)."""
+def shown_shape(puzzle: Any, piece: Any, shapes: list[tuple] | None = None) -> tuple:
+    """The orientation a piece is drawn in: of those it may take (or of ``shapes``), the one in
+    fewest layers (a solid), then the flattest, then the narrowest (the first such, so a piece
+    given flat is drawn as given)."""
     draw = _drawer(puzzle)
     solid = puzzle.lattice.name == "cubic"
 
@@ -216,7 +223,22 @@ def shown_shape(puzzle: Any, piece: Any) -> tuple:
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         layers = len({cell[0] for cell in shape}) if solid else 1
         return (layers, round(max(ys) - min(ys), 6), round(max(xs) - min(xs), 6))
-    return min(puzzle.orientations(piece), key=extent)
+    return min(shapes or puzzle.orientations(piece), key=extent)
+
+
+def solid_shape(puzzle: Any, piece: Any) -> tuple:
+    """The orientation a solid piece is drawn in, in 3-D (:func:`~.svg.iso_faces`): of those it
+    may take, one in which every cube shows a face and no cube stands right behind another (the
+    centre of a tripod whose arms point at the viewer is hidden by them), then as
+    :func:`shown_shape` chooses."""
+    def hidden(shape: tuple) -> int:
+        cells = set(shape)
+        covered = sum(all((l + dl, r + dr, c + dc) in cells for dl, dr, dc in ((1, 0, 0), (0, 1, 0), (0, 0, 1)))
+                      for l, r, c in cells)
+        behind = sum((l + 1, r + 1, c + 1) in cells for l, r, c in cells)
+        return covered + behind
+    fewest = min(hidden(s) for s in puzzle.orientations(piece))
+    return shown_shape(puzzle, piece, [s for s in puzzle.orientations(piece) if hidden(s) == fewest])
 
 
 def _drawer(puzzle: Any) -> Callable[[tuple], list[Point]]:

@@ -90,7 +90,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
                  labels: Iterable[tuple] = (), faded: Iterable[tuple[list[Point], str]] = (),
                  captions: Iterable[tuple[Point, str]] = (),
                  seams: Iterable[tuple[Point, Point]] = (), open_edges: Iterable[tuple[Point, Point]] = (),
-                 solid: Iterable[tuple[list[Point], str]] = (), marked: Iterable[int] = ()) -> str:
+                 solid: Iterable[tuple] = (), marked: Iterable[int] = ()) -> str:
     """An SVG of filled groups of polygons, each group (a piece) outlined along its boundary.
 
     ``shapes`` is a list of (polygons of one piece, fill colour, title); ``empty`` are uncovered
@@ -107,7 +107,7 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     seams = list(seams)
     no_outline = {_edge_key(a, b) for a, b in open_edges}
     allpts = [p for polys, _, _ in shapes for poly in polys for p in poly] + [p for poly in empty for p in poly]
-    allpts += [p for poly, _ in faded for p in poly] + [p for poly, _ in solid for p in poly]
+    allpts += [p for poly, _ in faded for p in poly] + [p for face in solid for p in face[0]]
     allpts += _text_corners(labels, captions)         # the text drawn inside the picture, whole
     if not allpts:
         allpts = [(0.0, 0.0)]
@@ -142,9 +142,16 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
         out.append(f'<g class="marked"><title>{escape_text(title)}</title>')
         out.extend(outline(polys, MARK, max(6.0, scale * 0.25)) + outline(polys, "black", 2))
         out.append("</g>")
-    for poly, colour in solid:
+    group = None                           # the title of the faces drawn in the open group
+    for face in solid:
+        poly, colour, title = (*face, None)[:3]
+        if title != group:
+            out.extend(["</g>"] if group is not None else [])
+            out.extend([f"<g><title>{escape_text(title)}</title>"] if title is not None else [])
+            group = title
         out.append(f'<polygon points="{pts(poly)}" fill="{colour}" stroke="#222222" stroke-width="0.8" '
                    f'stroke-linejoin="round" class="iso"/>')
+    out.extend(["</g>"] if group is not None else [])
     for (ax, ay), (bx, by) in seams:
         out.append(f'<line x1="{(ax - x0) * scale:.2f}" y1="{(ay - y0) * scale:.2f}" '
                    f'x2="{(bx - x0) * scale:.2f}" y2="{(by - y0) * scale:.2f}" stroke="#333333" '
@@ -153,12 +160,12 @@ def svg_document(shapes: list[tuple[list[list[Point]], str, str]], empty: Iterab
     for label in labels:
         (x, y), text = label[0], label[1]
         here = scale * label[2] if len(label) > 2 else size
-        out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
+        out.append(f'<text class="label" x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
                    f'font-size="{here:.1f}" font-weight="bold" text-anchor="middle" '
                    f'dominant-baseline="central">{escape_text(text)}</text>')
     for (x, y), text in captions:
-        out.append(f'<text x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" font-family="sans-serif" '
-                   f'font-size="{size * 0.8:.1f}" fill="#444444">{escape_text(text)}</text>')
+        out.append(f'<text class="part-caption" x="{(x - x0) * scale:.2f}" y="{(y - y0) * scale:.2f}" '
+                   f'font-family="sans-serif" font-size="{size * 0.8:.1f}" fill="#444444">{escape_text(text)}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -227,13 +234,23 @@ def polyform_svg(puzzle: Any, solution: list[Any], marked: Iterable[Any] = ()) -
 
 def _isometric(puzzle: Any, colour_of: dict, draw) -> tuple[list[tuple[list[Point], str]], list]:
     """A solid's picture beside its layers: the placed cubes seen from above, front and right
-    (isometric), each visible face in its piece's colour (the top lighter, the right side darker),
-    drawn back to front; and its caption."""
+    (:func:`iso_faces`); and its caption."""
     if puzzle.lattice.name != "cubic" or not colour_of:
         return [], []
-    filled = set(colour_of)
     layer_pts = [p for c in puzzle.region for p in draw(c)]
     left, top = max(x for x, _ in layer_pts) + 2.0, min(y for _, y in layer_pts)
+    faces = iso_faces(colour_of)
+    pts = [p for poly, _ in faces for p in poly]
+    dx, dy = left - min(x for x, _ in pts), top - min(y for _, y in pts)
+    faces = [([(x + dx, y + dy) for x, y in poly], colour) for poly, colour in faces]
+    return faces, [((left, top - 0.2), "3-D view")]
+
+
+def iso_faces(colour_of: dict) -> list[tuple[list[Point], str]]:
+    """Cubes ``(layer, row, col)`` -> colour seen from above, front and right (isometric): each
+    visible face in its cube's colour (the top lighter, the right side darker), back to front, in
+    cube sides."""
+    filled = set(colour_of)
     k = 3 ** 0.5 / 2
 
     def at(x: float, y: float, z: float) -> Point:
@@ -250,10 +267,7 @@ def _isometric(puzzle: Any, colour_of: dict, draw) -> tuple[list[tuple[list[Poin
         if (l, r, c + 1) not in filled:
             faces.append(([at(c + 1, r, l), at(c + 1, r + 1, l), at(c + 1, r + 1, l + 1), at(c + 1, r, l + 1)],
                           _shade(colour, -0.25)))
-    pts = [p for poly, _ in faces for p in poly]
-    dx, dy = left - min(x for x, _ in pts), top - min(y for _, y in pts)
-    faces = [([(x + dx, y + dy) for x, y in poly], colour) for poly, colour in faces]
-    return faces, [((left, top - 0.2), "3-D view")]
+    return faces
 
 
 def _shade(colour: str, amount: float) -> str:
@@ -400,11 +414,12 @@ def _beyond_seams(puzzle: Any, draw, colour_of: dict) -> list[tuple[list[Point],
 
 
 def _layer_captions(puzzle: Any, draw) -> list[tuple[Point, str]]:
+    """Each layer of a solid named over it, counted from 1 at the bottom (as people count)."""
     if puzzle.lattice.name != "cubic":
         return []
     captions = []
     for layer in sorted({c[0] for c in puzzle.region}):
         cells = [c for c in puzzle.region if c[0] == layer]
         pts = [p for c in cells for p in draw(c)]
-        captions.append(((min(x for x, _ in pts), min(y for _, y in pts) - 0.2), f"layer {layer}"))
+        captions.append(((min(x for x, _ in pts), min(y for _, y in pts) - 0.2), f"layer {layer + 1}"))
     return captions

@@ -166,12 +166,13 @@ def _with_seams(puzzle: Any, label: dict, grid: Grid) -> Grid:
 
 
 def layers_text(label: dict) -> str:
-    """Cubes: the layers side by side, the bottom one (layer 0) first."""
+    """Cubes: the layers side by side, the bottom one (layer 1: counted from 1, as the SVG
+    pictures count them) first."""
     nl = max(c[0] for c in label) + 1
     r0, r1 = min(c[1] for c in label), max(c[1] for c in label)
     c0, c1 = min(c[2] for c in label), max(c[2] for c in label)
-    width = max(c1 - c0 + 1, len(f"layer {nl - 1}"))
-    lines = ["   ".join(f"layer {l}".ljust(width) for l in range(nl)).rstrip()]
+    width = max(c1 - c0 + 1, len(f"layer {nl}"))
+    lines = ["   ".join(f"layer {l + 1}".ljust(width) for l in range(nl)).rstrip()]
     for r in range(r0, r1 + 1):
         # padded by cells, not by len(): a cell in colour is one character and its escapes
         row = ["".join(label.get((l, r, c), " ") for c in range(c0, c1 + 1)) + " " * (width - (c1 - c0 + 1))

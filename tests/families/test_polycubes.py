@@ -142,15 +142,17 @@ def test_pieces_only_turn():
 
 
 def test_pictures_layer_by_layer():
+    """The layers side by side, named as people count them, from 1 at the bottom (the text and
+    the SVG alike: the page read "layer 0" under a cube of layers 1 to 3)."""
     puzzle = load("soma-cube")
     sol = distinct("soma-cube")[0]
     lines = render.to_text(puzzle, sol).splitlines()
-    assert lines[0].split() == ["layer", "0", "layer", "1", "layer", "2"]
+    assert lines[0].split() == ["layer", "1", "layer", "2", "layer", "3"]
     letters = "".join(lines[1:]).replace(" ", "")
     assert len(letters) == 27 and sorted(set(letters)) == sorted("VLTZABP")
     svg = render.to_svg(puzzle, sol)
     assert svg.count("<polygon") == 27 + 27 and svg.count("<g>") == 7     # layers, 3-D view
-    assert all(f">layer {k}<" in svg for k in range(3))
+    assert all(f">layer {k}<" in svg for k in (1, 2, 3)) and ">layer 0<" not in svg
     pieces_per_layer = sum(len({pl.piece for pl in sol if any(c[0] == k for c in pl.cells)}) for k in range(3))
     assert svg.count('font-weight="bold"') == pieces_per_layer     # a piece is named in each layer
 

@@ -110,7 +110,7 @@ def test_a_non_square_board_has_a_label_on_every_row_and_column():
         assert a1 <= box[0] or a0 >= box[2] or b1 <= box[1] or b0 >= box[3], t
         assert 0 <= a0 and a1 <= width and 0 <= b0 and b1 <= height, t
     assert not any(_overlap(p, q) for i, p in enumerate(drawn) for q in drawn[i + 1:])
-    caption = [t for t in texts if t[0] is None]
+    caption = [t for t in texts if t[0] == "caption"]
     assert caption and min(t[3] for t in caption) > box[3]                   # under the board
 
 

@@ -125,3 +125,31 @@ def test_an_iqlink_puzzle_is_captioned_by_its_title(tmp_path):
         captions = [t[0] for t in _texts(svg)[2]]
         assert any(c.startswith("Sunday's challenge: ") for c in captions), captions
         assert not any("i-0a5fb29a52ad" in c for c in captions), captions
+
+
+#: the kinds of text a picture carries, by class: what the web page tells apart to keep each
+#: readable (a caption's words said under the picture, a piece's name in its title)
+TEXT_CLASSES = {"caption", "part-caption", "label", "tile-number", "row-label", "col-label"}
+
+
+@pytest.mark.parametrize("name", ["eternity2", "clue1", "iqlink-wizard", "pentomino-6x10", "soma-cube", "eternity"])
+def test_every_text_of_a_puzzles_picture_says_its_kind(name):
+    root = ET.fromstring(puzzle_svg(satiling.load(name)))
+    kinds = [t.get("class") for t in root.iter(f"{SVG}text")]
+    assert kinds and set(kinds) <= TEXT_CLASSES, set(kinds) - TEXT_CLASSES
+
+
+def test_a_solid_piece_is_drawn_as_one_block():
+    """The Soma cube's tray drew each piece's layers side by side, unnamed: piece A read as an L
+    and a stray square. Each piece is one group now, named by its title, of its faces in 3-D."""
+    puzzle = satiling.load("soma-cube")
+    root = ET.fromstring(pieces_svg(puzzle))
+    groups = {g.find(f"{SVG}title").text: g.findall(f"{SVG}polygon") for g in root.iter(f"{SVG}g")}
+    assert sorted(groups) == sorted("VLTZABP")
+    sizes = {p.name: len(p.shape) for p in puzzle.pieces}
+    for piece, faces in groups.items():
+        assert all(f.get("class") == "iso" for f in faces)
+        # a cube's top, front and right side, less one for each neighbour there: 3n - (n - 1)
+        # faces for Soma's pieces, each a tree of n cubes
+        assert len(faces) == 2 * sizes[piece] + 1, (piece, len(faces))
+    assert "layer" not in "".join(t.text for t in root.iter(f"{SVG}text"))

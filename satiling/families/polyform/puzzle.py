@@ -349,7 +349,8 @@ class PolyformPuzzle(Puzzle):
         unplaced = self.coverage().unplaced
         return {
             "lattice": self.lattice.name,
-            "topology": _topology(self.wrap),
+            # a solid has no topology in a plane's sense (plane, cylinder, torus): no row
+            **({} if self.lattice.name == "cubic" else {"topology": _topology(self.wrap)}),
             "cells": len(self.region),
             "pieces": sum(p.count for p in self.pieces),
             **({"placed": len(self.placed)} if self.placed else {}),
