@@ -248,61 +248,153 @@
     fillPuzzleSelect();
   }
 
-  // ---- pictures: an edge-matching tile's number, readable or not drawn ----------------------------
+  // ---- pictures: no text too small to read, and nothing lost -------------------------------------
 
-  // satiling draws each tile's number on it. Where a picture is shown so small that its numbers
-  // come out below MIN_NUMBER_PX (Eternity II's 16x16 board on a phone: some 5 px), they are not
-  // drawn; each tile's title says its number under the pointer, and a tap says it under the
-  // picture (a phone has no pointer to hover with).
-  const MIN_NUMBER_PX = 8;
-  const NUMBERS_NOTE = "The tiles are too small here for their numbers: tap a tile (or point at it) to read its number.";
+  // satiling's pictures carry text: an edge-matching tile's number, a board's row letters and
+  // column numbers, a polyform piece's name (class label), a picture's caption, the names of a
+  // solid's layers (part-caption). Where a picture is shown so small that some of its text would
+  // come out below MIN_TEXT_PX (Eternity II's 16x16 board on a phone: numbers some 5 px, its
+  // caption 6 px), that text is not drawn, and nothing is lost: a caption's words are a line of
+  // the page under the picture; a tile's number, a square's name and a piece's name are its title,
+  // which the pointer shows and a tap says under the picture (a phone has no pointer to hover with).
+  const MIN_TEXT_PX = 8;
+  // what a tap says, by the kind of text not drawn (the box's class that says it is not)
+  const TAP_NOTES = [
+    ["numbers-hidden", "The tiles are too small here for their numbers: tap a tile (or point at it) to read its number."],
+    ["names-hidden", "Pieces too small here for their names are not named: tap a piece (or point at it) to read its name."],
+  ];
+  // each kind of text, the box's class when some of it is not drawn
+  const TEXT_KINDS = [
+    ["text.tile-number", "numbers-hidden"], [".board-labels text", "labels-hidden"], ["text.label", "names-hidden"],
+    ["text.caption", "captions-hidden"], ["text.part-caption", "captions-hidden"],
+  ];
 
-  // The line under a picture that speaks of its tiles (none under a card's: a card is a link,
-  // and small); `make` false: the line if there is one.
-  function tileNote(box, make = true) {
-    let note = box.nextElementSibling;
-    if ((!note || !note.classList.contains("tile-said")) && make && !box.closest(".card")) {
-      note = el("p", { className: "tile-said note" });
-      box.after(note);
+  // The line of KIND under a picture (`said` lines follow it: its caption's words, then what a
+  // tap says); none under a card's (a card is a link, and small). `make` false: the line if there is one.
+  function saidLine(box, kind, make = true) {
+    let last = box;
+    for (let n = box.nextElementSibling; n && n.classList.contains("said"); n = n.nextElementSibling) {
+      if (n.classList.contains(kind)) return n;
+      last = n;
     }
-    return note && note.classList.contains("tile-said") ? note : null;
+    if (!make || box.closest(".card")) return null;
+    const line = el("p", { className: `said ${kind}${kind === "tile-said" ? " note" : ""}` });
+    (kind === "caption-said" ? box : last).after(line);
+    return line;
   }
 
-  // Whether the box's picture shows its numbers, and the line under it saying so.
-  function fitNumbers(box) {
-    const svg = box.querySelector("svg"), number = box.querySelector("text.tile-number");
+  // A text's size on the screen, in CSS pixels (measured by its parent, which is always drawn).
+  function shownPx(text) {
+    const ctm = text.parentNode.getScreenCTM();
+    return ctm ? Number(text.getAttribute("font-size")) * Math.hypot(ctm.a, ctm.b) : Infinity;
+  }
+
+  // The words of the captions not drawn, as the picture says them: each caption's lines as one
+  // sentence, a solid's layer names in their order, the copies a tray's names count.
+  function hiddenWords(svg) {
+    const words = (sel) => [...svg.querySelectorAll(sel)].map((t) => t.textContent);
+    const out = [];
+    for (const part of [svg, ...svg.querySelectorAll("svg")]) {
+      const lines = [...part.children].filter((t) => t.matches("text.caption"));
+      if (lines.some((t) => t.classList.contains("too-small"))) out.push(lines.map((t) => t.textContent).join(" "));
+    }
+    if (svg.querySelector("text.part-caption.too-small")) out.push(`left to right: ${words("text.part-caption").join(", ")}`);
+    const counted = words("text.label.too-small").filter((w) => / x\d+$/.test(w));
+    if (counted.length) out.push(`copies: ${counted.join(", ")}`);
+    return out;
+  }
+
+  // Which of the box's texts are drawn, and the lines under it saying what is not.
+  function fitText(box) {
+    const svg = box.querySelector("svg");
     const width = svg ? svg.getBoundingClientRect().width : 0;
-    if (number && !width) return;                      // hidden: measured again when shown
-    const px = number ? Number(number.getAttribute("font-size")) * width / svg.viewBox.baseVal.width : Infinity;
-    const small = px < MIN_NUMBER_PX;
-    box.classList.toggle("numbers-hidden", small);
-    // the board's row letters and column numbers (an edge-matching board's labels), by the same rule
-    const label = box.querySelector(".board-labels text");
-    const labelPx = label && width ? Number(label.getAttribute("font-size")) * width / svg.viewBox.baseVal.width : Infinity;
-    box.classList.toggle("labels-hidden", labelPx < MIN_NUMBER_PX);
-    const note = tileNote(box, small);
-    if (note) note.textContent = small ? NUMBERS_NOTE : "";
+    if (!width) return;                                // hidden: measured again when shown
+    widen(box, svg);
+    const hidden = new Set();
+    for (const [sel, cls] of TEXT_KINDS) {
+      for (const t of svg.querySelectorAll(sel)) {
+        const small = shownPx(t) < MIN_TEXT_PX;
+        t.classList.toggle("too-small", small);
+        if (small) hidden.add(cls);
+      }
+    }
+    for (const [, cls] of TEXT_KINDS) box.classList.toggle(cls, hidden.has(cls));
+    const words = hiddenWords(svg);
+    const caption = saidLine(box, "caption-said", words.length > 0);
+    if (caption) caption.textContent = words.join("\n");
+    const tap = TAP_NOTES.filter(([cls]) => box.classList.contains(cls)).map(([, words]) => words);
+    const note = saidLine(box, "tile-said", tap.length > 0);
+    if (note) note.textContent = tap.join(" ");
   }
 
   // Measured whenever a picture is put in its box (every place the page shows one; another
-  // puzzle's picture may have no numbers) and whenever its box changes size (the window, a view
+  // puzzle's picture may have no text) and whenever its box changes size (the window, a view
   // shown).
-  const numbersSized = new ResizeObserver((entries) => entries.forEach((e) => fitNumbers(e.target)));
+  const textSized = new ResizeObserver((entries) => entries.forEach((e) => fitText(e.target)));
   new MutationObserver((records) => {
-    for (const box of new Set(records.map((r) => r.target.closest && r.target.closest(".picture")))) {
+    const boxes = new Set();
+    for (const r of records) {
+      boxes.add(r.target.closest && r.target.closest(".picture"));
+      for (const n of r.addedNodes) {
+        if (!n.querySelectorAll) continue;
+        if (n.matches(".picture")) boxes.add(n);
+        n.querySelectorAll(".picture").forEach((b) => boxes.add(b));
+      }
+    }
+    for (const box of boxes) {
       if (!box) continue;
-      if (box.querySelector("text.tile-number, .board-labels")) numbersSized.observe(box);
-      fitNumbers(box);
+      if (box.querySelector("svg text")) textSized.observe(box);
+      fitText(box);
     }
   }).observe(document.querySelector("main"), { childList: true, subtree: true });
 
-  // A tap on a tile whose number is not drawn says the tile (its title: number, square, side).
+  // A tap on a picture whose numbers or names are not all drawn says what was tapped: its title
+  // (a tile's side: its number, square, side; a piece: its name).
   document.addEventListener("click", (e) => {
-    const side = e.target.closest && e.target.closest(".numbers-hidden svg polygon");
-    const title = side && side.querySelector("title");
-    const note = title && tileNote(side.closest(".picture"));
-    if (note) note.textContent = title.textContent;
+    const box = e.target.closest && e.target.closest(".numbers-hidden, .names-hidden");
+    const svg = box && e.target.closest("svg");
+    let n = svg ? e.target : null;
+    while (n && n !== svg && !(n.firstElementChild && n.firstElementChild.tagName === "title")) n = n.parentNode;
+    if (!n || n === svg || n.tagName === "svg") return;
+    const title = n.firstElementChild.textContent;
+    saidLine(box, "tile-said").textContent = n.tagName === "g" ? `piece ${title}` : title;
   });
+
+  // ---- pictures on See: board and pieces apart, a long thin board drawn to read ------------------
+
+  // satiling draws a puzzle as its board above its pieces, in one SVG (stack_svg's nested
+  // documents), the pieces at the board's scale: on a phone tetromino-4x45's tray of five pieces
+  // had 3.5 px names under a 45-square board. See shows each part as a picture of its own, fitted
+  // to the width on its own.
+  function showParts(container, svg) {
+    container.innerHTML = svg;
+    const root = container.firstElementChild;
+    const nested = root ? [...root.children].filter((n) => n.tagName === "svg") : [];
+    const parts = nested.length > 1 ? nested : [root].filter(Boolean);
+    container.replaceChildren(...parts.map((part) => el("div", { className: "picture see-part" }, part)));
+    // a long thin board takes the figure's whole row (the facts below it), not a column beside them
+    const view = parts.length ? parts[0].viewBox.baseVal : null;
+    $("see-figure").classList.toggle("wide", !!view && view.width >= WIDE_ASPECT * view.height);
+  }
+
+  // A board this many times wider than high whose text would be too small to read across the
+  // box is drawn where its largest text is READ_PX, in a box that scrolls sideways (4x45 on a
+  // phone: 2.7 screens of readable letters, rather than letters of 3.5 px or none).
+  const WIDE_ASPECT = 3, READ_PX = 10;
+  function widen(box, svg) {
+    if (!box.classList.contains("see-part")) return;
+    svg.style.width = "";
+    svg.style.maxWidth = "";
+    const view = svg.viewBox.baseVal;
+    const sizes = [...svg.querySelectorAll("text")].map((t) => Number(t.getAttribute("font-size")));
+    const shown = svg.getBoundingClientRect().width, scale = shown / view.width;
+    const wanted = sizes.length ? Math.ceil(view.width * READ_PX / Math.max(...sizes)) : 0;
+    const thin = view.width >= WIDE_ASPECT * view.height && Math.min(...sizes) * scale < MIN_TEXT_PX && wanted > shown;
+    box.classList.toggle("scrolls", thin);
+    if (!thin) return;
+    svg.style.width = `${wanted}px`;
+    svg.style.maxWidth = "none";
+  }
 
   // ---- 1. Pose: the galleries -------------------------------------------------------------------
 
@@ -873,6 +965,15 @@
     $("see-flags").hidden = !line.length;
   }
 
+  // The facts for the table: the file's own words are a paragraph of their own, and the argument
+  // that settles the puzzle is said once, in the banner above (tetromino-4x5's parity proof stood
+  // there, in the parity row and in an obstruction row, word for word).
+  function tableFacts(facts, obstruction) {
+    if (!facts) return null;
+    const rows = Object.entries(facts).filter(([k]) => k !== "about" && k !== "obstruction");
+    return Object.fromEntries(rows.map(([k, v]) => [k, obstruction && v === obstruction ? "rules out every solution (the argument above)" : v]));
+  }
+
   async function showPuzzle(name) {
     $("see-empty").hidden = !!name;
     // another puzzle's page goes at once; the same one's stays while its facts are asked again
@@ -897,7 +998,7 @@
     $("see-family").textContent = d.family;
     // drawn once a puzzle (the page is asked again while its facts are measured: what a tap on a
     // tile said under the picture stays)
-    if ($("see-svg").dataset.name !== d.name) $("see-svg").innerHTML = d.svg;
+    if ($("see-svg").dataset.name !== d.name) showParts($("see-svg"), d.svg);
     $("see-svg").dataset.name = d.name;
     $("see-caption").textContent = CAPTION;
     $("see-obstruction").hidden = !d.obstruction;
@@ -910,7 +1011,7 @@
     // the command line's options they and the facts quote marked, and said in the page's terms
     const met = new Set();
     $("see-about").replaceChildren(...withFlags(facts && facts.about ? facts.about : "", met, d.family));
-    fillFacts($("see-facts"), facts ? Object.fromEntries(Object.entries(facts).filter(([k]) => k !== "about")) : null, met, d.family);
+    fillFacts($("see-facts"), tableFacts(facts, d.obstruction), met, d.family);
     showFlags(met, d.name, d.family);
     fillFacts($("see-model"), model);
     $("see-facts").hidden = $("see-facts-head").hidden = !$("see-facts").rows.length;
@@ -947,9 +1048,7 @@
     showScoredBoard(null);
     clearErrors($("see-score"), $("see-score-error"));
     $("see-check-solution").value = "";
-    // the command that writes such a file, for this puzzle (a share text is too long to read there)
-    const name = d.name.startsWith("satiling:") ? "NAME" : d.name;
-    $("see-check-solution").placeholder = `a solution as \`satiling solve ${name} --json\` writes it, or the lines \`satiling enumerate ${name}\` writes`;
+    checkHelp(d.name);
     showCheckedSolution(null);
     clearErrors($("see-check"), $("see-check-error"));
   }
@@ -1003,6 +1102,25 @@
   function showCheckedSolution(got) {
     $("see-check-svg").innerHTML = got && got.svg ? got.svg : "";
     $("see-check-line").textContent = got ? checkLine(got) : "";
+    // a wrong solution in the page's colour for what is bad, a verified one in its good colour
+    $("see-check-line").classList.toggle("wrong", !!(got && got.wrong));
+    $("see-check-line").classList.toggle("verified", !!(got && !got.wrong));
+  }
+
+  // Where a solution file of this puzzle comes from, said above the box (a placeholder was cut
+  // off on a phone). The command line knows a bundled puzzle by its name; a posted one (painted,
+  // generated, uploaded: an id only this server knows) or a shared one by its instance file, the
+  // download below (a posted one's is named ID.toml); any puzzle's runs give their solutions as
+  // a JSON Lines download on Browse.
+  function checkHelp(name) {
+    const code = (text) => el("code", { className: "command", textContent: text });
+    const bundled = !name.includes(":") && !name.startsWith("i-");
+    const file = bundled ? name : name.startsWith("i-") ? `${name}.toml` : "FILE.toml";
+    $("see-check-help").replaceChildren(
+      "Paste a solution file: a run's “whole run as JSON Lines” (on Browse), or what ",
+      code(`satiling solve ${file} --json`), " or ", code(`satiling enumerate ${file}`), " writes",
+      ...(bundled ? [] : [` (${file}: this puzzle's instance file, the download below)`]), ".");
+    $("see-check-solution").placeholder = "one solution per line, as JSON";
   }
 
   // The line `satiling verify` prints: its count (and repeats), or the first wrong solution.

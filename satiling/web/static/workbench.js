@@ -58,6 +58,7 @@
     const box = $("workbench");
     box.hidden = d.family !== "polyform";
     $("wb-error").textContent = "";
+    $("wb-unavailable").textContent = "";
     $("wb-result").textContent = "";
     $("wb-picture").textContent = "";
     if (box.hidden) return;
@@ -67,7 +68,10 @@
     } catch (e) {
       if (wb.name !== d.name) return;
       $("wb-tools").hidden = true;
-      $("wb-error").textContent = e.message;
+      // a puzzle pinned otherwise (a solid, drafters, too many placements) is a fact of the
+      // puzzle, said plainly; anything else went wrong
+      if (e.field === "puzzle") $("wb-unavailable").textContent = `${e.message[0].toUpperCase()}${e.message.slice(1)}.`;
+      else $("wb-error").textContent = e.message;
       return;
     }
     if (wb.name !== d.name) return;
