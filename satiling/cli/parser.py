@@ -126,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = _model_command(sub, "solve", "find one solution, verify it, draw it", cmd_solve)
     _solver_options(s)
     s.add_argument("--svg", metavar="FILE", help="also draw the solution as SVG to FILE")
+    s.add_argument("--png", metavar="FILE", help="also draw the solution as PNG to FILE (to post or print)")
     s.add_argument("--json", action="store_true", help="print the solution as JSON instead of a picture")
     s.add_argument("--maximize-matches", nargs="?", const="auto", metavar="ENGINE",
                    choices=("auto",) + MAXIMISE_ENGINES,

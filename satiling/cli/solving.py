@@ -93,7 +93,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.maximize_matches:
         from ..commands.edgematch import run_maximize
         req = solve_request(args, "maximise")
-        return run_maximize(req, args.svg, args.json, args.best or f"{req.puzzle.name}-best.json")
+        return run_maximize(req, args.svg, args.json, args.best or f"{req.puzzle.name}-best.json",
+                            png=args.png)
     if args.best or args.start:
         raise SatilingError(f"--{'best' if args.best else 'start'} applies to --maximize-matches")
     req = solve_request(args, "solve")
@@ -120,7 +121,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if answer.solution is None:
         no_solution(req.puzzle.name, args.json)
         return EXIT_NONE
-    show(req.puzzle, answer.solution, args.svg, as_json=args.json)
+    show(req.puzzle, answer.solution, args.svg, as_json=args.json, png=args.png)
     return EXIT_FOUND
 
 

@@ -249,10 +249,10 @@ class BestBoard:
 
 
 def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
-                 best: str | None = None) -> int:
+                 best: str | None = None, png: str | None = None) -> int:
     """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr) and
     keep the best board in ``best`` as it improves, then print the best board (text or JSON, SVG
-    optionally).  Exit 0 with a board (a solution when every join matches, else the best one in
+    and PNG optionally).  Exit 0 with a board (a solution when every join matches, else the best one in
     the time), 3 when the time ran out before any board; Ctrl-C / SIGTERM print the best board so
     far and exit 130 / 143."""
     from ..run.tasks import check_maximise
@@ -263,13 +263,14 @@ def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
             pass
     keeper = BestBoard(req.puzzle, best) if best else None
     try:
-        return _maximize_keeping(req, keeper, svg, as_json)
+        return _maximize_keeping(req, keeper, (svg, png), as_json)
     finally:
         if keeper is not None:
             keeper.close()
 
 
-def _maximize_keeping(req: Any, keeper: BestBoard | None, svg: str | None, as_json: bool) -> int:
+def _maximize_keeping(req: Any, keeper: BestBoard | None, pictures: tuple[str | None, str | None],
+                      as_json: bool) -> int:
     from .common import show
     from ..run import Events, maximise
     joins = len(req.puzzle.joins())
@@ -305,7 +306,7 @@ def _maximize_keeping(req: Any, keeper: BestBoard | None, svg: str | None, as_js
     if earlier > result.score:
         print(f"satiling: {puzzle.name}: the best board is still the earlier one in {keeper.path} "
               f"({earlier}/{joins})", file=sys.stderr)
-    show(puzzle, result.solution, svg, as_json=as_json)
+    show(puzzle, result.solution, pictures[0], as_json=as_json, png=pictures[1])
     return _signal_exit(stopped) if stopped is not None else 0
 
 

@@ -143,12 +143,27 @@ def test_show_and_render_write_pngs(cli, tmp_path: Path) -> None:
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_solve_draws_its_solution_as_png_as_render_does(cli, tmp_path: Path) -> None:
+    """``solve --png`` (and a best board's, ``--maximize-matches --png``): the picture render
+    draws of the solution solve prints, byte for byte."""
+    for name, extra in (("pentomino-3x20", ()), ("clue1", ("--maximize-matches", "--time-limit", "2",
+                                                           "--engine", "cpsat"))):
+        r = cli("solve", name, *extra, "--json", "--png", f"{name}.png", cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        (tmp_path / "s.json").write_text(r.stdout)
+        # a best board that is no solution is drawn all the same (exit 1: not a solution)
+        assert cli("render", name, "s.json", "--png", "r.png", cwd=tmp_path).returncode == (1 if extra else 0)
+        png = (tmp_path / f"{name}.png").read_bytes()
+        assert png[:8] == PNG_SIGNATURE and png == (tmp_path / "r.png").read_bytes(), name
+
+
 @pytest.mark.parametrize("argv, said", [
     (["render", "pentomino-3x20", "s.json", "--png", "x.svg"], "--png x.svg: a PNG picture's file name ends in .png, not .svg"),
     (["render", "pentomino-3x20", "s.json", "--svg", "x.png"], "--svg x.png: an SVG picture's file name ends in .svg, not .png"),
     (["render", "pentomino-3x20", "s.json", "--svg", "x.svg", "--png", "y.jpg"], "--png y.jpg"),
     (["solve", "pentomino-3x20", "--svg", "x.txt"], "--svg x.txt"),
     (["show", "soma-cube", "--png", "x.svg"], "--png x.svg"),
+    (["solve", "pentomino-3x20", "--png", "x.svg"], "--png x.svg"),
 ])
 def test_a_picture_named_for_another_format_is_refused(cli, tmp_path: Path, argv, said) -> None:
     """``render --png x.svg`` wrote a PNG that viewers then read as SVG: one line, exit 2, and no
