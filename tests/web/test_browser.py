@@ -149,6 +149,16 @@ def test_maximise_eternity2_plots_and_scores_its_board(browser: webdriver.Chrome
     assert scored.returncode == 0, scored.stderr
     assert int(re.search(r"score (\d+)/480", scored.stdout).group(1)) == shown
     screenshot(driver, "watch")
+    # the run's one answer, on Browse, at the page's width (a 160 px thumbnail of 256 tiles was
+    # the picture a maximisation kept), where the two of an enumeration are cards side by side
+    sizes = {}
+    for task in ("maximise", "enumerate"):
+        driver.get(servers[-1].url + f"#browse/{RUNS[task]}")
+        sizes[task] = wait_for(lambda: [round(e.rect["height"]) for e in
+                                        driver.find_elements(By.CSS_SELECTOR, "#solutions .card svg")
+                                        if e.rect["width"] > 0] or None, 10, f"Browse draws no {task} picture")
+    assert len(sizes["maximise"]) == 1 and sizes["maximise"][0] >= 500, sizes
+    assert len(sizes["enumerate"]) == 2 and max(sizes["enumerate"]) <= 180, sizes     # the CSS's
 
 
 def test_stop_ends_a_count_within_a_second_and_keeps_it(browser: webdriver.Chrome,

@@ -2051,6 +2051,9 @@
   function drawSolutions(id, page, task) {
     const gallery = $("solutions");
     gallery.textContent = "";
+    // a run's one answer (a best board, a packing, a unique solution) drawn at the page's width,
+    // not as a thumbnail among others
+    gallery.classList.toggle("single", page.total === 1);
     for (const item of page.items) {
       const base = `api/runs/${enc(id)}/solutions/${item.index}`;
       const svgLink = el("a", { href: withToken(`${base}.svg`), textContent: "SVG" });
