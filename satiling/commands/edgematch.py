@@ -248,6 +248,11 @@ class BestBoard:
         self._fd = -1
 
 
+#: how a maximisation ended, in words (its engines report CP-SAT's statuses)
+MAXIMISE_WORDS = {"OPTIMAL": "proved the best", "FEASIBLE": "not proved the best",
+                  "UNKNOWN": "no board found"}
+
+
 def run_maximize(req: Any, svg: str | None = None, as_json: bool = False,
                  best: str | None = None, png: str | None = None) -> int:
     """``satiling solve NAME --maximize-matches``: print the score as it improves (stderr) and
@@ -300,7 +305,7 @@ def _maximize_keeping(req: Any, keeper: BestBoard | None, pictures: tuple[str | 
     if keeper is not None:                # every engine reports its boards; kept here in case one did not
         keeper.keep(result.score, result.solution, result.seconds)
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
-    how = "interrupted" if stopped is not None else result.status
+    how = "interrupted" if stopped is not None else MAXIMISE_WORDS.get(result.status, result.status)
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
           f"{how} after {result.seconds:.1f} s", file=sys.stderr)
     if earlier > result.score:

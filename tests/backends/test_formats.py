@@ -97,7 +97,7 @@ def test_maxsat_rc2_reaches_the_proved_optimum(tmp_path, knuth):
     got = re.search(r"score (\d+)/(\d+) \(counted", done.stderr)
     proved = run_cli("solve", "clue1", "--maximize-matches", "--engine", "rc2")
     best = re.search(r"best score (\d+)/(\d+)", proved.stderr)
-    assert got and best and "OPTIMAL" in proved.stderr
+    assert got and best and "proved the best" in proved.stderr
     assert got.groups() == best.groups()
     # the new-style 'v 0110...' line of the same solver decodes to the same score
     new = subprocess.run([str(Path(sys.executable).parent / "rc2.py"), "-vvv", "--vnew", "clue1.wcnf"],
