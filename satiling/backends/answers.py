@@ -249,6 +249,9 @@ def read_xcc(text: str, key: AnswerKey) -> Answer:
             if v is None:
                 raise SatilingError(f"line {n}: the option {stripped[:50]!r} is not one of this "
                                     "matrix's (another puzzle, or other options?)")
+            if v in solutions[-1]:          # an exact cover never chooses an option twice
+                raise SatilingError(f"line {n}: the option {stripped[:50]!r} is chosen twice in "
+                                    "one solution: not DLX's output")
             solutions[-1].append(v)
     if not solutions:
         if "TIMEOUT!" in text:        # stopped by its T option: "Altogether 0" proves nothing
@@ -268,12 +271,15 @@ _MZN_ARRAY = re.compile(r'"?x"?\s*[=:]\s*\[([^\]]*)\]')
 def read_mzn(text: str, key: AnswerKey) -> Answer:
     """MiniZinc's output: solutions end with ``----------``, a finished search with
     ``==========``; the last solution is kept (the best, when optimising)."""
-    if "=====UNSATISFIABLE=====" in text:
-        return Answer("UNSATISFIABLE", found=0)
     if "=====ERROR=====" in text:
         raise SatilingError("MiniZinc reported an error (=====ERROR=====)")
+    # a solution beside the verdict of none is no solver's answer (read_answer says so, as it
+    # does for every format): the values are read before the verdict is taken
+    unsat = "=====UNSATISFIABLE=====" in text
     arrays = _MZN_ARRAY.findall(text)
     if not arrays:
+        if unsat:
+            return Answer("UNSATISFIABLE", found=0)
         if "=====UNKNOWN=====" in text:
             return Answer("UNKNOWN", found=0)
         raise SatilingError("no 'x = [...]' in the MiniZinc output")
@@ -285,7 +291,7 @@ def read_mzn(text: str, key: AnswerKey) -> Answer:
         if w not in ("true", "false", "1", "0"):
             raise SatilingError(f"x[{v}] = {w[:20]!r}, not a Boolean")
         values[v] = w in ("true", "1")
-    status = "OPTIMAL" if "==========" in text else "SATISFIABLE"
+    status = "UNSATISFIABLE" if unsat else "OPTIMAL" if "==========" in text else "SATISFIABLE"
     return Answer(status, values, found=len(arrays))
 
 

@@ -185,13 +185,15 @@ def cmd_decode(args: argparse.Namespace) -> int:
     return EXIT_FOUND
 
 
-def solver_says_none(name: str) -> int:
+def solver_says_none(name: str, fmt: str = "dimacs") -> int:
     """A solver's "no solution", printed as ``solve`` prints one, and said on stderr to be the
     solver's word: nothing in its output ties it to this puzzle's formula, nor proves it (a DRAT
-    proof of it can be checked: ``satiling check-proof``)."""
+    proof of a CNF's can be checked: ``decode --proof``, which the line names where it applies)."""
     print("no solution")
-    print(f"satiling: {name}: no solution, in the solver's word; not checked here (decode "
-          "--proof FILE checks the solver's DRAT proof of it)", file=sys.stderr)
+    how = ("decode --proof FILE checks the solver's DRAT proof of it" if fmt == "dimacs" else
+           "a SAT solver's DRAT proof of the CNF, --format dimacs, can be checked by decode --proof")
+    print(f"satiling: {name}: no solution, in the solver's word; not checked here ({how})",
+          file=sys.stderr)
     return EXIT_NONE
 
 
@@ -266,7 +268,7 @@ def decode_answer(args: argparse.Namespace, puzzle) -> int:
         answer = read_answer(args.format, text, key)
         code = verdict_exit(answer.status, len(answer.values), key.variables)
         if code == EXIT_NONE:
-            return solver_says_none(puzzle.name)
+            return solver_says_none(puzzle.name, args.format)
         if code == EXIT_TIMEOUT:
             print("satiling: the solver gave no answer", file=sys.stderr)
         if code is not None:

@@ -349,3 +349,23 @@ def test_at_most_board_maximises_pieces_placed(tmp_path):
     assert done.returncode == 0 and proved, packed.stdout + packed.stderr
     assert f"{proved.group(1)} pieces placed" in done.stderr
     assert len(wcnf.soft) - cost == int(proved.group(1)) == 3
+
+
+def test_a_verdict_of_none_beside_a_solution_is_refused_in_every_format(tmp_path, pentomino_answer):
+    """A solution followed by the verdict that there is none: MiniZinc's reader took the verdict
+    (exit 1: "no solution" of a puzzle with 2339); every format now refuses it alike."""
+    problem, true = pentomino_answer
+    said = answers(problem, true)
+    contradictions = {"mzn": said["mzn"] + "=====UNSATISFIABLE=====\n",
+                      "opb": said["opb"].replace("s SATISFIABLE", "s UNSATISFIABLE"),
+                      "xcsp3": said["xcsp3"].replace("s SATISFIABLE", "s UNSATISFIABLE")}
+    for fmt, text in contradictions.items():
+        code, out, err = decode(tmp_path, "pentomino-6x10", fmt, text)
+        assert (code, out) == (2, "") and "UNSATISFIABLE and also gives values" in err, (fmt, err)
+    # an exact cover's option chosen twice in one solution (DLX never writes it)
+    lines = said["xcc"].splitlines()
+    code, out, err = decode(tmp_path, "pentomino-6x10", "xcc", "\n".join(lines + lines[-1:]) + "\n")
+    assert (code, out) == (2, "") and "chosen twice" in err, err
+    # the verdict alone is the solver's word, and the line names the check that applies
+    code, out, err = decode(tmp_path, "pentomino-6x10", "mzn", "=====UNSATISFIABLE=====\n")
+    assert (code, out) == (1, "no solution\n") and "--format dimacs, can be checked by decode --proof" in err
