@@ -95,6 +95,7 @@ class CountAnswer:
     seconds: float = 0.0
     checkpoint: str | None = None       # where a stopped count kept its work
     finished_any: bool = False          # whether anything was searched to keep
+    recounted: int = 0                  # of ``total``, not kept by the checkpoint (counted again)
     torn: bool = False                  # enumerate --resume dropped a torn last line
     proof: Any = None
     ruled_out: str | None = None        # the argument that settled it before any search
@@ -226,7 +227,8 @@ def count(req: Request, events: Events | None = None) -> CountAnswer:
                         keep_stopped=True, partial=paced(events.partial))
     answer = CountAnswer(Stop.of(outcome.stopped), outcome.total, outcome.found, outcome.classes,
                          engine, group, run.space.group.order, clock() - start,
-                         outcome.checkpoint, bool(outcome.finished or outcome.position))
+                         outcome.checkpoint, bool(outcome.finished or outcome.position),
+                         recounted=outcome.recounted)
     if req.proof and answer.stop is Stop.DONE:
         _prove(req, deadline, answer, run.members(outcome.solutions), run.space.problem)
     return answer

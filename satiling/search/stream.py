@@ -102,6 +102,9 @@ class Outcome:
     finished: dict[int, int] = field(default_factory=dict)
     position: Position | None = None
     checkpoint: str | None = None          # where a stopped count without --resume kept its work
+    #: count: solutions in ``total`` that the checkpoint does not keep (the cube in progress counted
+    #: past the last place the search recorded): a resumed count counts them again
+    recounted: int = 0
     cubes_done: int = 0                    # enumerate: the cubes this run searched to the end
 
     @property
@@ -341,11 +344,13 @@ def count_solutions(space: CubeSpace, job: Job, s: Settings, record: Checkpoint 
         else:
             out.total += run.partial - before   # the cube in progress, counted so far
             out.found += run.partial - before
+            out.recounted = run.partial - before
         if at is not None and at.left == (parts[at.cube].left if at.cube in parts else [()]):
             at = None                              # stopped before its first step: nothing new
         out.position = at
         if record and at is not None:              # what a resumed count still has to search
             record.add_part(at.cube, PartCube(at.counted, at.left, at.done))
+            out.recounted = run.partial - at.counted
     return out
 
 
