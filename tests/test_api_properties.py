@@ -29,6 +29,22 @@ import satiling
 from satiling import SatilingError
 from satiling.api import Count, Solution
 
+
+def _every_module_loaded() -> None:
+    """Import all of satiling now, when the suite is collected.  Hypothesis draws a few values
+    from the constants of the project's modules loaded so far, so a derandomized sample differed
+    with the tests that ran before it in the same process (after another module's tests, one drew
+    no count at all and failed ``_exercised``); with every module loaded before any test, the
+    sample is the same wherever the test runs."""
+    import importlib
+    import pkgutil
+    for module in pkgutil.walk_packages(satiling.__path__, "satiling."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)
+
+
+_every_module_loaded()
+
 #: bundled puzzles the sequences load: all but clue1 count in a fraction of a second, and are kept
 #: for searching (clue1, whose count takes minutes, is loaded and dropped)
 SMALL = ["pentomino-3x20", "tetromino-4x5", "tetromino-cylinder-4x5", "soma-cube",
