@@ -140,7 +140,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
     if args.proof and not args.cnf:       # the formula is known now: a bare verdict settles it
         verdict = _bare_verdict(text)
         if verdict is not None:
-            return proved_none(puzzle.name, formula, args.proof) if verdict == EXIT_NONE else verdict
+            return proved_none(puzzle.name, formula, args.proof, args.time_limit) if verdict == EXIT_NONE else verdict
     problem = formula.problem
     if len(text) > 64 + 16 * formula.variables + (1 << 20):
         raise SatilingError(f"{args.output}: too large for the solver output of a formula of "
@@ -151,7 +151,7 @@ def cmd_decode(args: argparse.Namespace) -> int:
         raise SatilingError("{where}: {error}", where="stdin" if args.output == "-" else args.output,
                             error=e) from None
     if out.status == "UNSATISFIABLE":
-        return proved_none(puzzle.name, formula, args.proof) if args.proof else solver_says_none(puzzle.name)
+        return proved_none(puzzle.name, formula, args.proof, args.time_limit) if args.proof else solver_says_none(puzzle.name)
     if args.proof:                        # a model is checked without it
         print(f"satiling: the solver gave a model: {args.proof} is not read", file=sys.stderr)
     true = frozenset(v for v in out.true_vars if v <= problem.num_vars and problem.primary[v])
@@ -197,12 +197,20 @@ def solver_says_none(name: str, fmt: str = "dimacs") -> int:
     return EXIT_NONE
 
 
-def proved_none(name: str, formula: Any, proof: str) -> int:
+def proved_none(name: str, formula: Any, proof: str, seconds: float | None = None) -> int:
     """A solver's "no solution" with its DRAT proof: 1 and "no solution" when the proof refutes
     satiling's own CNF of the puzzle (:func:`~satiling.search.proof.check_solvers_proof`), as
-    ``solve --proof`` says one; 2 when it does not (the solver's word is then not taken)."""
+    ``solve --proof`` says one; 2 when it does not (the solver's word is then not taken); 3
+    when the check takes longer than ``seconds`` (``--time-limit``)."""
+    from ..limits import Deadline, clock
     from ..search.proof import check_solvers_proof
-    report = check_solvers_proof(formula.problem, formula.amo, formula.options, proof)
+    try:
+        report = check_solvers_proof(formula.problem, formula.amo, formula.options, proof,
+                                     Deadline.after(seconds, clock()))
+    except TimeoutError:
+        print(f"satiling: {name}: the solver says there is no solution; its proof {proof} was not "
+              f"checked within the time limit ({seconds:g} s)", file=sys.stderr)
+        return EXIT_TIMEOUT
     if not report.verified:
         raise SatilingError(f"the solver says {name} has no solution, but its {report.summary()}")
     print("no solution")
@@ -215,6 +223,8 @@ def check_proof_option(args: argparse.Namespace) -> None:
     if args.proof and (args.format != "dimacs" or args.maximize_matches):
         raise SatilingError("--proof is a DRAT proof of the CNF: it goes with --format dimacs, "
                             "without --maximize-matches")
+    if args.time_limit is not None and not args.proof:
+        raise SatilingError("--time-limit bounds the check of a --proof: give one, or drop it")
     if args.proof == "-" and args.output == "-":
         raise SatilingError("the solver output and --proof cannot both be read from stdin: "
                             "give one of them as a file")

@@ -46,7 +46,8 @@ DECODE_EXITS = ("exit codes: 0 a solution; 1 the solver says there is none (its 
                 "checked; with --proof, proved by its DRAT proof), or (dimacs) a consistent partial model of a "
                 "solver that claims none; 2 not that format's output, or a wrong, partial or "
                 "foreign answer, or a --proof that is not verified; 3 no answer in it: empty, only comments, UNKNOWN or a time-out "
-                "(the solver stopped, or was killed, before it found one)")
+                "(the solver stopped, or was killed, before it found one), or a --proof not checked within "
+                "--time-limit")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -173,6 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="dimacs: the solver's DRAT proof of 'no solution' (e.g. 'cadical p.cnf "
                         "FILE'), checked against satiling's own CNF of NAME (built with the same "
                         "options): verified, the answer is proved (exit 1); not verified, exit 2")
+    s.add_argument("--time-limit", type=seconds, metavar="S",
+                   help="give up checking the --proof after S seconds (exit 3): a proof's check "
+                        "grows with the square of its length")
 
     s = sub.add_parser("verify", help="check solutions (JSON or JSON lines) against a puzzle")
     name_argument(s)

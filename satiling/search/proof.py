@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import Option, SatilingError
 from ..fileio import read_text, write_files
-from ..limits import Deadline, clock
+from ..children import run_in_child
+from ..limits import NO_DEADLINE, Deadline, clock
 from ..problem import Problem
 from ..engines.table import DEFAULT_SAT_ALIAS, SOLVERS
 from .solve import lazy_cuts, primary_true, solver_name
@@ -226,12 +227,15 @@ def _dimacs(clauses: Sequence[Sequence[int]], top: int, comment: str) -> str:
 
 
 # -- checking -------------------------------------------------------------------------------------
-def check_solvers_proof(problem: Problem, amo: str, options: dict, proof: str) -> ProofReport:
+def check_solvers_proof(problem: Problem, amo: str, options: dict, proof: str,
+                        deadline: Deadline = NO_DEADLINE) -> ProofReport:
     """Another solver's DRAT proof that satiling's CNF of ``problem`` (its at-most-one ``amo``,
     built with the model ``options``) has no model: checked against that formula as satiling
     writes it, never a file the user names, so that a verified proof refutes this puzzle's model
     and nothing else.  The formula is written to a folder of its own for the checkers, which
-    read files, and removed with it."""
+    read files, and removed with it.  The check runs in a child process, killed when
+    ``deadline`` passes (TimeoutError) or a signal comes: a long proof's check grows with the
+    square of its length, and nothing else could stop it."""
     import tempfile
     from ..backends.dimacs import write_dimacs
     start = time.perf_counter()
@@ -239,7 +243,7 @@ def check_solvers_proof(problem: Problem, amo: str, options: dict, proof: str) -
         formula = os.path.join(folder, "formula.cnf")
         with open(formula, "w") as out:
             write_dimacs(problem, out, amo, options=options)
-        checks, steps = _checks(formula, proof)
+        checks, steps = run_in_child(_checks, formula, proof, deadline=deadline)
     return ProofReport("UNSAT", proof=proof, steps=steps, checks=checks, given=_given(problem),
                        empty_clause=any(not c for c in problem.clauses),
                        seconds=time.perf_counter() - start)

@@ -144,3 +144,30 @@ def test_the_output_and_the_proof_are_not_both_stdin(cli, work):
     r = cli("decode", "tetromino-4x5", "-", "--proof", "-")
     assert (r.returncode, r.stdout) == (2, "")
     assert "cannot both be read from stdin" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_a_proof_too_long_to_check_in_the_time_limit_is_left_unchecked(cli, work, tmp_path):
+    """A proof whose check grows with the square of its length (the real proof's lemmas 400
+    times over, without its empty clause: some ten seconds of dratify here) is given up at
+    --time-limit: exit 3, the solver's word not taken, nothing on stdout, and no formula left
+    behind in the temporary folder; the real proof is checked within a limit.  --time-limit
+    without --proof bounds nothing: refused."""
+    import os
+    import subprocess
+    import sys
+    import time
+    lemmas = [line for line in (work / "pairwise.drat").read_text().splitlines() if line.strip() != "0"]
+    long = tmp_path / "long.drat"
+    long.write_text("\n".join(lemmas * 400) + "\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "satiling.cli", "decode", "tetromino-4x5",
+                        str(work / "answer.txt"), "--proof", str(long), "--time-limit", "1"],
+                       capture_output=True, text=True, timeout=120, env={**os.environ, "TMPDIR": str(temp)})
+    assert (r.returncode, r.stdout) == (3, ""), r.stderr
+    assert "was not checked within the time limit (1 s)" in r.stderr and r.stderr.count("\n") == 1
+    assert time.monotonic() - start < 30 and list(temp.iterdir()) == []
+    assert decode(cli, work, "--proof", str(work / "pairwise.drat"), "--time-limit", "30").returncode == 1
+    r = decode(cli, work, "--time-limit", "5")
+    assert r.returncode == 2 and "--time-limit bounds the check of a --proof" in r.stderr
