@@ -28,22 +28,37 @@ FREEDOMS = ("free", "one-sided", "fixed")
 EXPORT_SECONDS = 300
 
 
+#: the gallery's groups, in its order, as puzzle people name them: a polyform puzzle's by its
+#: lattice, the others' by their family (a family without a row here: its own name, last)
+KINDS = {("polyform", "square"): "polyominoes", ("polyform", "triangle"): "polyiamonds",
+         ("polyform", "hexagon"): "polyhexes", ("polyform", "cubic"): "polycubes",
+         ("polyform", "drafter"): "polydrafters", ("edgematch", None): "edge matching",
+         ("iqlink", None): "IQ-Link"}
+
+
 def bundled() -> list[dict[str, str]]:
-    """Every bundled puzzle: name, title and family."""
+    """Every bundled puzzle: name, title, family and kind (:data:`KINDS`), kind by kind."""
     out = []
     for folder_name, title in catalog.available():
-        out.append({"name": folder_name, "title": title, "family": _family_of(folder_name)})
-    return out
+        family, kind = _kind_of(folder_name)
+        out.append({"name": folder_name, "title": title, "family": family, "kind": kind})
+    rank = {kind: k for k, kind in enumerate(KINDS.values())}
+    return sorted(out, key=lambda p: rank.get(p["kind"], len(rank)))       # stable: by name within
 
 
-def _family_of(name: str) -> str:
+def _kind_of(name: str) -> tuple[str, str]:
+    """A bundled puzzle's family and kind, read from its instance file's keys."""
     from ..registry import instance_folders
+    data: dict = {}
     for folder in instance_folders():
         path = folder / f"{name}.toml"
         if path.is_file():
-            family = read_toml(path).get("family", "polyform")
-            return family if isinstance(family, str) else "polyform"
-    return "polyform"
+            data = read_toml(path)
+            break
+    family = data.get("family", "polyform")
+    family = family if isinstance(family, str) else "polyform"
+    lattice = data.get("lattice", "square") if family == "polyform" else None
+    return family, KINDS.get((family, lattice), family)
 
 
 def source_of(store: Store, name: str) -> str:

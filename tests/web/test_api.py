@@ -76,9 +76,20 @@ def test_page_and_static_files_are_served(client):
 
 def test_gallery_lists_every_bundled_puzzle(client):
     listed = client.get("/api/puzzles").json()
-    assert [p["name"] for p in listed] == [name for name, _ in catalog.available()]
+    assert sorted(p["name"] for p in listed) == sorted(name for name, _ in catalog.available())
     families = {p["name"]: p["family"] for p in listed}
     assert families["eternity2"] == "edgematch" and families["iqlink-starter"] == "iqlink"
+    # kind by kind, each puzzle's the kind its loaded puzzle says (a polyform's by its lattice)
+    kinds = [p["kind"] for p in listed]
+    assert kinds == sorted(kinds, key=["polyominoes", "polyiamonds", "polyhexes", "polycubes",
+                                       "polydrafters", "edge matching", "IQ-Link"].index)
+    lattice = {"square": "polyominoes", "triangle": "polyiamonds", "hexagon": "polyhexes",
+               "cubic": "polycubes", "drafter": "polydrafters"}
+    for p in listed:
+        puzzle = catalog.load(p["name"])
+        said = lattice[puzzle.lattice.name] if puzzle.family == "polyform" else \
+            {"edgematch": "edge matching", "iqlink": "IQ-Link"}[puzzle.family]
+        assert p["kind"] == said, p
 
 
 def test_bundled_puzzle_drawn_with_its_facts_apart_from_its_model(client):

@@ -465,9 +465,16 @@
     svg.setAttribute("height", h);
   }
 
+  // The cards of LIST, under a heading for each kind where the list says its puzzles' kinds (the
+  // bundled ones: polyominoes, ..., edge matching, IQ-Link, in the server's order).
   function buildGallery(gallery, list) {
     gallery.textContent = "";
+    let kind = null;
     for (const p of list) {
+      if (p.kind && p.kind !== kind) {
+        kind = p.kind;
+        gallery.append(el("h3", { className: "gallery-kind", textContent: kind[0].toUpperCase() + kind.slice(1) }));
+      }
       const card = el("a", { className: "card", href: `#see/${enc(p.name)}` },
         el("div", { className: "picture" }),
         el("div", { className: "card-title", textContent: p.title || p.name }),
