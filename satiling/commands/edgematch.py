@@ -305,7 +305,7 @@ def _maximize_keeping(req: Any, keeper: BestBoard | None, pictures: tuple[str | 
     if keeper is not None:                # every engine reports its boards; kept here in case one did not
         keeper.keep(result.score, result.solution, result.seconds)
     bound = f" (upper bound {result.bound})" if result.bound is not None else ""
-    how = "interrupted" if stopped is not None else MAXIMISE_WORDS.get(result.status, result.status)
+    how = MAXIMISE_WORDS.get(result.status, result.status) if stopped is None else _signal_said(stopped)
     print(f"satiling: {puzzle.name}: best score {result.score}/{result.joins}{bound}, "
           f"{how} after {result.seconds:.1f} s", file=sys.stderr)
     if earlier > result.score:
@@ -319,6 +319,12 @@ def _signal_exit(stop: BaseException) -> int:
     """130 for Ctrl-C (a plain KeyboardInterrupt), 143 for SIGTERM."""
     from ..signals import exit_code
     return exit_code(stop)
+
+
+def _signal_said(stop: BaseException) -> str:
+    """How a signal stopped the run, in the words of its exit code ("terminated" for 143)."""
+    from ..run import Stop
+    return Stop.TERMINATED.said if _signal_exit(stop) == Stop.TERMINATED.exit_code else Stop.INTERRUPTED.said
 
 
 def print_improvement(imp: Any) -> None:

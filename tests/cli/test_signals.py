@@ -346,3 +346,13 @@ def test_a_stopped_count_says_what_its_checkpoint_keeps(tmp_path):
         assert _kept(ck) == so_far - (int(recounted.group(1)) if recounted else 0), r.stderr
     r = subprocess.run(CLI + args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (r.returncode, r.stdout.split()) == (0, ["16146"]), r.stderr
+
+
+@pytest.mark.parametrize("sig, code, said", [(signal.SIGINT, 130, "interrupted"),
+                                             (signal.SIGTERM, 143, "terminated")])
+def test_a_stopped_maximisation_says_how_it_was_stopped(sig, code, said, tmp_path):
+    """Its last line named every signal "interrupted", where the exit code says which."""
+    r = signalled(["solve", "eternity2", "--maximize-matches", "--threads", "1"], sig, 1.0, tmp_path)
+    assert r.returncode == code, r.stderr
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("satiling: eternity2: best score") and f", {said} after" in last, last
