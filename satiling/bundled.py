@@ -22,6 +22,23 @@ def instances_dir() -> Path:
     return installed if installed.is_dir() else here.parent / "instances"
 
 
+def data_file(cited: str) -> Path:
+    """The bundled data file an instance file cites (``data/eternity2/pieces.txt``, a path in the
+    instances folder), as its real path: a file inside the instances' ``data`` folder and nothing
+    else, so that it may be handed to anyone who asks.  A path that leaves the folder (by ``..``,
+    as an absolute path or through a symbolic link), a folder, or no such file: refused in one
+    line."""
+    refused = SatilingError(f"{cited[:200]!r} is not a file of the bundled puzzles' data (data/...)")
+    folder = (instances_dir() / "data").resolve()
+    try:
+        path = (instances_dir() / cited).resolve(strict=True)
+    except (OSError, ValueError, RuntimeError):     # no such file, a NUL byte, a loop of links
+        raise refused from None
+    if not (path.is_relative_to(folder) and path.is_file()):
+        raise refused
+    return path
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     """A TOML file, refused in one line if too big, not UTF-8, malformed or nested too deep."""
     try:

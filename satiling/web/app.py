@@ -95,6 +95,7 @@ def routes() -> list[Any]:
         Route(f"{api}/puzzles/{{name}}/export", puzzles.export_puzzle),
         Route(f"{api}/puzzles/{{name}}/score", puzzles.score_board, methods=["POST"]),
         Route(f"{api}/puzzles/{{name}}/check", puzzles.check_solution, methods=["POST"]),
+        Route(f"{api}/data/{{path:path}}", puzzles.bundled_data),
         Route(f"{api}/instances", puzzles.list_instances, methods=["GET"]),
         Route(f"{api}/instances", puzzles.post_instance, methods=["POST"]),
         Route(f"{api}/paint", puzzles.post_paint, methods=["POST"]),

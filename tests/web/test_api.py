@@ -17,7 +17,7 @@ import pytest
 # one is an error here, not a skip (a skip hid this module once, when the client moved to httpx2)
 from starlette.testclient import TestClient
 
-from satiling import catalog
+from satiling import bundled, catalog
 from satiling.cli import main as cli_main
 from satiling.errors import SatilingError
 from satiling.web import create_app
@@ -129,6 +129,73 @@ def test_unknown_puzzle_and_server_path_are_404(client):
         r = client.get(f"/api/puzzles/{name}")
         assert r.status_code == 404 and set(r.json()) == {"error", "field"}
     assert "unknown puzzle 'no-such-puzzle'" in client.get("/api/puzzles/no-such-puzzle").json()["error"]
+
+
+# -- the bundled data files the puzzles' words cite -------------------------------------------------
+#: a bundled data file as the instance files cite it: data/, then a path whose last part has a suffix
+CITED = re.compile(r"data/[\w./-]*\w\.\w+")
+
+
+def test_a_data_file_the_puzzles_words_cite_is_served_as_it_is(client):
+    """Eternity II's words cite its pieces and their provenance (data/eternity2/...), Serenity's
+    its solutions: each is served byte for byte, text as text and JSON as JSON."""
+    folder = catalog.instances_dir()
+    for cited, kind in (("data/eternity2/SOURCE.md", "text/plain; charset=utf-8"),
+                        ("data/eternity2/pieces.txt", "text/plain; charset=utf-8"),
+                        ("data/eternity/solutions/serenity.json", "application/json")):
+        r = client.get(f"/api/{cited}")
+        assert (r.status_code, r.headers["content-type"]) == (200, kind), (cited, r.text[:200])
+        assert r.content == (folder / cited).read_bytes()
+    assert json.loads(client.get("/api/data/eternity/solutions/serenity.json").content)["puzzle"] == "serenity"
+
+
+def test_every_data_file_a_bundled_puzzles_words_cite_is_served(client):
+    """The page links each data/... path of a puzzle's words: none of the bundled ones is dead."""
+    cited = set()
+    for card in client.get("/api/puzzles").json():
+        facts = client.get(f"/api/puzzles/{card['name']}?facts=0").json()["facts"]
+        cited |= set(CITED.findall(facts.get("about", "") + " " + facts.get("source", "")))
+    assert {"data/eternity2/SOURCE.md", "data/eternity2/hints.txt", "data/eternity/SOURCE.md",
+            "data/eternity/solutions/serenity.json", "data/iqlink/pieces.json"} <= cited, cited
+    for path in sorted(cited):
+        assert client.get(f"/api/{path}").status_code == 200, path
+
+
+def test_no_other_file_is_served_as_data(client):
+    """Nothing outside the bundled data folder (a climb out, an absolute path, the instance files
+    beside it, the package), no folder and no missing file: 404, one line of JSON."""
+    for path in ("../eternity2.toml", "..%2Feternity2.toml", "%2e%2e/%2e%2e/setup.py",
+                 "eternity2/..%2F..%2F..%2Fsatiling%2F__init__.py", "%2Fetc%2Fpasswd", "/etc/passwd",
+                 "eternity2", "eternity2/", "", "eternity2/no-such.txt", "a%00b.txt"):
+        r = client.get(f"/api/data/{path}")
+        assert r.status_code == 404 and set(r.json()) == {"error", "field"} and r.json()["field"] is None, (path, r.text)
+        assert "\n" not in r.text
+    for path in ("eternity2/no-such.txt", "eternity2/..%2F..%2F..%2Fsatiling%2F__init__.py"):   # the second is a file
+        assert "is not a file of the bundled puzzles' data" in client.get(f"/api/data/{path}").json()["error"]
+    with pytest.raises(SatilingError):                      # an absolute path, as the library takes it
+        bundled.data_file("/etc/passwd")
+
+
+def test_a_symbolic_link_out_of_the_data_folder_is_refused(client, tmp_path, monkeypatch):
+    """A link inside the data folder to a file outside it is not served; one to a file inside it is."""
+    (tmp_path / "secret.txt").write_text("not data")
+    data = tmp_path / "data"
+    (data / "set").mkdir(parents=True)
+    (data / "set" / "ok.txt").write_text("pieces")
+    (data / "set" / "out.txt").symlink_to(tmp_path / "secret.txt")
+    (data / "outside").symlink_to(tmp_path)
+    (data / "set" / "again.txt").symlink_to(data / "set" / "ok.txt")
+    monkeypatch.setattr(bundled, "instances_dir", lambda: tmp_path)
+    assert client.get("/api/data/set/ok.txt").text == "pieces"
+    assert client.get("/api/data/set/again.txt").text == "pieces"
+    for path in ("set/out.txt", "outside/secret.txt", "../secret.txt"):
+        assert client.get(f"/api/data/{path}").status_code == 404, path
+
+
+def test_data_files_need_the_token_as_every_api_request(tmp_path):
+    with TestClient(create_app(tmp_path / "t.sqlite", token="s3cret")) as c:
+        assert c.get("/api/data/eternity2/SOURCE.md").status_code == 403
+        assert c.get("/api/data/eternity2/SOURCE.md", params={"token": "s3cret"}).status_code == 200
 
 
 def test_piece_sets_by_lattice(client):

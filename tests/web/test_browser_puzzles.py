@@ -23,6 +23,7 @@ from selenium.webdriver.common.by import By  # noqa: E402  (after the skip)
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
 from clirun import run_cli
+from satiling import catalog
 from e2boards import BLACKWOOD_470
 
 
@@ -293,3 +294,36 @@ def test_see_checks_a_pasted_solution_as_satiling_verify_does(browser: webdriver
     wrong = run_cli("verify", "pentomino-3x20", str(path), timeout=60).stderr.strip().removeprefix("satiling: ")
     assert check_solution(driver, server, "pentomino-3x20", json.dumps(data)) == wrong
     assert wrong.startswith("solution 1 is wrong: piece ") and not shown(driver, "see-check-svg")
+
+
+def test_the_files_the_puzzles_words_cite_are_links_to_them(browser: webdriver.Chrome,
+                                                            server: Server) -> None:
+    """Eternity II's words cite its data files by their paths in the instances folder
+    ("provenance in data/eternity2/SOURCE.md"), and so does its source fact: each path is a link,
+    the words themselves unchanged, and following it gives the file, byte for byte."""
+    driver = browser
+    see(driver, server, "eternity2")
+    about = json.loads(server.get("api/puzzles/eternity2?facts=0"))["facts"]["about"]
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#see-about a"), 60, "no links in the words")
+    assert driver.find_element(By.ID, "see-about").get_attribute("textContent") == about
+    links = {a.text: a for a in driver.find_elements(By.CSS_SELECTOR, "#see-about a")}
+    assert sorted(links) == ["data/eternity2/SOURCE.md", "data/eternity2/hints.txt", "data/eternity2/pieces.txt"]
+    in_facts = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "#see-facts a")]
+    assert in_facts == ["data/eternity2/SOURCE.md"], in_facts                # the source fact's
+    page = driver.current_window_handle
+    source = links["data/eternity2/SOURCE.md"]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", source)   # clear of the sticky header
+    source.click()                                                           # opens beside the page
+    wait_for(lambda: len(driver.window_handles) == 2, 10, "the link opened nothing")
+    driver.switch_to.window([h for h in driver.window_handles if h != page][0])
+    try:
+        wait_for(lambda: driver.execute_script("return document.readyState") == "complete", 10, "not loaded")
+        assert driver.current_url == server.url + "api/data/eternity2/SOURCE.md"
+        assert driver.execute_script("return document.contentType") == "text/plain"
+        served = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch(location.href).then(r => r.arrayBuffer()).then(b => done([...new Uint8Array(b)]));")
+        assert bytes(served) == (catalog.instances_dir() / "data" / "eternity2" / "SOURCE.md").read_bytes()
+    finally:
+        driver.close()
+        driver.switch_to.window(page)

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ... import share
+from ...bundled import data_file
 from ...errors import SatilingError
 from ..instances import (LATTICES, about, add_instance, bundled, choice, export, generate_toml,
                          FREEDOMS, paint_toml, piece_sets as sets_of_lattice, set_pieces, source_of, stem,
@@ -24,6 +25,9 @@ from .common import json_body, web
 FACTS_WAIT = 2.0
 #: the file suffix of each export format whose suffix is not its name
 SUFFIX = {"dimacs": "cnf", "cpsat": "pbtxt", "lpsolve": "lp", "xcsp3": "xml"}
+#: the content type of a bundled data file, by its suffix (any other: bytes to download)
+TEXT = "text/plain; charset=utf-8"
+DATA_TYPES = {".txt": TEXT, ".md": TEXT, ".toml": TEXT, ".json": "application/json"}
 
 
 async def list_puzzles(request: Request) -> Response:
@@ -166,6 +170,19 @@ async def export_puzzle(request: Request) -> Response:
     filename = f"{stem(source)}.{SUFFIX.get(fmt, fmt)}"
     return Response(data, media_type="text/plain; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def bundled_data(request: Request) -> Response:
+    """A bundled data file the puzzles' words cite (``data/eternity2/SOURCE.md``), read-only; any
+    other path is an unknown file."""
+    cited = f"data/{request.path_params['path']}"
+    try:
+        path = data_file(cited)
+    except SatilingError as e:
+        raise NotFound(str(e)) from None
+    content = await run_in_threadpool(path.read_bytes)
+    return Response(content, media_type=DATA_TYPES.get(path.suffix.lower(), "application/octet-stream"),
+                    headers={"X-Content-Type-Options": "nosniff"})
 
 
 async def post_instance(request: Request) -> Response:
