@@ -130,6 +130,16 @@ def forced_words(answer: ForcedAnswer) -> str:
             + (f" beyond the {pinned} pinned" if pinned else "") + ("" if done else " so far"))
 
 
+def no_solution_words(puzzle: Any, ruled_out: str | None) -> str:
+    """"No solution" as both questions say it to a user, in one sentence: with the pins, when the
+    puzzle has some (a pin may be where no solution has it), and the argument that settled it
+    before any search, when one did (``No solution with the pinned pieces: cell (0, 0) is
+    covered by no placement.``)."""
+    pins = " with the pinned pieces" if puzzle.pins() else ""
+    why = f": {ruled_out.rstrip('.')}" if ruled_out else ""
+    return f"No solution{pins}{why}."
+
+
 def hint(puzzle: Any, seed: int | None = None, time_limit: float | None = None,
          options: dict[str, Any] | None = None) -> HintAnswer:
     """One placement of some verified solution that agrees with the pins, chosen at random

@@ -181,13 +181,12 @@ def _forced(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling forced``: the placements every solution holds, kept and drawn as the run's
     solution 0 (``found`` counts them all, the pins too); the note says, as the CLI does, what
     is forced beyond the pins, and after a stop how many are not settled."""
-    from ..run.forced import METHOD_NAMES, forced, forced_words
+    from ..run.forced import METHOD_NAMES, forced, forced_words, no_solution_words
     answer = forced(puzzle, method=spec.engine, time_limit=spec.time_limit, options=spec.options)
     # the run names the method that ran (auto's choice), as the engine menu names it
     ran = {words: m for m, words in METHOD_NAMES.items()}.get(answer.method, spec.engine)
     if answer.exists is False:
-        why = f": {answer.ruled_out}" if answer.ruled_out else ""
-        return Told(answer.stop, ran, 0, f"no solution{why}")
+        return Told(answer.stop, ran, 0, no_solution_words(puzzle, answer.ruled_out))
     if answer.forced:
         sender.on_solution(answer.forced)
     if answer.complete:
@@ -201,13 +200,12 @@ def _hint(puzzle: Any, spec: Spec, sender: "Sender") -> Told:
     """``satiling hint``: one placement of a verified solution, not a pin; kept and drawn with
     the pins as the run's solution 0, and named in the note."""
     from ..run import Stop
-    from ..run.forced import hint
+    from ..run.forced import hint, no_solution_words
     answer = hint(puzzle, time_limit=spec.time_limit, options=spec.options)
     if answer.solution is None:
         if answer.stop != Stop.DONE:
             return Told(answer.stop, "auto", 0, "no hint yet")
-        why = f": {answer.ruled_out}" if answer.ruled_out else ""
-        return Told(answer.stop, "auto", 0, f"no solution{why}: nothing to hint at")
+        return Told(answer.stop, "auto", 0, no_solution_words(puzzle, answer.ruled_out))
     if answer.placement is None:
         return Told(answer.stop, "auto", 0, "nothing left to reveal: the pinned pieces are a solution")
     sender.on_solution([*puzzle.pins(), answer.placement])

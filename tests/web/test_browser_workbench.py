@@ -143,6 +143,33 @@ def test_the_share_link_opens_the_pinned_puzzle_on_a_server_with_an_empty_store(
         == second.url + link[len(server.url):]
 
 
+def answer(driver: webdriver.Chrome, button: str) -> str:
+    """What the workbench says once the question of ``button`` (wb-forced, wb-hint) is answered."""
+    driver.execute_script("document.getElementById('wb-result').removeAttribute('data-count')")
+    driver.find_element(By.ID, button).click()
+    wait_for(lambda: driver.find_element(By.ID, "wb-result").get_attribute("data-count"), 60,
+             lambda: f"no answer to {button}: {text(driver, 'wb-result')!r} {text(driver, 'wb-error')!r}")
+    return text(driver, "wb-result")
+
+
+def test_with_pins_that_leave_no_solution_forced_and_hint_say_so_alike(browser, server) -> None:
+    """X pinned in the corner's way, [0, 0] cut off: "What every solution holds" said "No
+    solution with these pins." and "Hint" "no solution: cell (0, 0) ...: nothing to hint at".
+    Both now say the one sentence, with the reason (the argument before any search)."""
+    driver = browser
+    see(driver, server, "pentomino-6x10")
+    driver.find_element(By.ID, "wb-clear").click()
+    choose(driver, "X")
+    cell(driver, 1, 1).click()
+    wait_for(lambda: pinned(driver) == [[0, 1], [1, 0], [1, 1], [1, 2], [2, 1]], 5,
+             lambda: f"X not pinned: {pinned(driver)}")
+    said = "No solution with the pinned pieces: cell (0, 0) is covered by no placement."
+    assert answer(driver, "wb-forced") == said
+    screenshot(driver, "workbench-no-solution", whole=False, at="workbench")
+    assert answer(driver, "wb-hint") == said
+    driver.find_element(By.ID, "wb-clear").click()
+
+
 def test_png_links_beside_the_svg_ones_serve_png(browser, server) -> None:
     driver = browser
     open_page(driver, server, "#watch/pentomino-3x20")

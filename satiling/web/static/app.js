@@ -10,6 +10,9 @@
   const PAGE = 24;
   const FINAL = new Set(["done", "partial", "stopped", "failed"]);
   const SVGNS = "http://www.w3.org/2000/svg";
+  // how a forced or hint run's note begins when there is no solution (the server's one sentence,
+  // satiling.run.forced.no_solution_words, with its reason)
+  const NO_SOLUTION = "No solution";
   const $ = (id) => document.getElementById(id);
 
   // ---- talking to the server -----------------------------------------------------------------
@@ -150,7 +153,7 @@
       if (run.task === "enumerate") return `Done${secs}: all ${plural(found, "solution", "solutions")} ${countedAs(run)} listed.`;
       if (run.task === "maximise") return `Done${secs}: best score ${score ?? "–"}.`;
       if (run.task === "pack") return found ? `Done${secs}: at most ${plural(found, "piece fits", "pieces fit")}, proved; the packing is drawn.` : `Done${secs}: no packing.`;
-      if (run.task === "forced") return run.note && run.note.startsWith("no solution") ? `Done${secs}: no solution.` : `Done${secs}: ${plural(found, "placement", "placements")} in every solution.`;
+      if (run.task === "forced") return run.note && run.note.startsWith(NO_SOLUTION) ? `Done${secs}: ${run.note}` : `Done${secs}: ${plural(found, "placement", "placements")} in every solution.`;
       if (run.task === "hint") return found ? `Done${secs}: ${run.note || "a hint."}` : `Done${secs}: ${run.note || "no hint."}`;
       if (run.task === "unique") {
         if (found === 2) return `Done${secs}: not unique. A second solution is drawn.`;
@@ -2169,6 +2172,6 @@
   }
 
   // what workbench.js uses
-  window.satilingPage = { api, withToken, el, enc, svgEl };
+  window.satilingPage = { api, withToken, el, enc, svgEl, NO_SOLUTION };
   start();
 })();

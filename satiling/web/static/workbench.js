@@ -9,7 +9,7 @@
 (() => {
   const page = window.satilingPage;
   if (!page) return;
-  const { api, withToken, el, enc, svgEl } = page;
+  const { api, withToken, el, enc, svgEl, NO_SOLUTION } = page;
   const $ = (id) => document.getElementById(id);
   const COLOURS = ["#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0",
                    "#f032e6", "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8",
@@ -350,7 +350,7 @@
     const whole = run.state === "done";
     const secs = run.seconds ? `${Number(run.seconds).toFixed(1)} s` : "";
     if (command === "hint") return whole ? note || "Nothing to reveal." : `Stopped${secs ? ` after ${secs}` : ""}: no hint yet.`;
-    if (note.startsWith("no solution")) return "No solution with these pins.";
+    if (note.startsWith(NO_SOLUTION)) return note;      // the hint's words too, reason and all
     // the note says what is forced beyond the pins (the user placed those); found counts them too
     const said = note.replace(/^partial: /, "") ||
       `${n} placement${n === 1 ? "" : "s"} ${whole ? "" : "proved "}in every solution${whole ? "" : " so far"}`;
