@@ -194,7 +194,7 @@ def _continue_hint(args: argparse.Namespace, answer: Any) -> str:
         return "; its finished parts could not be kept (no writable cache or current folder)"
     kept = "" if args.resume else f"; its work is kept in {path}"
     if answer.recounted:            # counted past the last place the search recorded
-        kept = f"; {path} keeps all but the last {answer.recounted} of them (a resumed count finds those again)"
+        kept += f"; all but the last {answer.recounted} of them kept (a resumed count finds those again)"
     argv, skip = [], False
     for word in args.argv:            # (a proof needs every solution of one run: not resumed)
         if skip or word.startswith(("--time-limit=", "--resume=", "--proof=")):

@@ -342,7 +342,7 @@ def test_a_stopped_count_says_what_its_checkpoint_keeps(tmp_path):
             assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
             continue
         so_far = int(said.group(1))
-        recounted = re.search(r"keeps all but the last (\d+) of them", r.stderr)
+        recounted = re.search(r"all but the last (\d+) of them kept", r.stderr)
         assert _kept(ck) == so_far - (int(recounted.group(1)) if recounted else 0), r.stderr
     r = subprocess.run(CLI + args, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert (r.returncode, r.stdout.split()) == (0, ["16146"]), r.stderr
