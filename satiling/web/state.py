@@ -18,19 +18,24 @@ from .store import Store, StoreLock
 
 #: puzzles kept loaded for drawing solutions
 PUZZLE_CACHE = 16
+#: the processes that measure puzzles' facts, each taking the next puzzle asked for: with one, a
+#: small puzzle's facts waited behind one of the largest (Eternity's 1.4 million placements, a
+#: minute and more: tetromino-4x5's page waited 34 s for its facts after Eternity's had been asked)
+FACTS_PROCESSES = 2
 
 
 class Puzzles:
     """Loaded puzzles by source (a few, most recently used) and their facts (computed once each
-    in a process of its own: the largest take a minute, and a server that stops ends that
-    process at once instead of waiting for it)."""
+    in the facts processes: the largest take a minute, and a server that stops ends those
+    processes at once instead of waiting for them)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loaded: OrderedDict[str, Any] = OrderedDict()
         self._facts: dict[str, concurrent.futures.Future] = {}
-        self._worker: Any = None
+        self._workers: list[Any] = []
         self._jobs: Any = None
+        self._results: Any = None
         self._closed = threading.Event()
 
     def load(self, source: str) -> Any:
@@ -55,15 +60,20 @@ class Puzzles:
                                            and not isinstance(future.exception(), SatilingError)):
                 return future
             future = self._facts[source] = concurrent.futures.Future()
-            if self._worker is None or not self._worker.is_alive():
-                self._start()
+            self._start()
             self._jobs.put(source)
             return future
 
     def _start(self) -> None:
-        self._jobs, results = queue(), queue()
-        self._worker = start(facts_loop, (self._jobs, results), "satiling-facts")
-        threading.Thread(target=self._read, args=(results,), daemon=True).start()
+        """A facts process more where every one is busy (up to :data:`FACTS_PROCESSES`), or
+        where one has ended; the queues stay, and each process takes the next puzzle asked for."""
+        if self._jobs is None:
+            self._jobs, self._results = queue(), queue()
+            threading.Thread(target=self._read, args=(self._results,), daemon=True).start()
+        self._workers = [w for w in self._workers if w.is_alive()]
+        waiting = sum(1 for f in self._facts.values() if not f.done())
+        while len(self._workers) < min(FACTS_PROCESSES, waiting):
+            self._workers.append(start(facts_loop, (self._jobs, self._results), "satiling-facts"))
 
     def _read(self, results: Any) -> None:
         while not self._closed.is_set():
@@ -83,9 +93,11 @@ class Puzzles:
 
     def close(self) -> None:
         self._closed.set()
-        if self._worker is not None and self._worker.is_alive():
-            self._worker.terminate()
-            self._worker.join(2.0)
+        for worker in self._workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in self._workers:
+            worker.join(2.0)
 
 
 def facts_loop(jobs: Any, results: Any) -> None:
