@@ -333,7 +333,7 @@ def in_a_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
-FAST = settings(max_examples=40, stateful_step_count=20, deadline=None, derandomize=True,
+FAST = settings(max_examples=30, stateful_step_count=20, deadline=None, derandomize=True,
                 database=None, suppress_health_check=list(HealthCheck))
 
 
