@@ -17,8 +17,8 @@ def cli():
 
 #: the longest modules, started first: under ``--dist loadscope`` a module is one worker's, and a
 #: long one begun near the end would keep the other worker idle while it ran
-#: (the longest first, by the seconds of each module's tests: `pytest --durations=0`, summed by
-#: module, 2026-11-29)
+#: (the longest first, by the seconds of each module's tests: ``pytest --durations=0`` summed by
+#: module)
 FIRST = ("tests/web/test_api.py", "tests/web/test_browser_runs.py", "tests/cli/test_readme.py",
          "tests/web/test_browser.py", "tests/web/test_browser_pack_unique.py", "tests/search/test_scale.py",
          "tests/web/test_browser_puzzles.py", "tests/web/test_browser_phone.py", "tests/test_api_properties.py",
