@@ -88,7 +88,6 @@ def test_eternity_ii_on_a_phone_draws_no_small_text_and_says_its_captions(browse
     screenshot(driver, "phone-see-eternity2-captions", whole=False, at="see-figure")
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_a_long_board_and_its_pieces_read_at_both_widths(browser: webdriver.Chrome, server: Server) -> None:
     """tetromino-4x45's tray was drawn at its 45-square board's scale: names of 3.5 px on a phone,
     7.1 px on a laptop. Each part is now fitted on its own: the names are drawn, at 8 px and more."""
@@ -121,7 +120,6 @@ def test_a_long_thin_board_with_names_scrolls_sideways_on_a_phone(browser: webdr
     screenshot(driver, "phone-see-strip-pinned", whole=False, at="see-figure")
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_eternitys_piece_names_too_small_for_a_phone_are_told_by_a_tap(browser: webdriver.Chrome,
                                                                         server: Server) -> None:
     """Eternity's 209 drafter pieces were named in 6 px type on a phone: not drawn now; a tap on a
@@ -139,7 +137,6 @@ def test_eternitys_piece_names_too_small_for_a_phone_are_told_by_a_tap(browser: 
     wait_for(lambda: f"piece {name}" in said(driver).splitlines(), 10, lambda: said(driver))
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_the_soma_cube_reads_as_a_solid(browser: webdriver.Chrome, server: Server) -> None:
     """Each Soma piece in the tray is one block drawn in 3-D, named by its title; its layers are
     named from 1; the facts say nothing of a plane's topology; pinning by hand, which is for flat
@@ -202,7 +199,6 @@ def test_a_checked_solution_says_wrong_in_red_and_verified_in_green(browser: web
     screenshot(driver, "phone-see-check-wrong", whole=False, at="see-check")
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_the_check_box_names_a_file_the_command_line_can_read(browser: webdriver.Chrome, server: Server) -> None:
     """A posted puzzle's id is known to this server only: the box tells of its instance file (the
     download, named after it) and of a run's JSON Lines, never `satiling solve i-... --json`."""

@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 import shlex
 
-import pytest
-
 from .browser import server, browser  # noqa: F401  (the module's fixtures)
 from .browser import (Server, open_page, screenshot, shown, start_run, text, wait_end, wait_for, webdriver)
 from .test_browser_workbench import X_CELLS, choose, cell, pinned, see
@@ -100,7 +98,6 @@ def test_a_workbench_count_sets_the_form_and_start_repeats_it(browser: webdriver
     assert shlex.split(form(driver)["command"])[:3] == ["satiling", "count", run["puzzle"]]
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_a_run_sets_engine_limit_and_options(browser: webdriver.Chrome, server: Server) -> None:
     """A run with an engine, a time limit and a model option, opened anew on its page: the
     form has each, and the command line says them."""
@@ -117,7 +114,6 @@ def test_a_run_sets_engine_limit_and_options(browser: webdriver.Chrome, server: 
     assert form(driver)["command"] == "satiling count pentomino-3x20 --engine sat --time-limit 30 --parity"
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_watch_with_no_puzzle_asks_for_one(browser: webdriver.Chrome, server: Server) -> None:
     """Opened with no puzzle and no run, the form has none chosen (it had Boat, the first of
     the list, which a Start ran): no command line, and Start says to choose one and runs
@@ -179,7 +175,6 @@ new MutationObserver(() => {
 """
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_a_new_run_shows_none_of_the_run_before(browser: webdriver.Chrome, server: Server) -> None:
     """After a count its time limit cut (partial), Start of a solve: from the first change the
     new run is shown, nothing on the view is the partial run's (the table went on marking it,
@@ -202,7 +197,6 @@ def test_a_new_run_shows_none_of_the_run_before(browser: webdriver.Chrome, serve
         assert "Partial" not in change["outcome"], change
 
 
-@pytest.mark.slow          # the slow set (the suite keeps its ten minutes)
 def test_a_run_that_may_never_end_is_warned_of(browser: webdriver.Chrome, server: Server) -> None:
     """Eternity II (its file: no solution is known) with no time limit: the form warns that the
     run may never end and holds a core, for a solve and a count; a time limit takes the warning
