@@ -286,10 +286,16 @@
     return line;
   }
 
-  // A text's size on the screen, in CSS pixels (measured by its parent, which is always drawn).
-  function shownPx(text) {
-    const ctm = text.parentNode.getScreenCTM();
-    return ctm ? Number(text.getAttribute("font-size")) * Math.hypot(ctm.a, ctm.b) : Infinity;
+  // A text's size on the screen, in CSS pixels, by its parent's scale (the parent is always
+  // drawn), each parent measured once in SCALES: an Eternity II board and its tray hold some 1300
+  // texts in a few groups.
+  function shownPx(text, scales) {
+    const parent = text.parentNode;
+    if (!scales.has(parent)) {
+      const ctm = parent.getScreenCTM();
+      scales.set(parent, ctm ? Math.hypot(ctm.a, ctm.b) : Infinity);
+    }
+    return Number(text.getAttribute("font-size")) * scales.get(parent);
   }
 
   // The words of the captions not drawn, as the picture says them: each caption's lines as one
@@ -313,13 +319,14 @@
     const width = svg ? svg.getBoundingClientRect().width : 0;
     if (!width) return;                                // hidden: measured again when shown
     widen(box, svg);
-    const hidden = new Set();
-    for (const [sel, cls] of TEXT_KINDS) {
-      for (const t of svg.querySelectorAll(sel)) {
-        const small = shownPx(t) < MIN_TEXT_PX;
-        t.classList.toggle("too-small", small);
-        if (small) hidden.add(cls);
-      }
+    // every text measured before any is hidden or shown: a change between two measures would
+    // lay the page out again for the second
+    const scales = new Map(), hidden = new Set();
+    const sized = TEXT_KINDS.flatMap(([sel, cls]) =>
+      [...svg.querySelectorAll(sel)].map((t) => [t, cls, shownPx(t, scales) < MIN_TEXT_PX]));
+    for (const [t, cls, small] of sized) {
+      t.classList.toggle("too-small", small);
+      if (small) hidden.add(cls);
     }
     for (const [, cls] of TEXT_KINDS) box.classList.toggle(cls, hidden.has(cls));
     const words = hiddenWords(svg);
